@@ -1,0 +1,101 @@
+"""sysrs-ref: the reference implementation of Synchronized Successive Rejects (SySRs).
+
+Paper: "Cutting LLM Evaluation Costs with SySRs". This package re-exports the
+public API; see the README for a tour.
+"""
+
+from sysrs_ref.algorithms import (
+    ALGORITHMS,
+    AlgorithmRun,
+    AlgorithmSpec,
+    Batch,
+    Outcome,
+    ParamValue,
+    Request,
+    Step,
+    exploration,
+    get_algorithm,
+    sr,
+    syucbe,
+    sysrs,
+    syus,
+    ucbe,
+    us,
+)
+from sysrs_ref.draws import Draw, random_draw
+from sysrs_ref.driver import Oracle, drive, select
+from sysrs_ref.errors import (
+    BudgetError,
+    DrawError,
+    InstanceError,
+    ParameterError,
+    ScoreError,
+    SysrsError,
+    UnknownAlgorithmError,
+)
+from sysrs_ref.instance import Instance
+from sysrs_ref.loaders import load_scores
+from sysrs_ref.schedule import (
+    budget_from_percentage,
+    capped_schedule,
+    check_budget,
+    logbar,
+    paper_schedule,
+    parse_budget,
+    parse_percentage,
+    schedule,
+    schedule_spend,
+)
+from sysrs_ref.scores import ScoreLike, as_score
+from sysrs_ref.synthetic import irt_benchmark
+from sysrs_ref.theory import Hardness, hardness
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ALGORITHMS",
+    "AlgorithmRun",
+    "AlgorithmSpec",
+    "Batch",
+    "BudgetError",
+    "Draw",
+    "DrawError",
+    "Hardness",
+    "Instance",
+    "InstanceError",
+    "Oracle",
+    "Outcome",
+    "ParamValue",
+    "ParameterError",
+    "Request",
+    "ScoreError",
+    "ScoreLike",
+    "Step",
+    "SysrsError",
+    "UnknownAlgorithmError",
+    "__version__",
+    "as_score",
+    "budget_from_percentage",
+    "capped_schedule",
+    "check_budget",
+    "drive",
+    "exploration",
+    "get_algorithm",
+    "hardness",
+    "irt_benchmark",
+    "load_scores",
+    "logbar",
+    "paper_schedule",
+    "parse_budget",
+    "parse_percentage",
+    "random_draw",
+    "schedule",
+    "schedule_spend",
+    "select",
+    "sr",
+    "syucbe",
+    "sysrs",
+    "syus",
+    "ucbe",
+    "us",
+]

@@ -1,0 +1,26 @@
+"""The six best-model identification algorithms, each a step generator (DESIGN.md section 2)."""
+
+from sysrs_ref.algorithms.base import AlgorithmRun, Batch, Outcome, Request, Step
+from sysrs_ref.algorithms.registry import ALGORITHMS, AlgorithmSpec, ParamValue, get_algorithm
+from sysrs_ref.algorithms.successive_rejects import sr, sysrs
+from sysrs_ref.algorithms.ucb import exploration, syucbe, ucbe
+from sysrs_ref.algorithms.uniform import syus, us
+
+__all__ = [
+    "ALGORITHMS",
+    "AlgorithmRun",
+    "AlgorithmSpec",
+    "Batch",
+    "Outcome",
+    "ParamValue",
+    "Request",
+    "Step",
+    "exploration",
+    "get_algorithm",
+    "sr",
+    "syucbe",
+    "sysrs",
+    "syus",
+    "ucbe",
+    "us",
+]

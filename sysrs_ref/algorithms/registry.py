@@ -1,0 +1,99 @@
+"""The registry: algorithm names of DESIGN.md section 6 mapped to their step generators."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from types import MappingProxyType
+
+from sysrs_ref.algorithms.base import AlgorithmRun
+from sysrs_ref.algorithms.successive_rejects import sr, sysrs
+from sysrs_ref.algorithms.ucb import DEFAULT_A, syucbe, ucbe
+from sysrs_ref.algorithms.uniform import syus, us
+from sysrs_ref.draws import Draw
+from sysrs_ref.errors import ParameterError, UnknownAlgorithmError
+
+__all__ = ["ALGORITHMS", "AlgorithmSpec", "ParamValue", "get_algorithm"]
+
+#: What a parameter value may be: numbers, or a decimal string such as "0.1".
+ParamValue = int | float | str | Fraction | Decimal
+
+
+@dataclass(frozen=True)
+class AlgorithmSpec:
+    """One registered algorithm: its name, what it is, and how to start a run."""
+
+    name: str
+    """The command-line name (``sysrs``)."""
+    title: str
+    """The paper's name (``SySRs``)."""
+    paper_ref: str
+    """Where the paper defines it."""
+    synchronized: bool
+    """Whether it needs a synchronized draw (one shared query order)."""
+    defaults: Mapping[str, ParamValue]
+    """Its parameters and their default values (empty when hyperparameter-free)."""
+    factory: Callable[[int, Draw, Mapping[str, ParamValue]], AlgorithmRun]
+
+    def check_params(self, params: Mapping[str, ParamValue]) -> dict[str, ParamValue]:
+        """The parameters with defaults filled in; ParameterError for an unknown name."""
+        unknown = sorted(set(params) - set(self.defaults))
+        if unknown:
+            takes = ", ".join(self.defaults) if self.defaults else "no parameters"
+            raise ParameterError(
+                f"{self.name} has no parameter {unknown[0]!r} (it takes {takes})"
+            )
+        return {**self.defaults, **params}
+
+    def start(self, budget: int, draw: Draw, **params: ParamValue) -> AlgorithmRun:
+        """Start a run: the step generator for *budget* and *draw*.
+
+        >>> from sysrs_ref import Instance, drive, random_draw
+        >>> spec = get_algorithm("syucbe")
+        >>> run = spec.start(4, random_draw(0, 2, 3, synchronized=True), a="0.1")
+        >>> drive(run, Instance([[1, 1, 1], [0, 0, 0]])).chosen
+        0
+        """
+        return self.factory(budget, draw, self.check_params(params))
+
+
+ALGORITHMS: Mapping[str, AlgorithmSpec] = MappingProxyType(
+    {
+        spec.name: spec
+        for spec in (
+            AlgorithmSpec("us", "US", "Experiments, Baselines", False, {}, lambda n, d, p: us(n, d)),
+            AlgorithmSpec("syus", "SyUS", "Experiments, Baselines", True, {}, lambda n, d, p: syus(n, d)),
+            AlgorithmSpec("sr", "SR", "Audibert et al. 2010; Section 3", False, {}, lambda n, d, p: sr(n, d)),
+            AlgorithmSpec("sysrs", "SySRs", "Algorithm 1", True, {}, lambda n, d, p: sysrs(n, d)),
+            AlgorithmSpec(
+                "ucbe", "UCB-E", "Algorithm UCB-E (Appendix)", False, {"a": DEFAULT_A},
+                lambda n, d, p: ucbe(n, d, p["a"]),
+            ),
+            AlgorithmSpec(
+                "syucbe", "SyUCB-E", "Algorithm SyUCB-E (Appendix)", True, {"a": DEFAULT_A},
+                lambda n, d, p: syucbe(n, d, p["a"]),
+            ),
+        )
+    }
+)
+"""Every registered algorithm by command-line name, in the paper's order."""
+
+
+def get_algorithm(name: str) -> AlgorithmSpec:
+    """The registered algorithm called *name* (case-insensitive).
+
+    >>> get_algorithm("SySRs").title
+    'SySRs'
+    >>> get_algorithm("nope")
+    Traceback (most recent call last):
+    ...
+    sysrs_ref.errors.UnknownAlgorithmError: unknown algorithm 'nope'; choose one of us, syus, sr, sysrs, ucbe, syucbe
+    """
+    spec = ALGORITHMS.get(name.strip().lower())
+    if spec is None:
+        raise UnknownAlgorithmError(
+            f"unknown algorithm {name!r}; choose one of {', '.join(ALGORITHMS)}"
+        )
+    return spec

@@ -1,0 +1,82 @@
+"""Successive Rejects (SR, Audibert et al. 2010) and SySRs (the paper's Algorithm 1).
+
+Both run K - 1 phases with the schedule of eq. (budget-schedule)
+(:func:`sysrs_ref.schedule.schedule`, capped at L when needed). In phase k
+every active model is evaluated on n_k - n_{k-1} new queries, then the model
+with the lowest empirical mean over its n_k queries is eliminated. SR takes
+each model's queries from its own order; SySRs evaluates all active models on
+the *same* queries: positions n_{k-1} .. n_k - 1 of the shared order, a
+uniform subset of the queries not used yet (Algorithm 1, line 5).
+
+All active models have exactly n_k scores after phase k, so comparing means is
+comparing exact sums. Ties are broken by the draw's arm priority: the tied
+model latest in the priority is eliminated. A phase with no new queries
+(n_k = n_{k-1}, e.g. n_k = 0 when n = K) still eliminates one model, the
+current worst (all remaining models tie when nothing was seen).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from sysrs_ref.algorithms.base import AlgorithmRun, Outcome, Request, Step, accept_scores
+from sysrs_ref.draws import Draw
+from sysrs_ref.schedule import schedule
+
+__all__ = ["sr", "sysrs"]
+
+
+def sr(budget: int, draw: Draw) -> AlgorithmRun:
+    """Successive Rejects (SR): eliminate the worst model after each of K-1 phases.
+
+    Needs an unsynchronized draw (one query order per model). One batch per phase.
+
+    >>> from sysrs_ref import Instance, Draw, drive
+    >>> inst = Instance([[1, 1, 0], [0, 1, 0], [0, 0, 0]])
+    >>> out = drive(sr(9, Draw(((0, 1, 2),) * 3, (2, 1, 0))), inst)
+    >>> out.ranking, out.spent
+    ((0, 1, 2), 9)
+    """
+    return _successive_rejects("sr", budget, draw, synchronized=False)
+
+
+def sysrs(budget: int, draw: Draw) -> AlgorithmRun:
+    """Synchronized Successive Rejects (SySRs, Algorithm 1): SR on shared queries.
+
+    Needs a synchronized draw (one shared query order). One batch per phase.
+
+    >>> from sysrs_ref import Instance, Draw, drive
+    >>> inst = Instance([[1, 1, 0, 1], [1, 0, 1, 0], [0, 0, 1, 0]])
+    >>> out = drive(sysrs(9, Draw(((1, 3, 0, 2),), (0, 1, 2))), inst)
+    >>> out.chosen, out.eliminated, out.spent
+    (0, (2, 1), 8)
+    """
+    return _successive_rejects("sysrs", budget, draw, synchronized=True)
+
+
+def _successive_rejects(name: str, budget: int, draw: Draw, *, synchronized: bool) -> AlgorithmRun:
+    draw.require(draw.n_models, draw.n_queries, synchronized=synchronized, who=name)
+    lengths = schedule(draw.n_models, draw.n_queries, budget)
+    active = list(range(draw.n_models))
+    sums = [Fraction(0)] * draw.n_models
+    trace: list[Step] = []
+    spent = 0
+    seen = 0  # n_{k-1}: queries each active model has been evaluated on
+    for n_k in lengths:
+        batch = tuple(
+            Request(model, draw.order_of(model)[position])
+            for model in active
+            for position in range(seen, n_k)
+        )
+        if batch:
+            scores = accept_scores(batch, (yield batch))
+            for request, score in zip(batch, scores):
+                sums[request.model] += score
+            spent += len(batch)
+        seen = n_k
+        worst = min(active, key=lambda model: (sums[model], -draw.rank[model]))
+        active.remove(worst)
+        trace.append(Step(batch, eliminated=worst))
+    (winner,) = active
+    ranking = (winner, *(step.eliminated for step in reversed(trace) if step.eliminated is not None))
+    return Outcome(name, winner, ranking, spent, tuple(trace))

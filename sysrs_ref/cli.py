@@ -1,0 +1,242 @@
+"""The command line: ``python -m sysrs_ref {select,hardness,demo}`` (DESIGN.md section 6).
+
+With ``--json`` each subcommand prints exactly one JSON object on stdout;
+otherwise readable text. A user's mistake (missing file, bad budget, unknown
+algorithm, invalid scores) prints one line on stderr and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import NoReturn
+
+from sysrs_ref.algorithms.base import Outcome
+from sysrs_ref.algorithms.registry import ALGORITHMS, ParamValue, get_algorithm
+from sysrs_ref.draws import random_draw
+from sysrs_ref.driver import drive
+from sysrs_ref.errors import SysrsError
+from sysrs_ref.instance import Instance
+from sysrs_ref.loaders import load_scores
+from sysrs_ref.schedule import parse_budget, schedule
+from sysrs_ref.synthetic import irt_benchmark
+from sysrs_ref.theory.hardness import hardness
+
+__all__ = ["main"]
+
+JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
+
+DEMO_SHAPE = (30, 2000)
+DEMO_DATA_SEED = 2026
+DEMO_RUN_SEED = 0
+DEMO_PERCENT = "10%"
+
+
+class _UsageError(Exception):
+    """A mistake in the command line itself (argparse)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(f"{self.prog}: {message} (see --help)")
+
+
+def _build_parser() -> _Parser:
+    parser = _Parser(
+        prog="python -m sysrs_ref",
+        description="Reference implementation of SySRs and its baselines.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n"
+        "  python -m sysrs_ref demo\n"
+        "  python -m sysrs_ref select --scores ../shared/data/gsm.npy --budget 12%\n"
+        "  python -m sysrs_ref hardness --scores ../shared/data/gsm.npy --json",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+    names = ", ".join(ALGORITHMS)
+
+    select = commands.add_parser(
+        "select",
+        help="run one algorithm once on a score matrix and report the model it picks",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="example:\n  python -m sysrs_ref select --scores ../shared/data/gsm.npy "
+        "--budget 12% --algorithm sysrs --seed 1 --json",
+    )
+    select.add_argument("--scores", required=True, metavar="F", help=".npy, .csv matrix, or long .csv (model,query,score)")
+    select.add_argument("--budget", required=True, metavar="B", help="evaluations (5000) or a percentage of K*L (12%%, 1.25%%)")
+    select.add_argument("--algorithm", default="sysrs", metavar="NAME", help=f"one of {names} (default sysrs)")
+    select.add_argument("--a", metavar="A", help="exploration parameter of ucbe and syucbe (default 1)")
+    select.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the draw (default 0)")
+    select.add_argument("--json", action="store_true", help="print one JSON object")
+
+    hard = commands.add_parser(
+        "hardness",
+        help="the hardness measures H1, H2, H3, H3' of a score matrix",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="example:\n  python -m sysrs_ref hardness --scores ../shared/data/gsm.npy --json",
+    )
+    hard.add_argument("--scores", required=True, metavar="F", help=".npy, .csv matrix, or long .csv")
+    hard.add_argument("--json", action="store_true", help="print one JSON object")
+
+    demo = commands.add_parser(
+        "demo",
+        help="SySRs on a synthetic benchmark at 10%% of the full cost (no files needed)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="example:\n  python -m sysrs_ref demo",
+    )
+    demo.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status (0 ok, 2 a user's mistake)."""
+    parser = _build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command == "select":
+            _select(args)
+        elif args.command == "hardness":
+            _hardness(args)
+        else:
+            _demo(args)
+    except (_UsageError, SysrsError) as err:
+        prefix = "" if isinstance(err, _UsageError) else "error: "
+        print(f"{prefix}{err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # e.g. piped into head
+        return 0
+    return 0
+
+
+def _emit(args: argparse.Namespace, payload: dict[str, JsonValue], text: str) -> None:
+    if args.json:
+        print(json.dumps(payload))
+    else:
+        print(text)
+
+
+def _float(value: Fraction | None) -> float | None:
+    return None if value is None else float(value)
+
+
+def _name(instance: Instance, model: int) -> str:
+    names = instance.model_names
+    return f"model {model}" if names is None else f"model {model} ({names[model]})"
+
+
+def _select(args: argparse.Namespace) -> None:
+    spec = get_algorithm(args.algorithm)
+    if args.seed < 0:
+        raise SysrsError(f"--seed must be a non-negative integer, got {args.seed}")
+    instance = load_scores(args.scores)
+    budget = parse_budget(args.budget, instance.n_models, instance.n_queries)
+    params: dict[str, ParamValue] = {} if args.a is None else {"a": args.a}
+    checked = spec.check_params(params)
+    draw = random_draw(args.seed, instance.n_models, instance.n_queries, synchronized=spec.synchronized)
+    outcome = drive(spec.start(budget, draw, **params), instance)
+    full = instance.n_models * instance.n_queries
+    payload: dict[str, JsonValue] = {
+        "algorithm": spec.name,
+        "params": {key: str(value) for key, value in checked.items()},
+        "K": instance.n_models,
+        "L": instance.n_queries,
+        "budget": budget,
+        "spent": outcome.spent,
+        "chosen": outcome.chosen,
+        "ranking": list(outcome.ranking),
+        "seed": args.seed,
+        "true_best": sorted(instance.best),
+        "correct": instance.is_best(outcome.chosen),
+    }
+    shown = ", ".join(str(model) for model in outcome.ranking[:10])
+    more = ", ..." if instance.n_models > 10 else ""
+    text = "\n".join(
+        [
+            f"{spec.title} on {args.scores}: {instance.n_models} models x {instance.n_queries} queries, "
+            f"seed {args.seed}" + (f", a = {checked['a']}" if "a" in checked else ""),
+            f"budget:  {budget:,} evaluations ({100 * budget / full:.4g}% of {full:,})",
+            f"chose:   {_name(instance, outcome.chosen)}, mean {float(instance.means[outcome.chosen]):.4f}"
+            f" ({'a true best model' if payload['correct'] else 'NOT a best model'})",
+            f"best:    {', '.join(_name(instance, m) for m in sorted(instance.best))}, "
+            f"mean {float(instance.best_mean):.4f}",
+            f"spent:   {outcome.spent:,} evaluations ({100 * outcome.spent / full:.3g}% of full evaluation)",
+            f"ranking: {shown}{more}",
+        ]
+    )
+    _emit(args, payload, text)
+
+
+def _hardness(args: argparse.Namespace) -> None:
+    instance = load_scores(args.scores)
+    h = hardness(instance)
+    measures = {"H1": h.h1, "H2": h.h2, "H3": h.h3, "H3_prime": h.h3_prime}
+    payload: dict[str, JsonValue] = {
+        "K": h.n_models,
+        "L": h.n_queries,
+        "best_mean": float(h.best_mean),
+        "mean": float(h.mean),
+        "delta2": float(h.delta2),
+        **{key: _float(value) for key, value in measures.items()},
+        "exact": {
+            key: (None if value is None else str(value))
+            for key, value in {"best_mean": h.best_mean, "mean": h.mean, "delta2": h.delta2, **measures}.items()
+        },
+    }
+    lines = [
+        f"{args.scores}: K = {h.n_models} models, L = {h.n_queries} queries",
+        f"  best mean (mu*)   {float(h.best_mean):.4f}",
+        f"  mean of all       {float(h.mean):.4f}",
+        f"  Delta_2           {float(h.delta2):.4f}",
+    ]
+    for key, value in measures.items():
+        label = key.replace("_prime", "'")
+        lines.append(f"  {label:<17} {'infinite (best model tied)' if value is None else f'{float(value):.1f}'}")
+    _emit(args, payload, "\n".join(lines))
+
+
+def _demo(args: argparse.Namespace) -> None:
+    instance = irt_benchmark(*DEMO_SHAPE, seed=DEMO_DATA_SEED)
+    n_models, n_queries = instance.shape
+    full = n_models * n_queries
+    budget = parse_budget(DEMO_PERCENT, n_models, n_queries)
+    draw = random_draw(DEMO_RUN_SEED, n_models, n_queries, synchronized=True)
+    outcome: Outcome = drive(get_algorithm("sysrs").start(budget, draw), instance)
+    lengths = schedule(n_models, n_queries, budget)
+    correct = instance.is_best(outcome.chosen)
+    best = sorted(instance.best)
+    payload: dict[str, JsonValue] = {
+        "K": n_models,
+        "L": n_queries,
+        "budget": budget,
+        "spent": outcome.spent,
+        "chosen": outcome.chosen,
+        "true_best": best,
+        "correct": correct,
+        "eliminated": list(outcome.eliminated),
+        "schedule": list(lengths),
+    }
+    second = instance.order[1]
+    text = "\n".join(
+        [
+            f"Synthetic benchmark: {n_models} models x {n_queries:,} queries (seeded item-response model;",
+            "models are correlated because they share the queries' difficulty).",
+            f"Full evaluation costs {full:,} (model, query) evaluations.",
+            "",
+            f"SySRs with {DEMO_PERCENT} of that, a budget of {budget:,}:",
+            f"  picked         model {outcome.chosen} (mean {float(instance.means[outcome.chosen]):.4f})",
+            f"  true best      model {', '.join(map(str, best))} (mean {float(instance.best_mean):.4f};"
+            f" runner-up model {second}, mean {float(instance.means[second]):.4f})",
+            f"  result         {'correct' if correct else 'WRONG'}",
+            f"  spent          {outcome.spent:,} evaluations, {100 * outcome.spent / full:.1f}% of full "
+            f"evaluation ({full - outcome.spent:,} saved)",
+            f"  phases         {len(lengths)}; each surviving model seen on n_k = "
+            f"{lengths[0]}, {lengths[1]}, ..., {lengths[-1]} shared queries",
+            "  eliminated     " + ", ".join(map(str, outcome.eliminated)),
+            "                 (first eliminated first; the last two are the final duel)",
+        ]
+    )
+    _emit(args, payload, text)

@@ -1,0 +1,46 @@
+"""The exceptions raised for a user's mistakes.
+
+Every one derives from :class:`SysrsError`, itself a :class:`ValueError`, so a
+caller can catch them all at once; the command line turns them into one line on
+stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BudgetError",
+    "DrawError",
+    "InstanceError",
+    "ParameterError",
+    "ScoreError",
+    "SysrsError",
+    "UnknownAlgorithmError",
+]
+
+
+class SysrsError(ValueError):
+    """Base class of every error this package raises for bad input."""
+
+
+class InstanceError(SysrsError):
+    """A score matrix (or the file holding it) is unusable; the message says where."""
+
+
+class ScoreError(SysrsError):
+    """An evaluation oracle returned something that is not a score in [0, 1]."""
+
+
+class BudgetError(SysrsError):
+    """A budget is not an integer in [K, K*L] or a percentage that maps into it."""
+
+
+class DrawError(SysrsError):
+    """A draw is malformed or does not fit the instance or the algorithm."""
+
+
+class ParameterError(SysrsError):
+    """An algorithm parameter is missing, unknown or out of range."""
+
+
+class UnknownAlgorithmError(SysrsError):
+    """No algorithm is registered under the given name."""

@@ -1,0 +1,318 @@
+"""The score matrix S in [0, 1]^(K x L) of the paper's Formal Setup, validated, with its exact truth.
+
+An :class:`Instance` is both the problem (which model is best) and the
+deterministic evaluation oracle of DESIGN.md section 1: ``instance(i, j)``
+returns the score of model ``i`` on query ``j`` as an exact Fraction.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from os import PathLike
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from sysrs_ref.errors import InstanceError
+from sysrs_ref.scores import ScoreLike, describe_bad_score, _to_fraction
+
+if TYPE_CHECKING:
+    FloatMatrix = npt.NDArray[np.float64]
+
+__all__ = ["Instance"]
+
+
+class Instance:
+    """A validated K x L score matrix with exact means (K >= 2 models, L >= 1 queries).
+
+    Build it from a numpy array or nested sequences of numbers (ints, floats,
+    Fractions, Decimals), or from a file with :meth:`from_file`. Every score
+    must be finite and in [0, 1]; anything else raises
+    :class:`~sysrs_ref.errors.InstanceError` naming the problem and where
+    ("score at model 3, query 17 is nan"). Models and queries count from 0.
+
+    Scores are held exactly (floats by their exact binary value), so means are
+    exact Fractions and a tie between models is a true tie.
+
+    >>> inst = Instance([[1, 1, 0, 0], [1, 0, 1, 1], [0, 1, 1, 1]])
+    >>> inst.means
+    (Fraction(1, 2), Fraction(3, 4), Fraction(3, 4))
+    >>> sorted(inst.best), inst.tiers
+    ([1, 2], ((1, 2), (0,)))
+    >>> inst(1, 2)
+    Fraction(1, 1)
+    """
+
+    __slots__ = (
+        "_array",
+        "_denominator",
+        "_means",
+        "_model_names",
+        "_numerators",
+        "_query_names",
+        "_rows",
+        "_tiers",
+    )
+
+    def __init__(
+        self,
+        scores: npt.ArrayLike | Sequence[Sequence[ScoreLike]],
+        *,
+        model_names: Sequence[str] | None = None,
+        query_names: Sequence[str] | None = None,
+    ) -> None:
+        if isinstance(scores, np.ndarray):
+            rows = _rows_from_array(scores)
+        else:
+            rows = _rows_from_sequences(scores)
+        n_models, n_queries = len(rows), len(rows[0])
+        self._rows: tuple[tuple[Fraction, ...], ...] = rows
+        self._model_names = _check_names(model_names, n_models, "model")
+        self._query_names = _check_names(query_names, n_queries, "query")
+
+        # One common denominator D: every score is numerator / D, so sums are integers.
+        levels = {value for row in rows for value in row}
+        denominator = math.lcm(*(value.denominator for value in levels))
+        scale = {value: value.numerator * (denominator // value.denominator) for value in levels}
+        self._denominator = denominator
+        self._numerators = tuple(tuple(scale[value] for value in row) for row in rows)
+        self._means = tuple(
+            Fraction(sum(row), denominator * n_queries) for row in self._numerators
+        )
+        by_mean: dict[Fraction, list[int]] = {}
+        for model, mean in enumerate(self._means):
+            by_mean.setdefault(mean, []).append(model)
+        self._tiers = tuple(tuple(by_mean[mean]) for mean in sorted(by_mean, reverse=True))
+        array = np.array([[float(value) for value in row] for row in rows], dtype=np.float64)
+        array.setflags(write=False)
+        self._array: FloatMatrix = array
+
+    # -- construction from files ------------------------------------------------
+
+    @classmethod
+    def from_file(cls, path: str | PathLike[str]) -> Instance:
+        """Load a score matrix from a ``.npy`` file, a ``.csv`` matrix or a long ``.csv``.
+
+        See :func:`sysrs_ref.loaders.load_scores` for the formats.
+        """
+        from sysrs_ref.loaders import load_scores
+
+        return load_scores(path)
+
+    # -- shape -------------------------------------------------------------------
+
+    @property
+    def n_models(self) -> int:
+        """K, the number of models (rows)."""
+        return len(self._rows)
+
+    @property
+    def n_queries(self) -> int:
+        """L, the number of queries (columns)."""
+        return len(self._rows[0])
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(K, L)."""
+        return (self.n_models, self.n_queries)
+
+    @property
+    def model_names(self) -> tuple[str, ...] | None:
+        """The models' names when the source had them (long .csv), else None."""
+        return self._model_names
+
+    @property
+    def query_names(self) -> tuple[str, ...] | None:
+        """The queries' names when the source had them (long .csv), else None."""
+        return self._query_names
+
+    # -- the oracle ----------------------------------------------------------------
+
+    def __call__(self, model: int, query: int) -> Fraction:
+        """The score of *model* on *query*: the deterministic evaluation oracle."""
+        return self._rows[model][query]
+
+    def score(self, model: int, query: int) -> Fraction:
+        """The exact score of *model* on *query*."""
+        return self._rows[model][query]
+
+    def row(self, model: int) -> tuple[Fraction, ...]:
+        """All exact scores of *model*, query by query."""
+        return self._rows[model]
+
+    @property
+    def rows(self) -> tuple[tuple[Fraction, ...], ...]:
+        """The whole matrix as exact Fractions."""
+        return self._rows
+
+    @property
+    def array(self) -> FloatMatrix:
+        """The matrix as read-only float64 (each score correctly rounded; exact for float input)."""
+        return self._array
+
+    @property
+    def denominator(self) -> int:
+        """D, the least common denominator of all scores."""
+        return self._denominator
+
+    @property
+    def numerators(self) -> tuple[tuple[int, ...], ...]:
+        """Integer numerators N with S[i][j] == N[i][j] / D exactly (D = :attr:`denominator`)."""
+        return self._numerators
+
+    # -- the truth -------------------------------------------------------------
+
+    @property
+    def means(self) -> tuple[Fraction, ...]:
+        """mu_i, each model's exact mean score over the L queries."""
+        return self._means
+
+    @property
+    def best_mean(self) -> Fraction:
+        """mu*, the largest mean."""
+        return self._means[self._tiers[0][0]]
+
+    @property
+    def best(self) -> frozenset[int]:
+        """The set of best models (more than one when the best mean is tied)."""
+        return frozenset(self._tiers[0])
+
+    def is_best(self, model: int) -> bool:
+        """Whether *model* has the largest mean (possibly tied)."""
+        return self._means[model] == self.best_mean
+
+    @property
+    def tiers(self) -> tuple[tuple[int, ...], ...]:
+        """Models grouped by equal mean, groups in decreasing mean, models ascending in a group."""
+        return self._tiers
+
+    @property
+    def ties(self) -> tuple[tuple[int, ...], ...]:
+        """The tiers holding more than one model: the exact ties between means."""
+        return tuple(tier for tier in self._tiers if len(tier) > 1)
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """Models in decreasing mean (tied models listed by index; see :attr:`tiers`)."""
+        return tuple(model for tier in self._tiers for model in tier)
+
+    # -- helpers -----------------------------------------------------------------
+
+    def permuted(self, new_position: Sequence[int]) -> Instance:
+        """The same instance with model ``i`` moved to row ``new_position[i]``.
+
+        >>> Instance([[1, 0], [0, 0]]).permuted([1, 0]).rows[0]
+        (Fraction(0, 1), Fraction(0, 1))
+        """
+        if sorted(new_position) != list(range(self.n_models)):
+            raise InstanceError(
+                f"new_position must be a permutation of 0..{self.n_models - 1}"
+            )
+        rows: list[tuple[Fraction, ...]] = [()] * self.n_models
+        for model, position in enumerate(new_position):
+            rows[position] = self._rows[model]
+        names = None
+        if self._model_names is not None:
+            moved = [""] * self.n_models
+            for model, position in enumerate(new_position):
+                moved[position] = self._model_names[model]
+            names = moved
+        return Instance(rows, model_names=names, query_names=self._query_names)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Instance):
+            return NotImplemented
+        return self._rows == other._rows
+
+    def __hash__(self) -> int:
+        return hash(self._rows)
+
+    def __repr__(self) -> str:
+        return f"Instance(K={self.n_models}, L={self.n_queries}, best={sorted(self.best)})"
+
+
+# -- validation -------------------------------------------------------------------
+
+
+def _check_shape(n_models: int, n_queries: int) -> None:
+    if n_models < 2:
+        raise InstanceError(f"need at least 2 models (rows) to choose from, got {n_models}")
+    if n_queries < 1:
+        raise InstanceError("need at least 1 query (column), got 0")
+
+
+def _rows_from_array(array: npt.NDArray[np.generic]) -> tuple[tuple[Fraction, ...], ...]:
+    if array.ndim != 2:
+        raise InstanceError(
+            f"scores must be a 2-D matrix (models x queries), got {array.ndim} dimension(s)"
+            f" with shape {array.shape}"
+        )
+    if array.dtype.kind not in "biuf":
+        raise InstanceError(
+            f"scores must be real numbers, got an array of dtype {array.dtype}"
+        )
+    _check_shape(*array.shape)
+    if array.dtype.kind == "f":
+        bad = ~np.isfinite(array) | (array < 0) | (array > 1)
+    else:
+        bad = (array < 0) | (array > 1)
+    if bad.any():
+        model, query = (int(x) for x in np.argwhere(bad)[0])
+        problem = describe_bad_score(array[model, query])
+        raise InstanceError(f"score at model {model}, query {query} {problem}")
+    levels, codes = np.unique(array, return_inverse=True)
+    exact = [_to_fraction(level) for level in levels.tolist()]
+    return tuple(tuple(exact[code] for code in row) for row in codes.reshape(array.shape).tolist())
+
+
+def _rows_from_sequences(scores: object) -> tuple[tuple[Fraction, ...], ...]:
+    if isinstance(scores, (str, bytes)) or not isinstance(scores, Iterable):
+        raise InstanceError(
+            f"scores must be a 2-D matrix (models x queries), got {type(scores).__name__}"
+        )
+    rows_in = list(scores)
+    if rows_in and all(isinstance(row, np.ndarray) for row in rows_in):
+        try:
+            return _rows_from_array(np.array(rows_in))
+        except ValueError:
+            pass  # ragged: fall through to the row-by-row checks below
+    rows: list[tuple[Fraction, ...]] = []
+    interned: dict[Fraction, Fraction] = {}
+    for model, row in enumerate(rows_in):
+        if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
+            raise InstanceError(
+                f"scores must be a 2-D matrix (models x queries): row {model} is "
+                f"{type(row).__name__}, not a sequence of scores"
+            )
+        values = list(row)
+        if rows and len(values) != len(rows[0]):
+            raise InstanceError(
+                f"row {model} has {len(values)} scores but row 0 has {len(rows[0])}:"
+                " every model needs a score on every query"
+            )
+        exact_row = []
+        for query, value in enumerate(values):
+            problem = describe_bad_score(value)
+            if problem is not None:
+                raise InstanceError(f"score at model {model}, query {query} {problem}")
+            exact = _to_fraction(value)
+            exact_row.append(interned.setdefault(exact, exact))
+        rows.append(tuple(exact_row))
+    _check_shape(len(rows), len(rows[0]) if rows else 0)
+    return tuple(rows)
+
+
+def _check_names(
+    names: Sequence[str] | None, count: int, what: str
+) -> tuple[str, ...] | None:
+    if names is None:
+        return None
+    names = tuple(str(name) for name in names)
+    if len(names) != count:
+        raise InstanceError(f"got {len(names)} {what} names for {count} {what} rows/columns")
+    if len(set(names)) != len(names):
+        raise InstanceError(f"{what} names must be unique")
+    return names

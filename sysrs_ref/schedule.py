@@ -1,0 +1,226 @@
+"""Budgets and the Successive Rejects phase schedule (eq. budget-schedule, DESIGN.md section 3).
+
+All arithmetic here is exact (integers and Fractions); a percentage is parsed as
+a decimal, never as a float.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+
+from sysrs_ref.errors import BudgetError
+
+__all__ = [
+    "budget_from_percentage",
+    "capped_schedule",
+    "check_budget",
+    "logbar",
+    "paper_schedule",
+    "parse_budget",
+    "parse_percentage",
+    "schedule",
+    "schedule_spend",
+]
+
+
+def logbar(n_models: int) -> Fraction:
+    """logbar(K) = 1/2 + sum_{i=2}^{K} 1/i, exactly (eq. budget-schedule).
+
+    >>> logbar(2), logbar(4)
+    (Fraction(1, 1), Fraction(19, 12))
+    """
+    if n_models < 2:
+        raise BudgetError(f"logbar(K) needs K >= 2 models, got {n_models}")
+    return Fraction(1, 2) + sum((Fraction(1, i) for i in range(2, n_models + 1)), Fraction(0))
+
+
+def check_budget(budget: int, n_models: int, n_queries: int) -> int:
+    """Return *budget* if it is an integer with K <= n <= K*L, else raise BudgetError.
+
+    >>> check_budget(100, 4, 30)
+    100
+    >>> check_budget(3, 4, 30)
+    Traceback (most recent call last):
+    ...
+    sysrs_ref.errors.BudgetError: budget must be at least the number of models (K=4), got 3
+    """
+    if isinstance(budget, bool) or not isinstance(budget, int):
+        raise BudgetError(f"budget must be an integer number of evaluations, got {budget!r}")
+    if budget < n_models:
+        raise BudgetError(
+            f"budget must be at least the number of models (K={n_models}), got {budget}"
+        )
+    full = n_models * n_queries
+    if budget > full:
+        raise BudgetError(
+            f"budget must be at most K*L = {full} (every model on every query), got {budget}"
+        )
+    return budget
+
+
+def parse_percentage(text: str | int | Decimal | Fraction) -> Fraction:
+    """Parse a budget percentage exactly: ``"12%"``, ``"1.25%"``, ``"1.25"``, 8 or Decimal("8").
+
+    >>> parse_percentage("1.25%")
+    Fraction(5, 4)
+    """
+    if isinstance(text, bool):
+        raise BudgetError(f"budget percentage must be a number, got {text!r}")
+    if isinstance(text, (int, Fraction)):
+        value = Fraction(text)
+    else:
+        if isinstance(text, Decimal):
+            number = text
+        else:
+            stripped = str(text).strip().removesuffix("%").strip()
+            try:
+                number = Decimal(stripped)
+            except InvalidOperation:
+                raise BudgetError(
+                    f"budget percentage {text!r} is not a number (write it like 12% or 1.25%)"
+                ) from None
+        if not number.is_finite():
+            raise BudgetError(f"budget percentage must be finite, got {text!r}")
+        value = Fraction(number)
+    if not 0 < value <= 100:
+        raise BudgetError(f"budget percentage must be in (0%, 100%], got {text!r}")
+    return value
+
+
+def budget_from_percentage(
+    percentage: str | int | Decimal | Fraction, n_models: int, n_queries: int
+) -> int:
+    """n = floor(p * K * L / 100), exactly; checked to lie in [K, K*L].
+
+    >>> budget_from_percentage("1.25%", 80, 1000), budget_from_percentage("12%", 80, 1000)
+    (1000, 9600)
+    """
+    p = parse_percentage(percentage)
+    budget = math.floor(p * n_models * n_queries / 100)
+    if budget < n_models:
+        raise BudgetError(
+            f"budget {p.numerator / p.denominator:g}% of {n_models} x {n_queries} is {budget} "
+            f"evaluations, below the number of models (K={n_models}); use a larger percentage"
+        )
+    return check_budget(budget, n_models, n_queries)
+
+
+def parse_budget(text: str | int, n_models: int, n_queries: int) -> int:
+    """A budget given as an integer (``5000``) or a percentage (``"12%"``), as an integer n.
+
+    >>> parse_budget("5000", 80, 1000), parse_budget("8%", 80, 1000)
+    (5000, 6400)
+    """
+    if isinstance(text, int) and not isinstance(text, bool):
+        return check_budget(text, n_models, n_queries)
+    if not isinstance(text, str):
+        raise BudgetError(f"budget must be an integer or a percentage like '12%', got {text!r}")
+    stripped = text.strip()
+    if stripped.endswith("%"):
+        return budget_from_percentage(stripped, n_models, n_queries)
+    if not stripped.lstrip("+").isdigit():
+        raise BudgetError(
+            f"budget {text!r} is neither an integer number of evaluations nor a percentage "
+            "like 12% or 1.25%"
+        )
+    return check_budget(int(stripped), n_models, n_queries)
+
+
+def paper_schedule(n_models: int, budget: int) -> tuple[int, ...]:
+    """(n_1, ..., n_{K-1}) of eq. (budget-schedule), uncapped.
+
+    n_k = ceil( (n - K) / (logbar(K) * (K + 1 - k)) ); after phase k each
+    remaining model has been evaluated n_k times.
+
+    >>> paper_schedule(4, 100)
+    (16, 21, 31)
+    """
+    if budget < n_models:
+        raise BudgetError(
+            f"budget must be at least the number of models (K={n_models}), got {budget}"
+        )
+    lb = logbar(n_models)
+    return tuple(
+        math.ceil(Fraction(budget - n_models) / (lb * (n_models + 1 - k)))
+        for k in range(1, n_models)
+    )
+
+
+def schedule_spend(lengths: tuple[int, ...]) -> int:
+    """Total evaluations of a schedule: sum_{k<K-1} n_k + 2 n_{K-1}.
+
+    A model eliminated after phase k was evaluated n_k times; the last two
+    models both n_{K-1} times.
+
+    >>> schedule_spend((16, 21, 31))
+    99
+    """
+    if not lengths:
+        raise BudgetError("a schedule has K - 1 >= 1 phases")
+    return sum(lengths) + lengths[-1]
+
+
+def _levels(n_models: int, n_queries: int, level: int) -> tuple[int, ...]:
+    """min(L, ceil(U / (K + 1 - k))) for k = 1..K-1: the schedule at integer level U."""
+    return tuple(min(n_queries, -(-level // (n_models + 1 - k))) for k in range(1, n_models))
+
+
+def capped_schedule(n_models: int, n_queries: int, budget: int) -> tuple[int, ...]:
+    """The schedule capped at L with the freed budget given back to earlier phases.
+
+    The rule, exactly. Write U0 = ceil((n - K) / logbar(K)). Since
+    ceil(x / d) = ceil(ceil(x) / d) for integer d, the paper's schedule is
+    n_k = ceil(U0 / (K + 1 - k)); scaling every uncapped n_k by a factor c >= 1
+    is the same as raising U0 to a larger level U. Here
+
+        n_k(U) = min(L, ceil(U / (K + 1 - k))),   k = 1..K-1,
+
+    and the schedule is n_k(U*) with U* the *largest integer* U >= U0 whose
+    spend sum_{k<K-1} n_k(U) + 2 n_{K-1}(U) is at most n. This is
+    "cap at L and scale the uncapped n_k by the largest factor that keeps the
+    total spend within n" (DESIGN.md section 3): the factor is
+    U* logbar(K) / (n - K). Each n_k(U) is non-decreasing in U and in k, so the
+    spend is monotone and U* is found by bisection.
+
+    Use :func:`schedule`, which applies this rule only when it is needed.
+
+    >>> capped_schedule(4, 30, 100)
+    (17, 23, 30)
+    """
+    check_budget(budget, n_models, n_queries)
+    low = math.ceil(Fraction(budget - n_models) / logbar(n_models))
+    high = n_models * n_queries  # at this level every n_k is L: spend K*L >= n
+    if schedule_spend(_levels(n_models, n_queries, high)) <= budget:
+        return _levels(n_models, n_queries, high)
+    # invariant: spend(low) <= budget < spend(high)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if schedule_spend(_levels(n_models, n_queries, middle)) <= budget:
+            low = middle
+        else:
+            high = middle
+    return _levels(n_models, n_queries, low)
+
+
+def schedule(n_models: int, n_queries: int, budget: int) -> tuple[int, ...]:
+    """(n_1, ..., n_{K-1}) used by SR and SySRs: the paper's, capped when it must be.
+
+    - If the paper's n_{K-1} <= L and n < K*L: the paper's schedule
+      (:func:`paper_schedule`), unchanged.
+    - If the paper's n_{K-1} > L (some phase would need more queries than
+      exist), or n = K*L (the budget pays for every pair; the paper's rounding
+      would leave up to K evaluations unspent and could still return a wrong
+      model): :func:`capped_schedule`. At n = K*L this gives n_k = L for all k.
+
+    The result never exceeds L, is non-decreasing, and spends at most n.
+
+    >>> schedule(4, 31, 100), schedule(4, 30, 100), schedule(2, 4, 8)
+    ((16, 21, 31), (17, 23, 30), (4,))
+    """
+    check_budget(budget, n_models, n_queries)
+    lengths = paper_schedule(n_models, budget)
+    if lengths[-1] > n_queries or budget == n_models * n_queries:
+        return capped_schedule(n_models, n_queries, budget)
+    return lengths
