@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import NoReturn
 
@@ -27,10 +27,10 @@ from sysrs_ref.theory.hardness import hardness
 
 __all__ = ["main"]
 
-JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
+JsonValue = None | bool | int | float | str | Sequence["JsonValue"] | Mapping[str, "JsonValue"]
 
 DEMO_SHAPE = (30, 2000)
-DEMO_DATA_SEED = 2026
+DEMO_DATA_SEED = 5
 DEMO_RUN_SEED = 0
 DEMO_PERCENT = "10%"
 

@@ -255,10 +255,8 @@ def _rows_from_array(array: npt.NDArray[np.generic]) -> tuple[tuple[Fraction, ..
             f"scores must be real numbers, got an array of dtype {array.dtype}"
         )
     _check_shape(*array.shape)
-    if array.dtype.kind == "f":
-        bad = ~np.isfinite(array) | (array < 0) | (array > 1)
-    else:
-        bad = (array < 0) | (array > 1)
+    as_float = array.astype(np.float64)  # only for the checks; exact values come from `array`
+    bad = ~np.isfinite(as_float) | (as_float < 0) | (as_float > 1)
     if bad.any():
         model, query = (int(x) for x in np.argwhere(bad)[0])
         problem = describe_bad_score(array[model, query])

@@ -73,22 +73,35 @@ def load_scores(path: str | PathLike[str]) -> Instance:
         raise InstanceError(f"{file}: {err}") from None
 
 
+NPY_MAGIC = b"\x93NUMPY"
+ZIP_MAGIC = b"PK\x03\x04"
+
+
 def _load_npy(file: Path) -> Instance:
+    with file.open("rb") as handle:
+        magic = handle.read(len(NPY_MAGIC))
+    if magic.startswith(ZIP_MAGIC):
+        raise InstanceError(
+            f"'{file}' is not a single array but a zip archive (an .npz); save one matrix "
+            "with numpy.save"
+        )
+    if magic != NPY_MAGIC:
+        kind = "a Python pickle, not a valid .npy file" if magic[:1] == b"\x80" else "not a valid .npy file"
+        raise InstanceError(
+            f"'{file}' is {kind} (it lacks the NUMPY header); only plain numeric arrays "
+            "written by numpy.save are read"
+        )
     try:
         loaded = np.load(file, allow_pickle=False)
     except ValueError as err:
-        if "allow_pickle" in str(err) or "pickle" in str(err).lower():
+        if "pickle" in str(err).lower():
             raise InstanceError(
-                f"'{file}' holds Python objects (a pickle); only plain numeric .npy arrays are "
-                "read, since loading pickles can run arbitrary code"
+                f"'{file}' holds Python objects (an object array, stored as a pickle); only plain "
+                "numeric .npy arrays are read, since loading pickles can run arbitrary code"
             ) from None
         raise InstanceError(f"'{file}' is not a valid .npy file: {err}") from None
-    except (EOFError, OSError) as err:
-        if isinstance(err, (FileNotFoundError, IsADirectoryError, PermissionError)):
-            raise
-        raise InstanceError(f"'{file}' is not a valid .npy file: {err}") from None
-    if not isinstance(loaded, np.ndarray):
-        raise InstanceError(f"'{file}' is not a single array (an .npz archive?); save one matrix with numpy.save")
+    except EOFError as err:
+        raise InstanceError(f"'{file}' is not a valid .npy file: {err or 'truncated'}") from None
     try:
         return Instance(loaded)
     except InstanceError as err:

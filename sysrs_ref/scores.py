@@ -93,7 +93,7 @@ def _to_fraction(value: object) -> Fraction:
             raise _NotANumber(f"is {'-' if value < 0 else ''}inf")
         return Fraction(value)
     if isinstance(value, Rational):
-        return Fraction(value.numerator, value.denominator)
+        return Fraction(int(value.numerator), int(value.denominator))
     raise _NotANumber(f"is {value!r}, not a number")
 
 

@@ -20,8 +20,9 @@ __all__ = ["irt_benchmark"]
 def irt_benchmark(n_models: int = 30, n_queries: int = 2000, seed: int = 0) -> Instance:
     """A seeded K x L binary benchmark from a 2PL item-response model, best model in row 0.
 
-    Abilities are spaced so that the best models are close (a hard but
-    realistic selection problem); the draw uses only
+    Abilities are theta_i = 1 + 0.5 z_i with z_i standard normal, so the best
+    models are close (a hard but realistic selection problem); difficulties are
+    N(0, 1.5^2), discriminations log-normal(0.3, 0.3). The draw uses only
     ``numpy.random.default_rng(seed)``, so the same seed gives the same matrix
     (for a given numpy version). Rows are sorted by decreasing mean, ties by row.
 
@@ -32,7 +33,7 @@ def irt_benchmark(n_models: int = 30, n_queries: int = 2000, seed: int = 0) -> I
     if n_models < 2 or n_queries < 1:
         raise ValueError(f"need at least 2 models and 1 query, got {n_models} x {n_queries}")
     rng = np.random.default_rng(seed)
-    ability = np.sort(rng.normal(0.0, 1.0, n_models))[::-1] + 0.8
+    ability = 1.0 + 0.5 * np.sort(rng.normal(0.0, 1.0, n_models))[::-1]
     difficulty = rng.normal(0.0, 1.5, n_queries)
     discrimination = rng.lognormal(0.3, 0.3, n_queries)
     logits = discrimination[None, :] * (ability[:, None] - difficulty[None, :])

@@ -88,6 +88,11 @@ def accept_scores(batch: Batch, scores: Sequence[object] | None) -> list[Fractio
             "the algorithm was resumed without scores: answer each batch with "
             "generator.send(scores), one score per request"
         )
+    if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence):
+        raise ScoreError(
+            f"expected a sequence of {len(batch)} scores (one per request), got "
+            f"{type(scores).__name__}"
+        )
     if len(scores) != len(batch):
         raise ScoreError(
             f"got {len(scores)} scores for a batch of {len(batch)} requests; "

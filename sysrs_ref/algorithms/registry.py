@@ -91,7 +91,7 @@ def get_algorithm(name: str) -> AlgorithmSpec:
     ...
     sysrs_ref.errors.UnknownAlgorithmError: unknown algorithm 'nope'; choose one of us, syus, sr, sysrs, ucbe, syucbe
     """
-    spec = ALGORITHMS.get(name.strip().lower())
+    spec = ALGORITHMS.get(name.strip().lower()) if isinstance(name, str) else None
     if spec is None:
         raise UnknownAlgorithmError(
             f"unknown algorithm {name!r}; choose one of {', '.join(ALGORITHMS)}"

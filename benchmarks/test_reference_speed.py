@@ -1,0 +1,34 @@
+"""Timing of the pure-Python reference on real data (pytest-benchmark; not in the default test run).
+
+Run: .venv/bin/python -m pytest benchmarks
+The Foundation issue's target: `select` with every algorithm at 35% on ifeval
+(450 models x 541 queries) in under 60 s.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sysrs_ref import ALGORITHMS, Instance, parse_budget, select
+
+
+@pytest.fixture(scope="module")
+def ifeval(shared_data: Path) -> Instance:
+    return Instance.from_file(shared_data / "ifeval.npy")
+
+
+@pytest.mark.parametrize("algorithm", list(ALGORITHMS))
+def test_reference_select_ifeval_35_percent(benchmark: Any, ifeval: Instance, algorithm: str) -> None:
+    budget = parse_budget("35%", *ifeval.shape)
+    outcome = benchmark.pedantic(select, args=(ifeval, budget, algorithm), kwargs={"seed": 1}, rounds=3, iterations=1)
+    assert outcome.spent <= budget
+    assert ifeval.is_best(outcome.chosen)  # at 35% every algorithm finds the best model on ifeval with this seed
+    assert benchmark.stats.stats.max < 60.0
+
+
+def test_reference_load_ifeval(benchmark: Any, shared_data: Path) -> None:
+    instance = benchmark.pedantic(Instance.from_file, args=(shared_data / "ifeval.npy",), rounds=3, iterations=1)
+    assert instance.shape == (450, 541)

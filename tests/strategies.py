@@ -1,0 +1,99 @@
+"""Hypothesis strategies shared by every test module (one place, reused everywhere)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from hypothesis import strategies as st
+
+from sysrs_ref import ALGORITHMS, Draw, Instance
+
+ALGORITHM_NAMES = tuple(ALGORITHMS)
+SYNCHRONIZED = tuple(name for name, spec in ALGORITHMS.items() if spec.synchronized)
+UNSYNCHRONIZED = tuple(name for name, spec in ALGORITHMS.items() if not spec.synchronized)
+
+binary_scores = st.sampled_from([0, 1])
+#: Continuous scores with small denominators, so that exact ties between sums are common.
+coarse_scores = st.fractions(min_value=0, max_value=1, max_denominator=4)
+#: Arbitrary floats in [0, 1] (held exactly by the reference).
+float_scores = st.floats(min_value=0.0, max_value=1.0, allow_nan=False, allow_infinity=False)
+
+
+@st.composite
+def matrices(
+    draw: st.DrawFn,
+    *,
+    min_models: int = 2,
+    max_models: int = 5,
+    min_queries: int = 1,
+    max_queries: int = 6,
+    kind: str | None = None,
+) -> list[list[object]]:
+    """A K x L score matrix: binary, coarse rationals or floats; sometimes with duplicate rows."""
+    n_models = draw(st.integers(min_models, max_models))
+    n_queries = draw(st.integers(min_queries, max_queries))
+    chosen_kind = kind or draw(st.sampled_from(["binary", "coarse", "float"]))
+    element = {"binary": binary_scores, "coarse": coarse_scores, "float": float_scores}[chosen_kind]
+    rows: list[list[object]] = [
+        draw(st.lists(element, min_size=n_queries, max_size=n_queries)) for _ in range(n_models)
+    ]
+    if draw(st.booleans()):  # duplicate a model: exact ties everywhere
+        source, target = draw(st.integers(0, n_models - 1)), draw(st.integers(0, n_models - 1))
+        rows[target] = list(rows[source])
+    return rows
+
+
+def instances(**kwargs: int | str | None) -> st.SearchStrategy[Instance]:
+    """Validated instances built from :func:`matrices`."""
+    return matrices(**kwargs).map(Instance)  # type: ignore[arg-type]
+
+
+def draws_for(n_models: int, n_queries: int, synchronized: bool) -> st.SearchStrategy[Draw]:
+    """A uniformly arbitrary draw for a K x L instance."""
+    order = st.permutations(range(n_queries)).map(tuple)
+    orders = st.lists(order, min_size=1, max_size=1) if synchronized else st.lists(
+        order, min_size=n_models, max_size=n_models
+    )
+    return st.builds(
+        lambda qs, prio: Draw(tuple(qs), tuple(prio)),
+        orders,
+        st.permutations(range(n_models)),
+    )
+
+
+exploration_values = st.one_of(
+    st.sampled_from([Fraction(1, 10), Fraction(1), Fraction(10), Fraction(1, 4), Fraction(4)]),
+    st.fractions(min_value=Fraction(1, 50), max_value=100, max_denominator=50),
+)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One algorithm run: instance, algorithm name, budget, draw, parameters."""
+
+    instance: Instance
+    algorithm: str
+    budget: int
+    draw: Draw
+    params: dict[str, Fraction]
+
+
+@st.composite
+def cases(
+    draw: st.DrawFn,
+    *,
+    algorithms: tuple[str, ...] = ALGORITHM_NAMES,
+    full_budget: bool = False,
+    **matrix_kwargs: int | str | None,
+) -> Case:
+    """A random run of one of *algorithms* on a small instance, budget in [K, K*L]."""
+    instance = draw(instances(**matrix_kwargs))
+    name = draw(st.sampled_from(algorithms))
+    spec = ALGORITHMS[name]
+    n_models, n_queries = instance.shape
+    full = n_models * n_queries
+    budget = full if full_budget else draw(st.integers(n_models, full))
+    run_draw = draw(draws_for(n_models, n_queries, spec.synchronized))
+    params = {"a": draw(exploration_values)} if "a" in spec.defaults else {}
+    return Case(instance, name, budget, run_draw, params)
