@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -22,6 +23,7 @@ from sysrs_ref.errors import SysrsError
 from sysrs_ref.instance import Instance
 from sysrs_ref.loaders import load_scores
 from sysrs_ref.schedule import parse_budget, schedule
+from sysrs_ref.scores import fraction_text
 from sysrs_ref.synthetic import irt_benchmark
 from sysrs_ref.theory.hardness import hardness
 
@@ -107,7 +109,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         prefix = "" if isinstance(err, _UsageError) else "error: "
         print(f"{prefix}{err}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # e.g. piped into head
+    except BrokenPipeError:  # piped into e.g. head: stop quietly, without a second error at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     return 0
 
@@ -182,7 +185,7 @@ def _hardness(args: argparse.Namespace) -> None:
         "delta2": float(h.delta2),
         **{key: _float(value) for key, value in measures.items()},
         "exact": {
-            key: (None if value is None else str(value))
+            key: (None if value is None else fraction_text(value))
             for key, value in {"best_mean": h.best_mean, "mean": h.mean, "delta2": h.delta2, **measures}.items()
         },
     }

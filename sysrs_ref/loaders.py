@@ -139,6 +139,15 @@ def _cell_score(text: str, where: str) -> Fraction:
 
 def _parse_matrix(lines: list[tuple[int, list[str]]]) -> Instance:
     width = len(lines[0][1])
+    first = lines[0][1][0]
+    try:
+        parse_decimal(first)
+    except ValueError:
+        raise InstanceError(
+            f"line {lines[0][0]}, column 1: {first.strip()!r} is not a score; a .csv matrix has no "
+            "header and no row names (only numbers), a long .csv starts with the header "
+            "model,query,score"
+        ) from None
     rows: list[list[Fraction]] = []
     for model, (number, cells) in enumerate(lines):
         if len(cells) != width:

@@ -17,7 +17,7 @@ import numpy as np
 
 from sysrs_ref.errors import ScoreError
 
-__all__ = ["ScoreLike", "as_score", "describe_bad_score", "parse_decimal"]
+__all__ = ["ScoreLike", "as_score", "describe_bad_score", "fraction_text", "parse_decimal"]
 
 #: What may stand for a score: Python and numpy numbers, Fractions and Decimals.
 ScoreLike = int | float | Fraction | Decimal | np.integer | np.floating | np.bool_
@@ -117,3 +117,19 @@ def parse_decimal(text: str) -> Fraction:
         return _to_fraction(number)
     except _NotANumber as err:
         raise ValueError(str(err)) from None
+
+
+def fraction_text(value: Fraction) -> str:
+    """The exact text "p/q" of a Fraction ("p" when q = 1), however many digits it has.
+
+    ``str(Fraction)`` refuses numbers of more than 4300 digits (Python's
+    int-to-str limit); exact hardness measures of float matrices can be that
+    long. Decimal converts integers exactly with no such limit.
+
+    >>> fraction_text(Fraction(3000000, 49)), fraction_text(Fraction(4))
+    ('3000000/49', '4')
+    >>> len(fraction_text(Fraction(3**10000, 2)))
+    4774
+    """
+    numerator = str(Decimal(value.numerator))
+    return numerator if value.denominator == 1 else f"{numerator}/{Decimal(value.denominator)}"

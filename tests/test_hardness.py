@@ -130,3 +130,24 @@ def test_arc_challenge_h3_differs_from_the_paper_only_by_the_order_of_tied_model
     assert abs(float(h.h3) - 3445.7) <= 0.1
     assert float(h.h3) <= paper_convention
     assert abs(float(h.h1) - 17568.7) <= 0.1 and abs(float(h.h2) - 5676.0) <= 0.1
+
+
+def test_exact_hardness_of_a_float_matrix_prints_however_long(shared_data: Path) -> None:
+    """wmt_14 (continuous BLEU scores): exact H1 has > 4300 digits, beyond Python's str(int) limit."""
+    import json
+    from decimal import Decimal
+
+    from sysrs_ref.cli import main
+
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["hardness", "--scores", str(shared_data / "wmt_14.npy"), "--json"]) == 0
+    payload = json.loads(out.getvalue())
+    numerator, denominator = payload["exact"]["H1"].split("/")
+    assert len(numerator) > 4300
+    exact = Fraction(int(Decimal(numerator)), int(Decimal(denominator)))
+    assert exact == hardness(Instance.from_file(shared_data / "wmt_14.npy")).h1
+    assert abs(payload["H1"] - 335590.6) < 0.1 and abs(payload["H3"] - 4234.8) < 0.1
