@@ -59,38 +59,41 @@ def _build_parser() -> _Parser:
         "  python -m sysrs_ref hardness --scores ../shared/data/gsm.npy --json",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
-    names = ", ".join(ALGORITHMS)
 
-    select = commands.add_parser(
+    def command(name: str, summary: str, example: str) -> argparse.ArgumentParser:
+        return commands.add_parser(
+            name,
+            help=summary,  # help strings are %-formatted by argparse, descriptions are not
+            description=summary.replace("%%", "%"),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+            epilog=f"example:\n  python -m sysrs_ref {name} {example}".rstrip(),
+        )
+
+    scores_help = ".npy, .csv matrix, or long .csv (model,query,score)"
+    json_help = "print one JSON object"
+
+    select = command(
         "select",
-        help="run one algorithm once on a score matrix and report the model it picks",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="example:\n  python -m sysrs_ref select --scores ../shared/data/gsm.npy "
-        "--budget 12% --algorithm sysrs --seed 1 --json",
+        "run one algorithm once on a score matrix and report the model it picks",
+        "--scores ../shared/data/gsm.npy --budget 12% --algorithm sysrs --seed 1 --json",
     )
-    select.add_argument("--scores", required=True, metavar="F", help=".npy, .csv matrix, or long .csv (model,query,score)")
+    select.add_argument("--scores", required=True, metavar="F", help=scores_help)
     select.add_argument("--budget", required=True, metavar="B", help="evaluations (5000) or a percentage of K*L (12%%, 1.25%%)")
-    select.add_argument("--algorithm", default="sysrs", metavar="NAME", help=f"one of {names} (default sysrs)")
+    select.add_argument("--algorithm", default="sysrs", metavar="NAME", help=f"one of {', '.join(ALGORITHMS)} (default sysrs)")
     select.add_argument("--a", metavar="A", help="exploration parameter of ucbe and syucbe (default 1)")
     select.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the draw (default 0)")
-    select.add_argument("--json", action="store_true", help="print one JSON object")
+    select.add_argument("--json", action="store_true", help=json_help)
 
-    hard = commands.add_parser(
+    hard = command(
         "hardness",
-        help="the hardness measures H1, H2, H3, H3' of a score matrix",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="example:\n  python -m sysrs_ref hardness --scores ../shared/data/gsm.npy --json",
+        "the hardness measures H1, H2, H3, H3' of a score matrix",
+        "--scores ../shared/data/gsm.npy --json",
     )
-    hard.add_argument("--scores", required=True, metavar="F", help=".npy, .csv matrix, or long .csv")
-    hard.add_argument("--json", action="store_true", help="print one JSON object")
+    hard.add_argument("--scores", required=True, metavar="F", help=scores_help)
+    hard.add_argument("--json", action="store_true", help=json_help)
 
-    demo = commands.add_parser(
-        "demo",
-        help="SySRs on a synthetic benchmark at 10%% of the full cost (no files needed)",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="example:\n  python -m sysrs_ref demo",
-    )
-    demo.add_argument("--json", action="store_true", help="print one JSON object")
+    demo = command("demo", "SySRs on a synthetic benchmark at 10%% of the full cost (no files needed)", "")
+    demo.add_argument("--json", action="store_true", help=json_help)
     return parser
 
 

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sysrs_ref.errors import InstanceError
-from sysrs_ref.scores import ScoreLike, describe_bad_score, _to_fraction
+from sysrs_ref.scores import ScoreLike, checked_score
 
 if TYPE_CHECKING:
     FloatMatrix = npt.NDArray[np.float64]
@@ -259,10 +259,12 @@ def _rows_from_array(array: npt.NDArray[np.generic]) -> tuple[tuple[Fraction, ..
     bad = ~np.isfinite(as_float) | (as_float < 0) | (as_float > 1)
     if bad.any():
         model, query = (int(x) for x in np.argwhere(bad)[0])
-        problem = describe_bad_score(array[model, query])
-        raise InstanceError(f"score at model {model}, query {query} {problem}")
+        try:
+            checked_score(array[model, query])
+        except ValueError as problem:
+            raise InstanceError(f"score at model {model}, query {query} {problem}") from None
     levels, codes = np.unique(array, return_inverse=True)
-    exact = [_to_fraction(level) for level in levels.tolist()]
+    exact = [checked_score(level) for level in levels.tolist()]
     return tuple(tuple(exact[code] for code in row) for row in codes.reshape(array.shape).tolist())
 
 
@@ -293,10 +295,10 @@ def _rows_from_sequences(scores: object) -> tuple[tuple[Fraction, ...], ...]:
             )
         exact_row = []
         for query, value in enumerate(values):
-            problem = describe_bad_score(value)
-            if problem is not None:
-                raise InstanceError(f"score at model {model}, query {query} {problem}")
-            exact = _to_fraction(value)
+            try:
+                exact = checked_score(value)
+            except ValueError as problem:
+                raise InstanceError(f"score at model {model}, query {query} {problem}") from None
             exact_row.append(interned.setdefault(exact, exact))
         rows.append(tuple(exact_row))
     _check_shape(len(rows), len(rows[0]) if rows else 0)

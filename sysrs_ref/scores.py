@@ -17,7 +17,7 @@ import numpy as np
 
 from sysrs_ref.errors import ScoreError
 
-__all__ = ["ScoreLike", "as_score", "describe_bad_score", "fraction_text", "parse_decimal"]
+__all__ = ["ScoreLike", "as_score", "checked_score", "fraction_text", "parse_decimal"]
 
 #: What may stand for a score: Python and numpy numbers, Fractions and Decimals.
 ScoreLike = int | float | Fraction | Decimal | np.integer | np.floating | np.bool_
@@ -26,24 +26,27 @@ _ZERO = Fraction(0)
 _ONE = Fraction(1)
 
 
-def describe_bad_score(value: object) -> str | None:
-    """Say why *value* is not a score in [0, 1], or return None if it is one.
+def checked_score(value: object) -> Fraction:
+    """Return *value* as an exact Fraction in [0, 1], or raise ValueError saying what is wrong.
 
-    >>> describe_bad_score(0.5) is None
-    True
-    >>> describe_bad_score(float("nan"))
-    'is nan'
-    >>> describe_bad_score(1.5)
-    'is 1.5, outside [0, 1]'
+    The ValueError's message is a phrase to put after "score ...": "is nan",
+    "is 1.5, outside [0, 1]", "is 'x', not a number". Callers add where the
+    score was and raise their own error type.
+
+    >>> checked_score(0.25)
+    Fraction(1, 4)
+    >>> checked_score(float("nan"))
+    Traceback (most recent call last):
+    ...
+    ValueError: is nan
     """
-    try:
-        exact = _to_fraction(value)
-    except _NotANumber as err:
-        return str(err)
+    if type(value) is Fraction and _ZERO <= value <= _ONE:
+        return value
+    exact = _to_fraction(value)
     if exact < _ZERO or exact > _ONE:
         shown = value.item() if isinstance(value, np.generic) else value
-        return f"is {shown}, outside [0, 1]"
-    return None
+        raise ValueError(f"is {shown}, outside [0, 1]")
+    return exact
 
 
 def as_score(value: object) -> Fraction:
@@ -58,21 +61,19 @@ def as_score(value: object) -> Fraction:
     Fraction(1, 4)
     >>> as_score(Decimal("0.1"))
     Fraction(1, 10)
+    >>> as_score(1.5)
+    Traceback (most recent call last):
+    ...
+    sysrs_ref.errors.ScoreError: score is 1.5, outside [0, 1]
     """
-    if type(value) is Fraction and _ZERO <= value <= _ONE:
-        return value
-    problem = describe_bad_score(value)
-    if problem is not None:
-        raise ScoreError(f"score {problem}")
-    return _to_fraction(value)
-
-
-class _NotANumber(Exception):
-    pass
+    try:
+        return checked_score(value)
+    except ValueError as err:
+        raise ScoreError(f"score {err}") from None
 
 
 def _to_fraction(value: object) -> Fraction:
-    """Exact Fraction of a real number; raise _NotANumber with a reason otherwise."""
+    """Exact Fraction of a real number; ValueError with a reason otherwise."""
     if isinstance(value, Fraction):
         return value
     if isinstance(value, (bool, np.bool_)):
@@ -82,19 +83,19 @@ def _to_fraction(value: object) -> Fraction:
     if isinstance(value, (float, np.floating)):
         as_float = float(value)
         if math.isnan(as_float):
-            raise _NotANumber("is nan")
+            raise ValueError("is nan")
         if math.isinf(as_float):
-            raise _NotANumber(f"is {as_float}")
+            raise ValueError(f"is {as_float}")
         return Fraction(as_float)
     if isinstance(value, Decimal):
         if value.is_nan():
-            raise _NotANumber("is nan")
+            raise ValueError("is nan")
         if value.is_infinite():
-            raise _NotANumber(f"is {'-' if value < 0 else ''}inf")
+            raise ValueError(f"is {'-' if value < 0 else ''}inf")
         return Fraction(value)
     if isinstance(value, Rational):
         return Fraction(int(value.numerator), int(value.denominator))
-    raise _NotANumber(f"is {value!r}, not a number")
+    raise ValueError(f"is {value!r}, not a number")
 
 
 def parse_decimal(text: str) -> Fraction:
@@ -113,10 +114,7 @@ def parse_decimal(text: str) -> Fraction:
     except InvalidOperation:
         shown = stripped if stripped else "empty"
         raise ValueError(f"is {shown!r}, not a number" if stripped else "is empty") from None
-    try:
-        return _to_fraction(number)
-    except _NotANumber as err:
-        raise ValueError(str(err)) from None
+    return _to_fraction(number)
 
 
 def fraction_text(value: Fraction) -> str:
