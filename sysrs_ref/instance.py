@@ -64,6 +64,8 @@ class Instance:
         model_names: Sequence[str] | None = None,
         query_names: Sequence[str] | None = None,
     ) -> None:
+        if not isinstance(scores, np.ndarray) and hasattr(scores, "__array__"):
+            scores = np.asarray(scores)  # pandas DataFrames, array-likes of other libraries
         if isinstance(scores, np.ndarray):
             rows = _rows_from_array(scores)
         else:

@@ -71,3 +71,16 @@ def test_array_input_equals_nested_input() -> None:
 
 def test_repr_names_shape_and_best() -> None:
     assert repr(Instance([[1, 0], [0, 0]])) == "Instance(K=2, L=2, best=[0])"
+
+
+def test_array_likes_are_read_as_arrays() -> None:
+    """Objects with __array__ (pandas DataFrames, other libraries' arrays) are matrices, not iterables."""
+
+    class ArrayLike:
+        def __array__(self, dtype: object = None, copy: object = None) -> np.ndarray:
+            return np.array([[1.0, 0.0], [0.5, 0.5]])
+
+        def __iter__(self) -> object:
+            raise AssertionError("must not be iterated")
+
+    assert Instance(ArrayLike()).means == (Fraction(1, 2), Fraction(1, 2))  # type: ignore[arg-type]
