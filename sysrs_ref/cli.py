@@ -26,6 +26,7 @@ from sysrs_ref.schedule import parse_budget, schedule
 from sysrs_ref.scores import fraction_text
 from sysrs_ref.synthetic import irt_benchmark
 from sysrs_ref.theory.hardness import hardness
+from sysrs_ref.theory.table import COLUMNS, dataset_table
 
 __all__ = ["main"]
 
@@ -86,10 +87,12 @@ def _build_parser() -> _Parser:
 
     hard = command(
         "hardness",
-        "the hardness measures H1, H2, H3, H3' of a score matrix",
-        "--scores ../shared/data/gsm.npy --json",
+        "the hardness measures H1, H2, H3, H3' of a score matrix, or the paper's dataset table for a folder",
+        "--scores ../shared/data/gsm.npy --json\n  python -m sysrs_ref hardness --table ../shared/data",
     )
-    hard.add_argument("--scores", required=True, metavar="F", help=scores_help)
+    source = hard.add_mutually_exclusive_group(required=True)
+    source.add_argument("--scores", metavar="F", help=scores_help)
+    source.add_argument("--table", metavar="DIR", help="every matrix in DIR (MANIFEST.json order), beside the paper's table")
     hard.add_argument("--json", action="store_true", help=json_help)
 
     demo = command("demo", "SySRs on a synthetic benchmark at 10%% of the full cost (no files needed)", "")
@@ -177,6 +180,9 @@ def _select(args: argparse.Namespace) -> None:
 
 
 def _hardness(args: argparse.Namespace) -> None:
+    if args.table is not None:
+        _table(args)
+        return
     instance = load_scores(args.scores)
     h = hardness(instance)
     measures = {"H1": h.h1, "H2": h.h2, "H3": h.h3, "H3_prime": h.h3_prime}
@@ -246,3 +252,55 @@ def _demo(args: argparse.Namespace) -> None:
         ]
     )
     _emit(args, payload, text)
+
+
+def _table(args: argparse.Namespace) -> None:
+    rows = dataset_table(args.table)
+    payload: dict[str, JsonValue] = {
+        "datasets": [
+            {
+                "name": row.name,
+                "source": row.source,
+                "metric": row.metric,
+                "K": row.n_models,
+                "L": row.n_queries,
+                "ours": row.ours,
+                "paper": row.paper,
+                "paper_convention": row.paper_convention,
+                "mismatches": row.mismatches(),
+                "explained_by_paper_convention": [key for key in row.mismatches() if row.explained_by_convention(key)],
+            }
+            for row in rows
+        ]
+    }
+
+    def cells(values: Mapping[str, float | None], marks: Sequence[str] = (), extra: int = 1) -> str:
+        out = []
+        for key, _, digits in COLUMNS:
+            value = values[key]
+            text = "inf" if value is None else f"{value:.{digits + extra}f}"
+            out.append(f"{text + ('*' if key in marks else ''):>11}")
+        return "".join(out)
+
+    causes = {"H3": "tied models in row order", "H3_prime": "per-arm sample variances (divisor L - 1)"}
+
+    header = f"{'dataset':<14}{'source':<10}{'K':>5}{'L':>7}" + "".join(f"{title:>11}" for _, title, _ in COLUMNS)
+    lines = [header, "-" * len(header)]
+    notes: list[str] = []
+    for row in rows:
+        marks = row.mismatches()
+        lines.append(f"{row.name:<14}{row.source[:9]:<10}{row.n_models:>5}{row.n_queries:>7}" + cells(row.ours, marks))
+        if row.paper is not None:
+            lines.append(f"{'  paper (as printed)':<36}" + cells(row.paper, extra=0))
+        for key in marks:
+            convention_value = row.paper_convention[key]
+            cause = (
+                f"the paper's convention ({causes.get(key, '?')}) gives {convention_value:.1f}"
+                if convention_value is not None and row.explained_by_convention(key)
+                else "not explained by the paper's conventions"
+            )
+            notes.append(f"  {row.name} {dict((k, t) for k, t, _ in COLUMNS)[key]}: {cause}")
+    lines.append("")
+    lines.append("* differs from the paper's printed value by more than one unit of its last digit:")
+    lines.extend(notes or ["  (none)"])
+    _emit(args, payload, "\n".join(lines))

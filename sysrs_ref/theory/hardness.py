@@ -6,12 +6,18 @@ mu_(1) >= mu_(2) >= ... >= mu_(K), mu* = mu_(1), J uniform on the L queries:
 
 - Delta_i = mu* - mu_(i) for i >= 2, and Delta_1 = Delta_2;
 - H1 = sum_{i=1}^{K} 1 / Delta_i^2,   H2 = max_{i>=2} i / Delta_i^2;
-- V_{*,i} = Var(S_{i* J} - S_{(i) J})  (population variance over J);
+- V_{*,i} = Var(S_{i* J} - S_{(i) J}) (eq. variance), the variance taken
+  jointly over J and, for stochastic scores, over S_ij ~ phi_ij;
 - H_{3,i} = (2 V_{*,i} + 2/3 (1 + Delta_i) Delta_i) / Delta_i^2,  H3 = max_{i>=2} i H_{3,i};
 - H'_{3,i} = (2 Var(S_{i* J}) + 2 Var(S_{(i) J}) + 2/3 (1 + Delta_i) Delta_i) / Delta_i^2,
   H3' = max_{i>=2} i H'_{3,i}.
 
-Conventions, where the paper is silent:
+Scores are deterministic (the matrix is S) or, with ``bernoulli=True``,
+Bernoulli: the matrix holds p_ij and S_ij ~ Bernoulli(p_ij) independently, so
+E[S_ij^2] = p_ij and Var(S_(i)J) = mu_i (1 - mu_i). Cross moments given J are
+products (independent cells) in both cases.
+
+Conventions, where the paper is silent (``convention="exact"``, the default):
 
 - Everything is exact (Fractions); floats only for display.
 - If the best mean is tied (Delta_2 = 0), every measure is infinite and is
@@ -21,20 +27,65 @@ Conventions, where the paper is silent:
   Theorem csr_bound holds for every such order, so we take the order that
   gives the smallest (tightest) value: within a group of tied models, larger
   H_{3,i} first (an exchange argument shows this minimises max_i i H_{3,i}).
-  H3' is ordered the same way by its own H'_{3,i}. The paper's dataset table
-  instead lists tied models in the row order of its data files; where ties
-  matter this gives a larger value (arc_challenge: H3 = 3457.4 in the paper and
-  with row order, 3445.7 here).
+  H3' is ordered the same way by its own H'_{3,i}.
+
+``convention="paper"`` reproduces the paper's dataset table (Appendix
+"Dataset Details") instead: tied models in row order, and H3' with per-arm
+*sample* variances (divisor L - 1). With it, H3 matches the table exactly on
+every shared matrix (arc_challenge: 3457.4, against 3445.7 here) and H3'
+within 0.6 (1e-5 relative); see the README.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Literal
 
+from sysrs_ref.errors import ParameterError
 from sysrs_ref.instance import Instance
+from sysrs_ref.theory.threshold import corollary_gap_bound, cov_max, theta_star
 
-__all__ = ["Hardness", "hardness"]
+__all__ = ["ArmHardness", "Convention", "Hardness", "arm_hardness", "hardness"]
+
+Convention = Literal["exact", "paper"]
+
+
+@dataclass(frozen=True)
+class ArmHardness:
+    """The per-arm quantities of one suboptimal model against the best model i*.
+
+    ``theta`` and ``theta_star`` are ``None`` where the paper's normalisation
+    Cov_max = (mu* - Delta)(1 - mu*) is 0 (mu* = 1 or mu_i = 0): the ratio is 0/0.
+    ``None`` in ``h3``/``h3_prime``/``h2`` means infinite (Delta = 0).
+    """
+
+    model: int
+    delta: Fraction
+    """Delta_i = mu* - mu_i."""
+    var_best: Fraction
+    """Var(S_{i* J})."""
+    var: Fraction
+    """V_i = Var(S_{i J})."""
+    cov: Fraction
+    """Cov_{*,i} = Cov(S_{i* J}, S_{i J})."""
+    v_star: Fraction
+    """V_{*,i} = Var(S_{i* J} - S_{i J}) = Var* + V_i - 2 Cov_{*,i}."""
+    theta: Fraction | None
+    """theta_i = Cov_{*,i} / ((mu* - Delta_i)(1 - mu*)) (can be negative)."""
+    theta_star: Fraction | None
+    """theta*(mu*, Delta_i) of Proposition thm:theta-star."""
+    h2: Fraction | None
+    """H_{2,i} = 1 / Delta_i^2."""
+    h3: Fraction | None
+    """H_{3,i} (eq. H3k)."""
+    h3_prime: Fraction | None
+    """H'_{3,i}."""
+    condition_correlation: bool
+    """The Corollary's first condition: theta_i > 2 Delta_i (False where theta_i is undefined)."""
+    condition_gap: bool
+    """The Corollary's second condition: Delta_i < 3/2 mu* - 1."""
 
 
 @dataclass(frozen=True)
@@ -60,27 +111,104 @@ class Hardness:
         return self.deltas[1]
 
 
-def _variance(numerators: tuple[int, ...], denominator: int) -> Fraction:
-    """Population variance of the values numerators[j] / denominator."""
-    count = len(numerators)
-    total = sum(numerators)
-    squares = sum(x * x for x in numerators)
-    return Fraction(count * squares - total * total, count * count * denominator * denominator)
+class _Moments:
+    """Integer sums for exact (co)variances: every score is numerator / D."""
+
+    def __init__(self, instance: Instance, bernoulli: bool) -> None:
+        self.rows = instance.numerators
+        self.d = instance.denominator
+        self.n = instance.n_queries
+        self.bernoulli = bernoulli
+
+    def variance(self, model: int, sample: bool = False) -> Fraction:
+        """Var(S_{model, J}); with ``sample`` the L - 1 divisor (paper convention for H3' only)."""
+        row = self.rows[model]
+        total = sum(row)
+        squares = sum(x * self.d for x in row) if self.bernoulli else sum(x * x for x in row)
+        spread = Fraction(self.n * squares - total * total, self.n * self.d * self.d)
+        return spread / (self.n - 1 if sample and self.n > 1 else self.n)
+
+    def covariance(self, first: int, second: int) -> Fraction:
+        """Cov(S_{first, J}, S_{second, J}) of two different models (cells independent given J)."""
+        a, b = self.rows[first], self.rows[second]
+        cross = sum(x * y for x, y in zip(a, b))
+        return Fraction(self.n * cross - sum(a) * sum(b), self.n * self.n * self.d * self.d)
 
 
-def _ordered_max(groups: list[list[Fraction]]) -> Fraction:
-    """max over positions i = 2, 3, ... of i * h, each group listed by decreasing h."""
+def _check(instance: Instance, bernoulli: bool, convention: str) -> None:
+    if convention not in ("exact", "paper"):
+        raise ParameterError(f"convention must be 'exact' or 'paper', got {convention!r}")
+    if bernoulli and convention == "paper":
+        raise ParameterError("the paper's table convention applies to deterministic matrices only")
+
+
+def arm_hardness(instance: Instance, *, bernoulli: bool = False) -> tuple[ArmHardness, ...]:
+    """Per-arm quantities of every model but the best, in decreasing mean (ties by row).
+
+    Needs a unique best model (raises ParameterError otherwise: i* is undefined).
+
+    >>> arms = arm_hardness(Instance([[1, 1, 1, 0], [1, 1, 0, 0], [0, 0, 1, 0]]))
+    >>> [(a.model, a.delta, a.v_star, a.theta) for a in arms]
+    [(1, Fraction(1, 4), Fraction(3, 16), Fraction(1, 1)), (2, Fraction(1, 2), Fraction(1, 4), Fraction(1, 1))]
+    """
+    _check(instance, bernoulli, "exact")
+    if len(instance.best) > 1:
+        raise ParameterError(
+            f"the best mean is tied between models {sorted(instance.best)}: i* and the per-arm "
+            "quantities are undefined"
+        )
+    (best,) = instance.best
+    moments = _Moments(instance, bernoulli)
+    mu_star = instance.best_mean
+    var_best = moments.variance(best)
+    arms = []
+    for model in instance.order[1:]:
+        delta = mu_star - instance.means[model]
+        var = moments.variance(model)
+        cov = moments.covariance(best, model)
+        v_star = var_best + var - 2 * cov
+        bonus = Fraction(2, 3) * (1 + delta) * delta
+        normaliser = cov_max(mu_star, delta)
+        theta = cov / normaliser if normaliser != 0 else None
+        arms.append(
+            ArmHardness(
+                model=model,
+                delta=delta,
+                var_best=var_best,
+                var=var,
+                cov=cov,
+                v_star=v_star,
+                theta=theta,
+                theta_star=theta_star(mu_star, delta),
+                h2=1 / delta**2 if delta else None,
+                h3=(2 * v_star + bonus) / delta**2 if delta else None,
+                h3_prime=(2 * var_best + 2 * var + bonus) / delta**2 if delta else None,
+                condition_correlation=theta is not None and theta > 2 * delta,
+                condition_gap=delta < corollary_gap_bound(mu_star),
+            )
+        )
+    return tuple(arms)
+
+
+def _ordered_max(groups: Sequence[Sequence[Fraction]], tightest: bool) -> Fraction:
+    """max over positions i = 2, 3, ... of i * h, each group by decreasing h (or as given)."""
     best = Fraction(0)
     position = 2
     for group in groups:
-        for h in sorted(group, reverse=True):
+        for h in sorted(group, reverse=True) if tightest else group:
             best = max(best, position * h)
             position += 1
     return best
 
 
-def hardness(instance: Instance) -> Hardness:
+def hardness(
+    instance: Instance, *, bernoulli: bool = False, convention: Convention = "exact"
+) -> Hardness:
     """Compute Delta_i, H1, H2, H3 and H3' of *instance* exactly.
+
+    ``bernoulli=True`` reads the matrix as success probabilities p_ij of
+    Bernoulli scores; ``convention="paper"`` uses the paper's table conventions
+    (module docstring).
 
     >>> h = hardness(Instance([[1, 1, 1, 0], [1, 1, 0, 0], [1, 0, 0, 0]]))
     >>> h.delta2, h.h1, h.h2
@@ -88,12 +216,11 @@ def hardness(instance: Instance) -> Hardness:
     >>> h.h3, h.h3_prime
     (Fraction(56, 3), Fraction(104, 3))
     """
+    _check(instance, bernoulli, convention)
     n_models, n_queries = instance.shape
     tiers = instance.tiers
     best_mean = instance.best_mean
     mean = sum(instance.means, Fraction(0)) / n_models
-    suboptimal_tiers = tiers[1:] if len(tiers[0]) == 1 else tiers
-    # Delta in sorted order: the first tier's other members have Delta = 0.
     gaps = [best_mean - instance.means[model] for tier in tiers for model in tier]
     deltas = (gaps[1], *gaps[1:])
     if deltas[1] == 0:
@@ -101,25 +228,25 @@ def hardness(instance: Instance) -> Hardness:
 
     h1 = sum((1 / delta**2 for delta in deltas), Fraction(0))
     h2 = max(i / deltas[i - 1] ** 2 for i in range(2, n_models + 1))
+    arms = arm_hardness(instance, bernoulli=bernoulli)
+    if convention == "paper":
+        moments = _Moments(instance, bernoulli=False)
+        (best,) = instance.best
+        sample_best = moments.variance(best, sample=True)
 
-    (best,) = tiers[0]
-    top = instance.numerators[best]
-    denominator = instance.denominator
-    var_best = _variance(top, denominator)
-    h3_groups: list[list[Fraction]] = []
-    h3p_groups: list[list[Fraction]] = []
-    for tier in suboptimal_tiers:
-        delta = best_mean - instance.means[tier[0]]
-        bonus = Fraction(2, 3) * (1 + delta) * delta
-        h3_group, h3p_group = [], []
-        for model in tier:
-            row = instance.numerators[model]
-            v_diff = _variance(tuple(x - y for x, y in zip(top, row)), denominator)
-            v_model = _variance(row, denominator)
-            h3_group.append((2 * v_diff + bonus) / delta**2)
-            h3p_group.append((2 * var_best + 2 * v_model + bonus) / delta**2)
-        h3_groups.append(h3_group)
-        h3p_groups.append(h3p_group)
+        def paper_h3_prime(arm: ArmHardness) -> Fraction:
+            bonus = Fraction(2, 3) * (1 + arm.delta) * arm.delta
+            return (2 * sample_best + 2 * moments.variance(arm.model, sample=True) + bonus) / arm.delta**2
+
+        h3 = _ordered_max([[arm.h3 for arm in arms if arm.h3 is not None]], tightest=False)
+        h3p = _ordered_max([[paper_h3_prime(arm) for arm in arms]], tightest=False)
+        return Hardness(n_models, n_queries, best_mean, mean, deltas, h1, h2, h3, h3p)
+
+    groups: dict[Fraction, list[ArmHardness]] = {}
+    for arm in arms:  # arms come in decreasing mean: groups keep that order
+        groups.setdefault(arm.delta, []).append(arm)
+    h3_groups = [[arm.h3 for arm in group if arm.h3 is not None] for group in groups.values()]
+    h3p_groups = [[arm.h3_prime for arm in group if arm.h3_prime is not None] for group in groups.values()]
     return Hardness(
         n_models,
         n_queries,
@@ -128,6 +255,6 @@ def hardness(instance: Instance) -> Hardness:
         deltas,
         h1,
         h2,
-        _ordered_max(h3_groups),
-        _ordered_max(h3p_groups),
+        _ordered_max(h3_groups, tightest=True),
+        _ordered_max(h3p_groups, tightest=True),
     )

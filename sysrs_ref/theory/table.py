@@ -1,0 +1,138 @@
+"""The paper's dataset table (Appendix "Dataset Details") recomputed for a folder of score matrices.
+
+Each row holds our exact values, the paper's printed values where the paper
+has the dataset, and the values under the paper's conventions
+(:func:`~sysrs_ref.theory.hardness.hardness` with ``convention="paper"``), so
+every difference can be traced to its cause. A value matches the paper when
+it is within one unit of the last printed digit (the table truncates: e.g.
+legalbench's H2 = 103461.95 is printed 103461.9).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from sysrs_ref.errors import InstanceError
+from sysrs_ref.loaders import load_scores
+from sysrs_ref.paper import DATASET_TABLE, PaperDataset
+from sysrs_ref.theory.hardness import Hardness, hardness
+
+__all__ = ["COLUMNS", "TableRow", "dataset_table"]
+
+#: (key, header, digits printed by the paper)
+COLUMNS = (
+    ("best_mean", "Best Acc", 2),
+    ("mean", "Mean Acc", 2),
+    ("delta2", "Delta_2", 3),
+    ("H1", "H1", 1),
+    ("H2", "H2", 1),
+    ("H3_prime", "H3'", 1),
+    ("H3", "H3", 1),
+)
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One dataset: its identity, our values, the paper-convention values and the paper's."""
+
+    name: str
+    source: str
+    metric: str
+    n_queries: int
+    n_models: int
+    ours: dict[str, float | None]
+    paper_convention: dict[str, float | None]
+    paper: dict[str, float] | None
+
+    def mismatches(self) -> list[str]:
+        """Columns where our value is not the paper's printed one (within one unit of its last digit)."""
+        if self.paper is None:
+            return []
+        return [key for key, _, digits in COLUMNS if not _matches(self.ours[key], self.paper[key], digits)]
+
+    def explained_by_convention(self, key: str) -> bool:
+        """Whether the paper's conventions reproduce the paper's printed value of *key*."""
+        if self.paper is None:
+            return False
+        digits = {k: d for k, _, d in COLUMNS}[key]
+        return _matches(self.paper_convention[key], self.paper[key], digits, units=6)
+
+
+def _matches(value: float | None, printed: float, digits: int, units: int = 1) -> bool:
+    return value is not None and abs(value - printed) <= units * 10.0**-digits + 1e-9
+
+
+def _floats(h: Hardness) -> dict[str, float | None]:
+    def f(value: Fraction | None) -> float | None:
+        return None if value is None else float(value)
+
+    return {
+        "best_mean": float(h.best_mean),
+        "mean": float(h.mean),
+        "delta2": float(h.delta2),
+        "H1": f(h.h1),
+        "H2": f(h.h2),
+        "H3_prime": f(h.h3_prime),
+        "H3": f(h.h3),
+    }
+
+
+def _paper_values(row: PaperDataset) -> dict[str, float]:
+    return {
+        "best_mean": row.best_acc,
+        "mean": row.mean_acc,
+        "delta2": row.delta2,
+        "H1": row.h1,
+        "H2": row.h2,
+        "H3_prime": row.h3_prime,
+        "H3": row.h3,
+    }
+
+
+def _datasets(folder: Path) -> list[tuple[str, Path, str, str]]:
+    manifest = folder / "MANIFEST.json"
+    if manifest.is_file():
+        try:
+            entries = json.loads(manifest.read_text())
+        except (OSError, ValueError) as err:
+            raise InstanceError(f"cannot read {manifest}: {err}") from None
+        return [
+            (name, folder / str(entry.get("file", f"{name}.npy")), str(entry.get("source", "")), str(entry.get("metric", "")))
+            for name, entry in entries.items()
+        ]
+    files = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".npy", ".csv"))
+    return [(p.stem, p, "", "") for p in files]
+
+
+def dataset_table(folder: str | Path) -> list[TableRow]:
+    """Recompute the dataset table for every matrix in *folder* (its MANIFEST.json order, else by name).
+
+    >>> rows = dataset_table(Path(__file__).parents[2] / "data" / "fixtures")
+    >>> [(r.name, r.n_models, r.n_queries) for r in rows]
+    [('tiny_long', 4, 6), ('tiny_matrix', 4, 6)]
+    """
+    directory = Path(folder)
+    if not directory.is_dir():
+        raise InstanceError(f"cannot read the data folder '{directory}': not a directory")
+    rows = []
+    for name, path, source, metric in _datasets(directory):
+        instance = load_scores(path)
+        paper = DATASET_TABLE.get(name)
+        rows.append(
+            TableRow(
+                name=name,
+                source=source or (paper.source if paper else ""),
+                metric=metric or (paper.metric if paper else ""),
+                n_queries=instance.n_queries,
+                n_models=instance.n_models,
+                ours=_floats(hardness(instance)),
+                paper_convention=_floats(hardness(instance, convention="paper")),
+                paper=None if paper is None else _paper_values(paper),
+            )
+        )
+    if not rows:
+        raise InstanceError(f"no score matrices (.npy, .csv) in '{directory}'")
+    return rows
