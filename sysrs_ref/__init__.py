@@ -25,6 +25,7 @@ from sysrs_ref.algorithms import (
 from sysrs_ref.draws import Draw, random_draw
 from sysrs_ref.driver import Oracle, drive, select
 from sysrs_ref.errors import (
+    BoundConditionError,
     BudgetError,
     DrawError,
     InstanceError,
@@ -57,6 +58,7 @@ __all__ = [
     "AlgorithmRun",
     "AlgorithmSpec",
     "Batch",
+    "BoundConditionError",
     "BudgetError",
     "Draw",
     "DrawError",

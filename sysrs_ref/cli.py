@@ -93,6 +93,9 @@ def _build_parser() -> _Parser:
     source = hard.add_mutually_exclusive_group(required=True)
     source.add_argument("--scores", metavar="F", help=scores_help)
     source.add_argument("--table", metavar="DIR", help="every matrix in DIR (MANIFEST.json order), beside the paper's table")
+    hard.add_argument(
+        "--bernoulli", action="store_true", help="read the scores as probabilities p_ij of Bernoulli scores"
+    )
     hard.add_argument("--json", action="store_true", help=json_help)
 
     demo = command("demo", "SySRs on a synthetic benchmark at 10%% of the full cost (no files needed)", "")
@@ -181,10 +184,12 @@ def _select(args: argparse.Namespace) -> None:
 
 def _hardness(args: argparse.Namespace) -> None:
     if args.table is not None:
+        if args.bernoulli:
+            raise SysrsError("--bernoulli applies to --scores, not to --table")
         _table(args)
         return
     instance = load_scores(args.scores)
-    h = hardness(instance)
+    h = hardness(instance, bernoulli=args.bernoulli)
     measures = {"H1": h.h1, "H2": h.h2, "H3": h.h3, "H3_prime": h.h3_prime}
     payload: dict[str, JsonValue] = {
         "K": h.n_models,

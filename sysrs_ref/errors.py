@@ -8,6 +8,7 @@ stderr and exit status 2.
 from __future__ import annotations
 
 __all__ = [
+    "BoundConditionError",
     "BudgetError",
     "DrawError",
     "InstanceError",
@@ -44,3 +45,7 @@ class ParameterError(SysrsError):
 
 class UnknownAlgorithmError(SysrsError):
     """No algorithm is registered under the given name."""
+
+
+class BoundConditionError(SysrsError):
+    """A bound was asked for outside the conditions under which the paper proves it."""

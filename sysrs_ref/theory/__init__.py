@@ -1,5 +1,43 @@
-"""The paper's theory as code: hardness measures (more arrives with the theory issue)."""
+"""The paper's theory as code: hardness measures, the correlation threshold, bounds, the dataset table."""
 
-from sysrs_ref.theory.hardness import Hardness, hardness
+from sysrs_ref.theory.bounds import (
+    Bound,
+    bernstein_paired_bound,
+    bernstein_wor_bound,
+    h3_two_arm,
+    lower_bound,
+    lower_bound_pair,
+    schedule_is_covered,
+    sr_bound,
+    sysrs_bound,
+    ucbe_bound,
+    ucbe_max_a,
+)
+from sysrs_ref.theory.hardness import ArmHardness, Convention, Hardness, arm_hardness, hardness
+from sysrs_ref.theory.table import TableRow, dataset_table
+from sysrs_ref.theory.threshold import corollary_gap_bound, cov_max, theta_star, theta_star_numerator
 
-__all__ = ["Hardness", "hardness"]
+__all__ = [
+    "ArmHardness",
+    "Bound",
+    "Convention",
+    "Hardness",
+    "TableRow",
+    "arm_hardness",
+    "bernstein_paired_bound",
+    "bernstein_wor_bound",
+    "corollary_gap_bound",
+    "cov_max",
+    "dataset_table",
+    "h3_two_arm",
+    "hardness",
+    "lower_bound",
+    "lower_bound_pair",
+    "schedule_is_covered",
+    "sr_bound",
+    "sysrs_bound",
+    "theta_star",
+    "theta_star_numerator",
+    "ucbe_bound",
+    "ucbe_max_a",
+]
