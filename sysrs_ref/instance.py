@@ -66,21 +66,24 @@ class Instance:
     ) -> None:
         if not isinstance(scores, np.ndarray) and hasattr(scores, "__array__"):
             scores = np.asarray(scores)  # pandas DataFrames, array-likes of other libraries
+        # Each distinct score ("level") is converted once; cells hold indices ("codes") into them.
         if isinstance(scores, np.ndarray):
-            rows = _rows_from_array(scores)
+            levels, codes = _levels_from_array(scores)
         else:
-            rows = _rows_from_sequences(scores)
-        n_models, n_queries = len(rows), len(rows[0])
-        self._rows: tuple[tuple[Fraction, ...], ...] = rows
+            levels, codes = _levels_from_sequences(scores)
+        n_models, n_queries = codes.shape
+        code_rows = codes.tolist()
+        self._rows: tuple[tuple[Fraction, ...], ...] = tuple(
+            tuple(levels[code] for code in row) for row in code_rows
+        )
         self._model_names = _check_names(model_names, n_models, "model")
         self._query_names = _check_names(query_names, n_queries, "query")
 
         # One common denominator D: every score is numerator / D, so sums are integers.
-        levels = {value for row in rows for value in row}
         denominator = math.lcm(*(value.denominator for value in levels))
-        scale = {value: value.numerator * (denominator // value.denominator) for value in levels}
+        scaled = [value.numerator * (denominator // value.denominator) for value in levels]
         self._denominator = denominator
-        self._numerators = tuple(tuple(scale[value] for value in row) for row in rows)
+        self._numerators = tuple(tuple(scaled[code] for code in row) for row in code_rows)
         self._means = tuple(
             Fraction(sum(row), denominator * n_queries) for row in self._numerators
         )
@@ -88,7 +91,7 @@ class Instance:
         for model, mean in enumerate(self._means):
             by_mean.setdefault(mean, []).append(model)
         self._tiers = tuple(tuple(by_mean[mean]) for mean in sorted(by_mean, reverse=True))
-        array = np.array([[float(value) for value in row] for row in rows], dtype=np.float64)
+        array = np.array([float(value) for value in levels], dtype=np.float64)[codes]
         array.setflags(write=False)
         self._array: FloatMatrix = array
 
@@ -246,7 +249,10 @@ def _check_shape(n_models: int, n_queries: int) -> None:
         raise InstanceError("need at least 1 query (column), got 0")
 
 
-def _rows_from_array(array: npt.NDArray[np.generic]) -> tuple[tuple[Fraction, ...], ...]:
+Levels = tuple[list[Fraction], "npt.NDArray[np.intp]"]
+
+
+def _levels_from_array(array: npt.NDArray[np.generic]) -> Levels:
     if array.ndim != 2:
         raise InstanceError(
             f"scores must be a 2-D matrix (models x queries), got {array.ndim} dimension(s)"
@@ -266,11 +272,10 @@ def _rows_from_array(array: npt.NDArray[np.generic]) -> tuple[tuple[Fraction, ..
         except ValueError as problem:
             raise InstanceError(f"score at model {model}, query {query} {problem}") from None
     levels, codes = np.unique(array, return_inverse=True)
-    exact = [checked_score(level) for level in levels.tolist()]
-    return tuple(tuple(exact[code] for code in row) for row in codes.reshape(array.shape).tolist())
+    return [checked_score(level) for level in levels.tolist()], codes.reshape(array.shape)
 
 
-def _rows_from_sequences(scores: object) -> tuple[tuple[Fraction, ...], ...]:
+def _levels_from_sequences(scores: object) -> Levels:
     if isinstance(scores, (str, bytes)) or not isinstance(scores, Iterable):
         raise InstanceError(
             f"scores must be a 2-D matrix (models x queries), got {type(scores).__name__}"
@@ -278,11 +283,11 @@ def _rows_from_sequences(scores: object) -> tuple[tuple[Fraction, ...], ...]:
     rows_in = list(scores)
     if rows_in and all(isinstance(row, np.ndarray) for row in rows_in):
         try:
-            return _rows_from_array(np.array(rows_in))
+            return _levels_from_array(np.array(rows_in))
         except ValueError:
             pass  # ragged: fall through to the row-by-row checks below
-    rows: list[tuple[Fraction, ...]] = []
-    interned: dict[Fraction, Fraction] = {}
+    rows: list[list[int]] = []
+    interned: dict[Fraction, int] = {}
     for model, row in enumerate(rows_in):
         if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
             raise InstanceError(
@@ -295,16 +300,16 @@ def _rows_from_sequences(scores: object) -> tuple[tuple[Fraction, ...], ...]:
                 f"row {model} has {len(values)} scores but row 0 has {len(rows[0])}:"
                 " every model needs a score on every query"
             )
-        exact_row = []
+        code_row = []
         for query, value in enumerate(values):
             try:
                 exact = checked_score(value)
             except ValueError as problem:
                 raise InstanceError(f"score at model {model}, query {query} {problem}") from None
-            exact_row.append(interned.setdefault(exact, exact))
-        rows.append(tuple(exact_row))
+            code_row.append(interned.setdefault(exact, len(interned)))
+        rows.append(code_row)
     _check_shape(len(rows), len(rows[0]) if rows else 0)
-    return tuple(rows)
+    return list(interned), np.array(rows, dtype=np.intp)
 
 
 def _check_names(
