@@ -15,6 +15,7 @@ __all__ = [
     "ParameterError",
     "ScoreError",
     "SysrsError",
+    "TooLargeToEnumerateError",
     "UnknownAlgorithmError",
 ]
 
@@ -49,3 +50,7 @@ class UnknownAlgorithmError(SysrsError):
 
 class BoundConditionError(SysrsError):
     """A bound was asked for outside the conditions under which the paper proves it."""
+
+
+class TooLargeToEnumerateError(SysrsError):
+    """An exact enumeration would be too large; the message says how large and what to do."""

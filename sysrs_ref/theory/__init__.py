@@ -13,26 +13,38 @@ from sysrs_ref.theory.bounds import (
     ucbe_bound,
     ucbe_max_a,
 )
+from sysrs_ref.theory.exact import (
+    DEFAULT_LIMIT,
+    bayes_error,
+    enumeration_size,
+    error_probability,
+    outcome_distribution,
+)
 from sysrs_ref.theory.hardness import ArmHardness, Convention, Hardness, arm_hardness, hardness
 from sysrs_ref.theory.table import TableRow, dataset_table
 from sysrs_ref.theory.threshold import corollary_gap_bound, cov_max, theta_star, theta_star_numerator
 
 __all__ = [
+    "DEFAULT_LIMIT",
     "ArmHardness",
     "Bound",
     "Convention",
     "Hardness",
     "TableRow",
     "arm_hardness",
+    "bayes_error",
     "bernstein_paired_bound",
     "bernstein_wor_bound",
     "corollary_gap_bound",
     "cov_max",
     "dataset_table",
+    "enumeration_size",
+    "error_probability",
     "h3_two_arm",
     "hardness",
     "lower_bound",
     "lower_bound_pair",
+    "outcome_distribution",
     "schedule_is_covered",
     "sr_bound",
     "sysrs_bound",

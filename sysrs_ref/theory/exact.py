@@ -1,0 +1,247 @@
+"""Exact error probabilities of the six algorithms on small instances, and the exact Bayes error.
+
+The probability is over a uniformly random :class:`~sysrs_ref.draws.Draw`: a
+uniform arm priority and uniform query order(s) (one shared order for SyUS,
+SySRs and SyUCB-E; K independent orders for US, SR and UCB-E), for a fixed
+score matrix. Nothing is sampled: the engines enumerate equivalence classes of
+draws (what each model, or each shared column, reveals) with their exact
+probabilities, so the answers are Fractions. How, per family, is described in
+:mod:`sysrs_ref.theory.exact_sync` and :mod:`sysrs_ref.theory.exact_unsync`.
+
+Before enumerating, :func:`enumeration_size` bounds the work cheaply, and
+:func:`error_probability` refuses (``TooLargeToEnumerateError``) an instance
+whose bound exceeds ``limit``. K <= 4 and L <= 7 is always within
+:data:`DEFAULT_LIMIT` for US, SyUS, SR, SySRs and SyUCB-E; for UCB-E only
+when the rows have few distinct scores (binary rows are fine), since its
+engine is a DP on the joint state of all models.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from fractions import Fraction
+from math import factorial
+
+from sysrs_ref.algorithms.registry import ParamValue, get_algorithm
+from sysrs_ref.algorithms.ucb import exploration
+from sysrs_ref.errors import ParameterError, TooLargeToEnumerateError
+from sysrs_ref.instance import Instance
+from sysrs_ref.schedule import check_budget
+from sysrs_ref.theory import exact_sync, exact_unsync
+
+__all__ = [
+    "DEFAULT_LIMIT",
+    "approximate",
+    "bayes_error",
+    "enumeration_size",
+    "error_probability",
+    "outcome_distribution",
+]
+
+#: The default bound on the enumeration's size (cases or states) before refusing.
+DEFAULT_LIMIT = 10**7
+
+_SIZES: dict[str, Callable[[Instance, int], int]] = {
+    "us": exact_unsync.us_size,
+    "syus": exact_sync.syus_size,
+    "sr": exact_unsync.sr_size,
+    "sysrs": exact_sync.sysrs_size,
+    "ucbe": exact_unsync.ucbe_size,
+    "syucbe": exact_sync.syucbe_size,
+}
+
+
+_SMALL = {
+    name: "K <= 4, L <= 7 is always fine"
+    for name in ("us", "syus", "sr", "sysrs", "syucbe")
+} | {"ucbe": "K <= 4, L <= 7 with at most two distinct scores per row is fine"}
+
+
+def _prepare(
+    instance: Instance, algorithm: str, budget: int, params: dict[str, ParamValue]
+) -> tuple[str, Fraction]:
+    if not isinstance(instance, Instance):
+        raise TypeError(f"instance must be an Instance, got {type(instance).__name__}")
+    spec = get_algorithm(algorithm)
+    full = spec.check_params(params)
+    check_budget(budget, instance.n_models, instance.n_queries)
+    a = exploration(full["a"]) if "a" in full else Fraction(1)
+    return spec.name, a
+
+
+def enumeration_size(
+    instance: Instance, algorithm: str, budget: int, **params: ParamValue
+) -> int:
+    """An upper bound on the cases (or DP states) the exact engine would enumerate, computed cheaply.
+
+    It depends only on the shape of the instance's rows or columns (how many
+    distinct values, how often), the algorithm and the budget, never on
+    running the enumeration. :func:`error_probability` refuses instances
+    whose size exceeds its ``limit``.
+
+    >>> from sysrs_ref import Instance
+    >>> inst = Instance([[1, 1, 1, 0], [0, 1, 0, 1]])
+    >>> enumeration_size(inst, "syus", 4)  # 2-multisets of the column types (1,0)x2, (1,1), (0,1)
+    4
+    >>> enumeration_size(inst, "sysrs", 4) <= DEFAULT_LIMIT
+    True
+    """
+    name, _ = _prepare(instance, algorithm, budget, dict(params))
+    return _SIZES[name](instance, budget)
+
+
+def approximate(count: int) -> str:
+    """A non-negative integer of any size in the message's short scientific form.
+
+    >>> approximate(3_200_000_000), approximate(10**7), approximate(10**400)
+    ('3.2e+09', '1e+07', '1e+400')
+    """
+    if count < 10**300:
+        return f"{float(count):.2g}"
+    log = math.log10(count)  # exact enough for two significant digits, for ints of any size
+    exponent = math.floor(log)
+    mantissa = float(f"{10 ** (log - exponent):.2g}")
+    if mantissa >= 10:
+        mantissa, exponent = 1.0, exponent + 1
+    return f"{mantissa:g}e+{exponent}"
+
+
+def _check_limit(instance: Instance, name: str, budget: int, limit: int) -> None:
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise ParameterError(f"limit must be a positive integer, got {limit!r}")
+    size = _SIZES[name](instance, budget)
+    if size > limit:
+        n_models, n_queries = instance.shape
+        raise TooLargeToEnumerateError(
+            f"exact enumeration of {name} on {n_models} x {n_queries} at budget {budget} "
+            f"needs about {approximate(size)} cases, over the limit of {approximate(limit)}; use a smaller "
+            f"instance ({_SMALL[name]}) or raise --limit"
+        )
+
+
+def outcome_distribution(
+    instance: Instance,
+    algorithm: str,
+    budget: int,
+    *,
+    limit: int = DEFAULT_LIMIT,
+    **params: ParamValue,
+) -> dict[int, Fraction]:
+    """The exact law of the model *algorithm* returns, over a uniformly random draw.
+
+    Keys are the models that can be returned, values their probabilities
+    (positive Fractions summing to 1). *params* are the algorithm's parameters
+    (``a`` for ``ucbe`` and ``syucbe``, validated by the registry); *budget*
+    must lie in [K, K*L]. Raises
+    :class:`~sysrs_ref.errors.TooLargeToEnumerateError` when
+    :func:`enumeration_size` exceeds *limit*.
+
+    Example, SySRs (Algorithm 1) with K = 2, n = 4: one shared query; model 1
+    wins on query 3 (1/4) and on the tie at query 1 with probability 1/2:
+
+    >>> from sysrs_ref import Instance
+    >>> inst = Instance([[1, 1, 1, 0], [0, 1, 0, 1]])
+    >>> outcome_distribution(inst, "sysrs", 4)
+    {0: Fraction(5, 8), 1: Fraction(3, 8)}
+    """
+    name, a = _prepare(instance, algorithm, budget, dict(params))
+    _check_limit(instance, name, budget, limit)
+    if name == "us":
+        law = exact_unsync.us_distribution(instance, budget)
+    elif name == "syus":
+        law = exact_sync.syus_distribution(instance, budget)
+    elif name == "sr":
+        law = exact_unsync.sr_distribution(instance, budget)
+    elif name == "sysrs":
+        law = exact_sync.sysrs_distribution(instance, budget)
+    elif name == "ucbe":
+        law = exact_unsync.ucbe_distribution(instance, budget, a)
+    else:
+        law = exact_sync.syucbe_distribution(instance, budget, a)
+    result = {model: p for model, p in sorted(law.items()) if p}
+    if sum(result.values()) != 1:  # pragma: no cover - an engine bug, never a user's mistake
+        raise AssertionError(f"the exact law of {name} does not sum to 1: {result}")
+    return result
+
+
+def error_probability(
+    instance: Instance,
+    algorithm: str,
+    budget: int,
+    *,
+    a: Fraction | int | str | None = None,
+    limit: int = DEFAULT_LIMIT,
+) -> Fraction:
+    """The exact probability that *algorithm* fails to return a best model, over a uniform draw.
+
+    1 - P(chosen in ``instance.best``): with tied best models, returning any
+    of them is a success. *algorithm* is one of ``us``, ``syus``, ``sr``,
+    ``sysrs`` (the paper's Algorithm 1), ``ucbe``, ``syucbe``; *a* is the
+    exploration parameter of ``ucbe``/``syucbe`` (default 1, parsed exactly
+    by :func:`~sysrs_ref.algorithms.ucb.exploration`) and a ParameterError
+    for the others. Raises
+    :class:`~sysrs_ref.errors.TooLargeToEnumerateError` when the enumeration
+    would exceed *limit* (see :func:`enumeration_size`).
+
+    Example (tests/test_exact_small.py): SySRs on two models, n = 6, errs
+    with probability 1/3; SR at n = 4 with probability 3/8.
+
+    >>> from sysrs_ref import Instance
+    >>> inst = Instance([[1, 1, 1, 0], [0, 1, 0, 1]])
+    >>> error_probability(inst, "sysrs", 6), error_probability(inst, "sr", 4)
+    (Fraction(1, 3), Fraction(3, 8))
+    """
+    params: dict[str, ParamValue] = {} if a is None else {"a": a}
+    law = outcome_distribution(instance, algorithm, budget, limit=limit, **params)
+    return 1 - sum((p for model, p in law.items() if model in instance.best), Fraction(0))
+
+
+# -- the two-hypothesis test of Theorem lower-bound ---------------------------------------
+
+
+def bayes_error(n: int, delta: Fraction, s: Fraction) -> Fraction:
+    """Exact minimal average error (1 - TV(P^n, Q^n)) / 2 of the test of Theorem lower-bound.
+
+    P and Q live on {(1,0), (0,1), (0,0)} (the paper's proof of Theorem
+    lower-bound): P(1,0) = (s + Delta)/2, P(0,1) = (s - Delta)/2,
+    P(0,0) = 1 - s, and Q swaps the first two. By Neyman-Pearson the best
+    average error (1/2) P^n(test says Q) + (1/2) Q^n(test says P) over all
+    tests is (1/2) sum_x min(P^n(x), Q^n(x)) = (1 - TV(P^n, Q^n)) / 2. It is
+    computed exactly by enumerating the counts (a, b, c) of the three outcomes
+    (multinomial weights), not the 3^n sequences: with p = (s+Delta)/2,
+    q = (s-Delta)/2, min(P^n, Q^n) = p^min(a,b) q^max(a,b) (1-s)^c.
+
+    Because Q is P with the two models swapped, the same number is the
+    minimax error inf_test max(P^n(error), Q^n(error)): the likelihood-ratio
+    test (say P if a > b, Q if a < b, a fair coin if a = b) is symmetric, so
+    its two errors are equal, and equal to the average.
+
+    Needs 0 < Delta < 1/2, Delta <= s <= 1/2 and n >= 1 (else ParameterError).
+
+    >>> bayes_error(1, Fraction(1, 4), Fraction(1, 2))  # (1 - Delta) / 2
+    Fraction(3, 8)
+    >>> bayes_error(2, Fraction(1, 4), Fraction(1, 2))
+    Fraction(5, 16)
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ParameterError(f"n must be a positive integer number of samples, got {n!r}")
+    try:
+        delta, s = Fraction(delta), Fraction(s)
+    except (TypeError, ValueError):
+        raise ParameterError(f"Delta and s must be rational numbers, got {delta!r}, {s!r}") from None
+    if not 0 < delta < Fraction(1, 2):
+        raise ParameterError(f"Theorem lower-bound needs 0 < Delta < 1/2, got Delta = {delta}")
+    if not delta <= s <= Fraction(1, 2):
+        raise ParameterError(
+            f"Theorem lower-bound needs Delta <= s <= 1/2, got s = {s} with Delta = {delta}"
+        )
+    p, q, r = (s + delta) / 2, (s - delta) / 2, 1 - s
+    total = Fraction(0)
+    for a_count in range(n + 1):
+        for b_count in range(n + 1 - a_count):
+            c_count = n - a_count - b_count
+            ways = factorial(n) // (factorial(a_count) * factorial(b_count) * factorial(c_count))
+            low, high = min(a_count, b_count), max(a_count, b_count)
+            total += ways * p**low * q**high * r**c_count
+    return total / 2
