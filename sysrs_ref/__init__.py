@@ -32,6 +32,7 @@ from sysrs_ref.errors import (
     ParameterError,
     ScoreError,
     SysrsError,
+    TooLargeToEnumerateError,
     UnknownAlgorithmError,
 )
 from sysrs_ref.instance import Instance
@@ -74,6 +75,7 @@ __all__ = [
     "ScoreLike",
     "Step",
     "SysrsError",
+    "TooLargeToEnumerateError",
     "UnknownAlgorithmError",
     "__version__",
     "as_score",
