@@ -74,15 +74,19 @@ def _build_parser() -> _Parser:
     scores_help = ".npy, .csv matrix, or long .csv (model,query,score)"
     json_help = "print one JSON object"
 
+    def run_arguments(sub: argparse.ArgumentParser) -> None:
+        """--scores, --budget, --algorithm and --a: what one run of an algorithm needs."""
+        sub.add_argument("--scores", required=True, metavar="F", help=scores_help)
+        sub.add_argument("--budget", required=True, metavar="B", help="evaluations (5000) or a percentage of K*L (12%%, 1.25%%)")
+        sub.add_argument("--algorithm", default="sysrs", metavar="NAME", help=f"one of {', '.join(ALGORITHMS)} (default sysrs)")
+        sub.add_argument("--a", metavar="A", help="exploration parameter of ucbe and syucbe (default 1)")
+
     select = command(
         "select",
         "run one algorithm once on a score matrix and report the model it picks",
         "--scores ../shared/data/gsm.npy --budget 12% --algorithm sysrs --seed 1 --json",
     )
-    select.add_argument("--scores", required=True, metavar="F", help=scores_help)
-    select.add_argument("--budget", required=True, metavar="B", help="evaluations (5000) or a percentage of K*L (12%%, 1.25%%)")
-    select.add_argument("--algorithm", default="sysrs", metavar="NAME", help=f"one of {', '.join(ALGORITHMS)} (default sysrs)")
-    select.add_argument("--a", metavar="A", help="exploration parameter of ucbe and syucbe (default 1)")
+    run_arguments(select)
     select.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the draw (default 0)")
     select.add_argument("--json", action="store_true", help=json_help)
 
@@ -104,10 +108,7 @@ def _build_parser() -> _Parser:
         "the exact probability that an algorithm misses every best model, over all draws (small instances)",
         "--scores data/fixtures/tiny_matrix.csv --budget 12 --algorithm sysrs --json",
     )
-    exact.add_argument("--scores", required=True, metavar="F", help=scores_help)
-    exact.add_argument("--budget", required=True, metavar="B", help="evaluations or a percentage of K*L")
-    exact.add_argument("--algorithm", default="sysrs", metavar="NAME", help=f"one of {', '.join(ALGORITHMS)} (default sysrs)")
-    exact.add_argument("--a", metavar="A", help="exploration parameter of ucbe and syucbe (default 1)")
+    run_arguments(exact)
     exact.add_argument("--limit", type=int, default=DEFAULT_LIMIT, metavar="N", help=f"refuse enumerations larger than N (default {DEFAULT_LIMIT:.0e})")
     exact.add_argument("--json", action="store_true", help=json_help)
 
