@@ -13,10 +13,10 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import NoReturn
+from typing import NamedTuple, NoReturn
 
 from sysrs_ref.algorithms.base import Outcome
-from sysrs_ref.algorithms.registry import ALGORITHMS, ParamValue, get_algorithm
+from sysrs_ref.algorithms.registry import ALGORITHMS, AlgorithmSpec, ParamValue, get_algorithm
 from sysrs_ref.draws import random_draw
 from sysrs_ref.driver import drive
 from sysrs_ref.errors import SysrsError
@@ -156,14 +156,30 @@ def _name(instance: Instance, model: int) -> str:
     return f"model {model}" if names is None else f"model {model} ({names[model]})"
 
 
-def _select(args: argparse.Namespace) -> None:
+class _Run(NamedTuple):
+    """What --scores, --budget, --algorithm and --a describe: one run, validated."""
+
+    spec: AlgorithmSpec
+    instance: Instance
+    budget: int
+    params: dict[str, ParamValue]
+    """The parameters as given."""
+    checked: dict[str, ParamValue]
+    """The parameters with defaults filled in."""
+
+
+def _run_from(args: argparse.Namespace) -> _Run:
     spec = get_algorithm(args.algorithm)
-    if args.seed < 0:
-        raise SysrsError(f"--seed must be a non-negative integer, got {args.seed}")
     instance = load_scores(args.scores)
     budget = parse_budget(args.budget, instance.n_models, instance.n_queries)
     params: dict[str, ParamValue] = {} if args.a is None else {"a": args.a}
-    checked = spec.check_params(params)
+    return _Run(spec, instance, budget, params, spec.check_params(params))
+
+
+def _select(args: argparse.Namespace) -> None:
+    if args.seed < 0:
+        raise SysrsError(f"--seed must be a non-negative integer, got {args.seed}")
+    spec, instance, budget, params, checked = _run_from(args)
     draw = random_draw(args.seed, instance.n_models, instance.n_queries, synchronized=spec.synchronized)
     outcome = drive(spec.start(budget, draw, **params), instance)
     full = instance.n_models * instance.n_queries
@@ -232,11 +248,7 @@ def _hardness(args: argparse.Namespace) -> None:
 
 
 def _exact(args: argparse.Namespace) -> None:
-    spec = get_algorithm(args.algorithm)
-    instance = load_scores(args.scores)
-    budget = parse_budget(args.budget, instance.n_models, instance.n_queries)
-    params: dict[str, ParamValue] = {} if args.a is None else {"a": args.a}
-    checked = spec.check_params(params)
+    spec, instance, budget, _, checked = _run_from(args)
     extra = {"a": str(checked["a"])} if "a" in checked else {}
     error = error_probability(instance, spec.name, budget, limit=args.limit, **extra)
     size = enumeration_size(instance, spec.name, budget, **extra)

@@ -21,7 +21,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
-from math import factorial
 
 from sysrs_ref.algorithms.registry import ParamValue, get_algorithm
 from sysrs_ref.algorithms.ucb import exploration
@@ -241,7 +240,7 @@ def bayes_error(n: int, delta: Fraction, s: Fraction) -> Fraction:
     for a_count in range(n + 1):
         for b_count in range(n + 1 - a_count):
             c_count = n - a_count - b_count
-            ways = factorial(n) // (factorial(a_count) * factorial(b_count) * factorial(c_count))
+            ways = math.factorial(n) // (math.factorial(a_count) * math.factorial(b_count) * math.factorial(c_count))
             low, high = min(a_count, b_count), max(a_count, b_count)
             total += ways * p**low * q**high * r**c_count
     return total / 2
