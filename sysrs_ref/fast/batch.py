@@ -1,0 +1,175 @@
+"""DrawBatch: the draws of R runs as arrays, for the fast paths (DESIGN.md section 1).
+
+A :class:`DrawBatch` holds exactly what R :class:`~sysrs_ref.draws.Draw` objects
+hold, as integer arrays: ``query_orders`` of shape (R, 1, L) for synchronized
+draws (one shared order per run) or (R, K, L) for unsynchronized ones (one
+order per model), and ``arm_priority`` of shape (R, K). Run r of a batch is
+the draw :meth:`DrawBatch.draw` (r), so any run of a fast path can be replayed
+by the reference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from sysrs_ref.draws import Draw
+from sysrs_ref.errors import DrawError
+
+__all__ = ["DrawBatch", "random_draws"]
+
+IntArray = npt.NDArray[np.int32]
+
+
+@dataclass(frozen=True, eq=False)
+class DrawBatch:
+    """The draws of R runs: query orders (R, 1 or K, L) and arm priorities (R, K).
+
+    >>> batch = DrawBatch.from_draws([Draw(((1, 0),), (0, 1)), Draw(((0, 1),), (1, 0))])
+    >>> batch.n_runs, batch.synchronized, batch.rank.tolist()
+    (2, True, [[0, 1], [1, 0]])
+    >>> batch.draw(1) == Draw(((0, 1),), (1, 0))
+    True
+    """
+
+    query_orders: IntArray
+    arm_priority: IntArray
+
+    def __post_init__(self) -> None:
+        if self.__dict__.get("_trusted"):
+            return
+        orders = np.asarray(self.query_orders)
+        priority = np.asarray(self.arm_priority)
+        if orders.ndim != 3 or priority.ndim != 2 or orders.shape[0] != priority.shape[0]:
+            raise DrawError(
+                "a DrawBatch needs query_orders of shape (R, 1 or K, L) and arm_priority "
+                f"of shape (R, K); got {orders.shape} and {priority.shape}"
+            )
+        n_models = priority.shape[1]
+        if orders.shape[1] not in (1, n_models) or n_models < 2 or orders.shape[2] < 1:
+            raise DrawError(
+                f"query_orders of shape {orders.shape} do not fit {n_models} models: "
+                "need (R, 1, L) or (R, K, L) with K >= 2 and L >= 1"
+            )
+        for array, size, what in ((orders, orders.shape[2], "query order"), (priority, n_models, "arm_priority")):
+            if not np.issubdtype(array.dtype, np.integer):
+                raise DrawError(f"{what} must hold integers, got dtype {array.dtype}")
+            if array.size and not (
+                np.array_equal(np.sort(array, axis=-1), np.broadcast_to(np.arange(size), array.shape))
+            ):
+                raise DrawError(f"every {what} must be a permutation of 0..{size - 1}")
+        _freeze(self, orders.astype(np.int32), priority.astype(np.int32))
+
+    @classmethod
+    def _trusted(cls, orders: IntArray, priority: IntArray) -> DrawBatch:
+        """A batch from arrays known to be valid (made here): no O(R K L log L) check."""
+        batch = cls.__new__(cls)
+        batch.__dict__["_trusted"] = True
+        _freeze(batch, orders, priority)
+        return batch
+
+    @property
+    def rank(self) -> IntArray:
+        """``rank[r, model]``: the model's position in run r's priority (0 wins every tie)."""
+        rank: IntArray = self.__dict__["_rank"]
+        return rank
+
+    @property
+    def n_runs(self) -> int:
+        """R, the number of runs."""
+        return int(self.arm_priority.shape[0])
+
+    @property
+    def n_models(self) -> int:
+        """K."""
+        return int(self.arm_priority.shape[1])
+
+    @property
+    def n_queries(self) -> int:
+        """L."""
+        return int(self.query_orders.shape[2])
+
+    @property
+    def synchronized(self) -> bool:
+        """True when each run has one query order shared by all models."""
+        return int(self.query_orders.shape[1]) == 1
+
+    def draw(self, run: int) -> Draw:
+        """Run *run*'s draw as a :class:`~sysrs_ref.draws.Draw` (for the reference)."""
+        orders = tuple(tuple(int(q) for q in order) for order in self.query_orders[run])
+        return Draw(orders, tuple(int(m) for m in self.arm_priority[run]))
+
+    def chunk(self, start: int, stop: int) -> DrawBatch:
+        """Runs start .. stop - 1 as a batch of their own."""
+        return DrawBatch._trusted(self.query_orders[start:stop], self.arm_priority[start:stop])
+
+    def require(self, n_models: int, n_queries: int, *, synchronized: bool, who: str) -> None:
+        """Raise DrawError unless the batch fits a K x L instance and *who*'s kind of algorithm."""
+        if (self.n_models, self.n_queries) != (n_models, n_queries):
+            raise DrawError(
+                f"the draws are for {self.n_models} models x {self.n_queries} queries, "
+                f"the instance has {n_models} x {n_queries}"
+            )
+        if synchronized != self.synchronized:
+            kind = "a synchronized draw (one shared query order)" if synchronized else (
+                "one query order per model"
+            )
+            raise DrawError(f"{who} needs {kind} in every run")
+
+    @classmethod
+    def from_draws(cls, draws: Sequence[Draw]) -> DrawBatch:
+        """Stack R draws of the same shape and kind into a batch."""
+        if not draws:
+            raise DrawError("a DrawBatch needs at least one draw")
+        shapes = {(d.n_models, d.n_queries, d.synchronized) for d in draws}
+        if len(shapes) != 1:
+            raise DrawError("all draws of a batch must have the same K, L and kind")
+        return cls(
+            np.array([d.query_orders for d in draws], dtype=np.int32),
+            np.array([d.arm_priority for d in draws], dtype=np.int32),
+        )
+
+
+def random_draws(
+    rng: np.random.Generator | int, runs: int, n_models: int, n_queries: int, *, synchronized: bool
+) -> DrawBatch:
+    """R draws, exactly those of R successive ``random_draw(rng, K, L, synchronized=...)`` calls.
+
+    For each run in turn: ``arm_priority = rng.permutation(K)``, then one
+    ``rng.permutation(L)`` (synchronized) or K of them, model 0 first. An int is
+    the seed of ``numpy.random.default_rng``.
+
+    >>> from sysrs_ref import random_draw
+    >>> gen = np.random.default_rng(3)
+    >>> batch = random_draws(3, 2, 4, 5, synchronized=False)
+    >>> batch.draw(1) == [random_draw(gen, 4, 5, synchronized=False) for _ in range(2)][1]
+    True
+    """
+    if isinstance(rng, bool) or not isinstance(rng, (int, np.random.Generator)):
+        raise TypeError(f"rng must be a numpy.random.Generator or an int seed, got {type(rng).__name__}")
+    if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
+        raise DrawError(f"the number of runs must be a positive integer, got {runs!r}")
+    generator = np.random.default_rng(rng) if isinstance(rng, int) else rng
+    count = 1 if synchronized else n_models
+    orders = np.empty((runs, count, n_queries), dtype=np.int32)
+    priority = np.empty((runs, n_models), dtype=np.int32)
+    identity = np.tile(np.arange(n_queries, dtype=np.int32), (count, 1))
+    for run in range(runs):
+        priority[run] = generator.permutation(n_models)
+        # the same stream as `count` successive generator.permutation(L) calls, in one call
+        orders[run] = generator.permuted(identity, axis=1)
+    return DrawBatch._trusted(orders, priority)
+
+
+def _freeze(batch: DrawBatch, orders: IntArray, priority: IntArray) -> None:
+    rank = np.empty_like(priority)
+    n_models = priority.shape[1]
+    np.put_along_axis(rank, priority.astype(np.intp), np.arange(n_models, dtype=np.int32)[None, :], axis=1)
+    for array in (orders, priority, rank):
+        array.setflags(write=False)
+    object.__setattr__(batch, "query_orders", orders)
+    object.__setattr__(batch, "arm_priority", priority)
+    object.__setattr__(batch, "_rank", rank)

@@ -1,0 +1,133 @@
+"""Fast SR and SySRs (Algorithm 1): every budget of a grid from one set of prefix sums.
+
+For run r, model i follows its query order (SySRs: the run's shared order);
+after phase k every active model has seen the first n_k queries of its order,
+so its phase-k sum is the prefix sum P_i(n_k) along that order. The kernel
+gathers the scores in order once, takes prefix sums once (up to the largest
+n_{K-1} of the grid), and replays the K - 1 eliminations of each budget's
+schedule (:func:`sysrs_ref.schedule.schedule`, capped when it must be) on
+views of those sums: the common-random-numbers grid costs one gather and one
+cumulative sum, plus K - 1 vectorized arg-mins per budget.
+
+Elimination rule, as the reference: the active model with the smallest sum
+is eliminated; among equal sums, the one latest in the arm priority (largest
+rank). On integer numerators the key ``P * K + (K - 1 - rank)`` makes that one
+exact arg-min. On float scores, see :mod:`sysrs_ref.fast.certify`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any, cast
+
+import numpy as np
+import numpy.typing as npt
+
+from sysrs_ref.fast.batch import DrawBatch
+from sysrs_ref.fast.certify import exact_prefix_sum, tolerance
+from sysrs_ref.fast.kernel import Chunk, prefix_by_position
+from sysrs_ref.fast.table import ScoreTable
+from sysrs_ref.schedule import schedule, schedule_spend
+
+__all__ = ["successive_rejects_kernel"]
+
+
+def successive_rejects_kernel(
+    table: ScoreTable,
+    budgets: tuple[int, ...],
+    draws: DrawBatch,
+    ranking: bool,
+    params: Mapping[str, Fraction],
+) -> Chunk:
+    """SR (unsynchronized draws) or SySRs (synchronized draws) at every budget of *budgets*.
+
+    >>> from sysrs_ref import Instance
+    >>> from sysrs_ref.fast import random_draws, score_table
+    >>> inst = Instance([[1, 1, 0, 1], [1, 0, 1, 0], [0, 0, 1, 0]])
+    >>> out = successive_rejects_kernel(score_table(inst), (9,), random_draws(1, 2, 3, 4, synchronized=True), True, {})
+    >>> out.ranking[:, 0].tolist(), out.spent.tolist()
+    ([[0, 1, 2], [0, 1, 2]], [8])
+    """
+    n_runs, n_models, n_queries = draws.n_runs, table.n_models, table.n_queries
+    schedules = [schedule(n_models, n_queries, budget) for budget in budgets]
+    width = max(lengths[-1] for lengths in schedules)
+    rank = draws.rank.astype(np.int64)
+    keys = _keys(table, draws, width, rank)
+    floats = None if keys is not None or width == 0 else prefix_by_position(table, draws, width)
+    chosen = np.empty((n_runs, len(budgets)), dtype=np.int32)
+    ranks = np.empty((n_runs, len(budgets), n_models), dtype=np.int32) if ranking else None
+    spent = np.array([schedule_spend(lengths) for lengths in schedules], dtype=np.int64)
+    runs = np.arange(n_runs)
+    offsets = (runs * n_models)[:, None]
+    decisions = 0
+    for column, lengths in enumerate(schedules):
+        # active[r, :size] are run r's models still in play; the eliminated one is
+        # swapped to the end of the live part, so the arrays stay rectangular.
+        active = np.tile(np.arange(n_models, dtype=np.intp), (n_runs, 1))
+        for phase, n_k in enumerate(lengths):
+            size = n_models - phase
+            live = active[:, :size]
+            if n_k == 0:  # nothing seen yet: every active model ties; the last in priority goes
+                position = np.take_along_axis(rank, live, axis=1).argmax(axis=1)
+            elif keys is not None:
+                position = np.take(keys[n_k - 1], live + offsets).argmin(axis=1)
+            else:
+                assert floats is not None
+                sums = np.take(floats[n_k - 1].astype(np.float64, copy=False), live + offsets)
+                position, resolved = _float_worst(table, draws, n_k, sums, live, rank)
+                decisions += resolved
+            worst = live[runs, position]
+            live[runs, position] = live[:, size - 1]
+            live[:, size - 1] = worst
+        # active now lists the winner first, then the eliminated models, last eliminated first
+        chosen[:, column] = active[:, 0]
+        if ranks is not None:
+            ranks[:, column] = active
+    return Chunk(chosen, ranks, spent, decisions)
+
+
+def _keys(
+    table: ScoreTable, draws: DrawBatch, width: int, rank: npt.NDArray[np.int64]
+) -> npt.NDArray[np.signedinteger[Any]] | None:
+    """Integer elimination keys ``P * K + (K - 1 - rank)`` by position, (width, R, K); None for floats.
+
+    The arg-min of a run's keys over its active models is the model SR eliminates:
+    the smallest sum, and among equal sums the latest in the priority. int32 when it fits.
+    """
+    if not table.exact or width == 0:
+        return None
+    n_models = table.n_models
+    largest = int(table.values.max(initial=0)) * width
+    small = (largest + 1) * n_models < 2**31
+    keys = cast(
+        "npt.NDArray[np.signedinteger[Any]]",
+        prefix_by_position(table, draws, width, scale=n_models, dtype=np.int32 if small else np.int64),
+    )
+    keys += (n_models - 1 - rank).astype(keys.dtype)[None]
+    return keys
+
+
+def _float_worst(
+    table: ScoreTable,
+    draws: DrawBatch,
+    n_k: int,
+    sums: npt.NDArray[np.float64],
+    live: npt.NDArray[np.intp],
+    rank: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.intp], int]:
+    """The position in *live* of the model each run eliminates, from certified float sums."""
+    live_rank = np.take_along_axis(rank, live, axis=1)
+    smallest = sums.min(axis=1)
+    near = sums <= (smallest + tolerance(n_k, sums.max(axis=1)))[:, None]
+    # One candidate, or only sums that are exactly 0.0 (exact zeros): decided by priority.
+    settled = (near.sum(axis=1) == 1) | ~(near & (sums > 0.0)).any(axis=1)
+    position = np.where(near, live_rank, -1).argmax(axis=1)
+    unsettled = np.flatnonzero(~settled)
+    for run in unsettled.tolist():
+        candidates = np.flatnonzero(near[run]).tolist()
+        exact = {
+            spot: exact_prefix_sum(table, draws, run, int(live[run, spot]), n_k) for spot in candidates
+        }
+        position[run] = min(candidates, key=lambda spot: (exact[spot], -int(live_rank[run, spot])))
+    return position, len(unsettled)

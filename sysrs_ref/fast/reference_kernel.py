@@ -1,0 +1,48 @@
+"""The reference as a kernel: every run, every budget, through the step generators.
+
+Slow (pure Python, exact Fractions), but it is the definition: the fast
+kernels are tested against it, and an algorithm without a fast kernel still
+runs under :func:`~sysrs_ref.fast.run.run_fast` and ``simulate``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+
+import numpy as np
+
+from sysrs_ref.algorithms.registry import get_algorithm
+from sysrs_ref.driver import drive
+from sysrs_ref.fast.batch import DrawBatch
+from sysrs_ref.fast.kernel import Chunk, Kernel
+from sysrs_ref.fast.table import ScoreTable
+
+__all__ = ["reference_kernel"]
+
+
+def reference_kernel(name: str) -> Kernel:
+    """A kernel that runs the reference algorithm *name* once per run and budget."""
+    spec = get_algorithm(name)
+
+    def kernel(
+        table: ScoreTable,
+        budgets: tuple[int, ...],
+        draws: DrawBatch,
+        ranking: bool,
+        params: Mapping[str, Fraction],
+    ) -> Chunk:
+        n_runs, n_budgets, n_models = draws.n_runs, len(budgets), table.n_models
+        chosen = np.empty((n_runs, n_budgets), dtype=np.int32)
+        ranks = np.empty((n_runs, n_budgets, n_models), dtype=np.int32)
+        spent = np.zeros(n_budgets, dtype=np.int64)
+        for run in range(n_runs):
+            draw = draws.draw(run)
+            for column, budget in enumerate(budgets):
+                outcome = drive(spec.start(budget, draw, **params), table.instance)
+                chosen[run, column] = outcome.chosen
+                ranks[run, column] = outcome.ranking
+                spent[column] = outcome.spent
+        return Chunk(chosen, ranks if ranking else None, spent)
+
+    return kernel
