@@ -49,6 +49,7 @@ from sysrs_ref.schedule import (
     schedule_spend,
 )
 from sysrs_ref.scores import ScoreLike, as_score
+from sysrs_ref.simulation import SimulationResult, simulate, simulation_draws
 from sysrs_ref.synthetic import irt_benchmark
 from sysrs_ref.theory import Hardness, hardness
 
@@ -73,6 +74,7 @@ __all__ = [
     "Request",
     "ScoreError",
     "ScoreLike",
+    "SimulationResult",
     "Step",
     "SysrsError",
     "TooLargeToEnumerateError",
@@ -96,6 +98,8 @@ __all__ = [
     "schedule",
     "schedule_spend",
     "select",
+    "simulate",
+    "simulation_draws",
     "sr",
     "syucbe",
     "sysrs",

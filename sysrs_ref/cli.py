@@ -1,4 +1,4 @@
-"""The command line: ``python -m sysrs_ref {select,hardness,demo}`` (DESIGN.md section 6).
+"""The command line: ``python -m sysrs_ref {select,simulate,hardness,exact,demo}`` (DESIGN.md section 6).
 
 With ``--json`` each subcommand prints exactly one JSON object on stdout;
 otherwise readable text. A user's mistake (missing file, bad budget, unknown
@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import NamedTuple, NoReturn
@@ -22,8 +23,10 @@ from sysrs_ref.driver import drive
 from sysrs_ref.errors import SysrsError
 from sysrs_ref.instance import Instance
 from sysrs_ref.loaders import load_scores
+from sysrs_ref.progress import Progress
 from sysrs_ref.schedule import parse_budget, schedule
 from sysrs_ref.scores import fraction_text
+from sysrs_ref.simulation import simulate
 from sysrs_ref.synthetic import irt_benchmark
 from sysrs_ref.theory.exact import DEFAULT_LIMIT, enumeration_size, error_probability
 from sysrs_ref.theory.hardness import hardness
@@ -58,6 +61,7 @@ def _build_parser() -> _Parser:
         epilog="examples:\n"
         "  python -m sysrs_ref demo\n"
         "  python -m sysrs_ref select --scores ../shared/data/gsm.npy --budget 12%\n"
+        "  python -m sysrs_ref simulate --scores ../shared/data/gsm.npy --algorithm sysrs --budgets 8%,20% --runs 1000\n"
         "  python -m sysrs_ref hardness --scores ../shared/data/gsm.npy --json",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
@@ -89,6 +93,29 @@ def _build_parser() -> _Parser:
     run_arguments(select)
     select.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the draw (default 0)")
     select.add_argument("--json", action="store_true", help=json_help)
+
+    sim = command(
+        "simulate",
+        "run one algorithm many times at several budgets and report how often it picks a best model",
+        "--scores ../shared/data/gsm.npy --algorithm sysrs --budgets 8%,20%,35% --runs 1000 --seed 0 --workers 2",
+    )
+    sim.add_argument("--scores", required=True, metavar="F", help=scores_help)
+    sim.add_argument("--algorithm", required=True, metavar="NAME", help=f"one of {', '.join(ALGORITHMS)}")
+    sim.add_argument(
+        "--budgets", required=True, metavar="B1,B2,...",
+        help="comma-separated budgets: evaluations (5000) or percentages of K*L (8%%,1.25%%); all use the same draws",
+    )
+    sim.add_argument("--runs", required=True, type=int, metavar="R", help="number of runs, each with its own draw")
+    sim.add_argument("--a", metavar="A", help="exploration parameter of ucbe and syucbe (default 1)")
+    sim.add_argument(
+        "--seed", type=int, default=0, metavar="S",
+        help="seed (default 0): run r draws from numpy SeedSequence(S, spawn_key=(r,))",
+    )
+    sim.add_argument(
+        "--workers", type=int, default=1, metavar="N", help="worker processes (default 1); results do not depend on it"
+    )
+    sim.add_argument("--quiet", action="store_true", help="no progress bar (it is drawn only when stderr is a terminal)")
+    sim.add_argument("--json", action="store_true", help=json_help)
 
     hard = command(
         "hardness",
@@ -124,6 +151,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command == "select":
             _select(args)
+        elif args.command == "simulate":
+            _simulate(args)
         elif args.command == "hardness":
             _hardness(args)
         elif args.command == "exact":
@@ -134,6 +163,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         prefix = "" if isinstance(err, _UsageError) else "error: "
         print(f"{prefix}{err}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C: nothing is written to disk by these commands
+        print("interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # piped into e.g. head: stop quietly, without a second error at exit
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
@@ -212,6 +244,48 @@ def _select(args: argparse.Namespace) -> None:
         ]
     )
     _emit(args, payload, text)
+
+
+def _simulate(args: argparse.Namespace) -> None:
+    for flag, value, least in (("--runs", args.runs, 1), ("--workers", args.workers, 1), ("--seed", args.seed, 0)):
+        if value < least:
+            kind = "positive" if least else "non-negative"
+            raise SysrsError(f"{flag} must be a {kind} integer, got {value}")
+    items = [item.strip() for item in args.budgets.split(",")]
+    if not all(items):
+        raise SysrsError(f"--budgets {args.budgets!r} has an empty item; write them like 8%,20%,5000")
+    spec = get_algorithm(args.algorithm)
+    instance = load_scores(args.scores)
+    started = time.perf_counter()
+    with Progress(args.runs, spec.name, enabled=False if args.quiet else None) as bar:
+        run = (instance, spec.name, items, args.runs, args.seed)
+        if args.a is None:
+            result = simulate(*run, workers=args.workers, progress=bar.update)
+        else:  # an algorithm without a parameter a refuses it, as select does
+            result = simulate(*run, workers=args.workers, progress=bar.update, a=args.a)
+    seconds = time.perf_counter() - started
+    extra = "".join(f", {key} = {value}" for key, value in result.params.items())
+    best = ", ".join(str(model) for model in result.best)
+    width = max(len("correct"), 2 * len(str(result.runs)) + 1)
+    header = f"{'budget':>8}  {'n':>10}  {'accuracy':>8}  {'correct':>{width}}  {'spent_max':>10}"
+    lines = [
+        f"{spec.title} on {args.scores}: {result.K} models x {result.L} queries, {result.runs:,} runs, "
+        f"seed {result.seed}{extra}, {args.workers} worker{'s' if args.workers > 1 else ''}, {seconds:.2f} s",
+        header,
+        "-" * len(header),
+    ]
+    for row in result.rows:
+        correct = f"{row.correct}/{result.runs}"
+        lines.append(
+            f"{f'{row.budget_pct:g}%':>8}  {row.budget:>10,}  {row.accuracy:>8.4f}  "
+            f"{correct:>{width}}  {row.spent_max:>10,}"
+        )
+    lines.append(
+        f"accuracy: fraction of runs whose chosen model is a true best model "
+        f"({'models' if len(result.best) > 1 else 'model'} {best}); "
+        "every budget uses the same draws"
+    )
+    _emit(args, result.to_json(), "\n".join(lines))
 
 
 def _hardness(args: argparse.Namespace) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import MappingProxyType
 
-__all__ = ["DATASET_TABLE", "PaperDataset"]
+__all__ = ["DATASET_TABLE", "PAPER_GRID", "TABLE_GRID", "PaperDataset"]
 
 
 @dataclass(frozen=True)
@@ -54,3 +54,16 @@ DATASET_TABLE = MappingProxyType(
     }
 )
 """The paper's Table "dataset-details", by dataset name (15 benchmarks)."""
+
+#: The paper's 107 budget levels (Appendix "Budget Levels"): every integer
+#: percentage 1..100 plus 1.25, 1.5, 1.75, 2.5, 3.5, 4.5 and 5.5, ascending.
+PAPER_GRID: tuple[str, ...] = tuple(
+    f"{level}%"
+    for level in sorted(
+        [str(p) for p in range(1, 101)] + ["1.25", "1.5", "1.75", "2.5", "3.5", "4.5", "5.5"],
+        key=float,
+    )
+)
+
+#: The seven budgets of Table "identification-accuracy".
+TABLE_GRID: tuple[str, ...] = ("8%", "12%", "16%", "20%", "25%", "30%", "35%")

@@ -1,0 +1,370 @@
+"""Monte Carlo: one algorithm, R seeded runs, a grid of budgets (``python -m sysrs_ref simulate``).
+
+How the draws come from the seed (the contract other implementations match):
+run r (r = 0 .. R - 1) uses its own generator,
+``numpy.random.default_rng(numpy.random.SeedSequence(seed, spawn_key=(r,)))``,
+which is the r-th child of ``numpy.random.default_rng(seed).spawn(R)``, and
+draws from it exactly as :func:`~sysrs_ref.draws.random_draw` does (the arm
+priority, then the query order(s)). So
+
+- any single run can be replayed alone, by the reference:
+  ``select(instance, budget, algorithm, draw=random_draw(that generator, K, L, synchronized=...))``;
+- the results do not depend on how the runs are split into chunks, nor on
+  the number of worker processes;
+- every budget of the grid uses the same R draws (common random numbers), so
+  differences between budgets are not sampling noise between independent runs.
+
+Runs go through :func:`sysrs_ref.fast.run_fast`, which gives exactly the
+reference's outcome for each draw (and falls back to the reference itself for
+an algorithm without a fast kernel).
+"""
+
+from __future__ import annotations
+
+import math
+import signal
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, NamedTuple, cast
+
+import numpy as np
+import numpy.typing as npt
+
+from sysrs_ref.algorithms.registry import ParamValue, get_algorithm
+from sysrs_ref.errors import BudgetError, DrawError, ParameterError
+from sysrs_ref.fast.batch import DrawBatch
+from sysrs_ref.fast.run import CELL_BYTES, CHUNK_BYTES, KERNELS, chunk_runs, exact_params, run_fast
+from sysrs_ref.fast.table import ScoreTable, score_table
+from sysrs_ref.instance import Instance
+from sysrs_ref.schedule import parse_budget, parse_percentage
+from sysrs_ref.scores import fraction_text
+
+__all__ = ["SimulationResult", "SimulationRow", "simulate", "simulation_draws"]
+
+#: A JSON value, as :meth:`SimulationResult.to_json` builds it.
+JsonValue = None | bool | int | float | str | Sequence["JsonValue"] | Mapping[str, "JsonValue"]
+
+#: Pieces of work per worker, so that progress is reported and the workers stay busy until the end.
+PIECES_PER_WORKER = 8
+
+#: Runs per chunk for the fast kernels: at least MIN (fewer pay the per-phase numpy
+#: overhead once too often), at most MAX (more fall out of the caches; measured on
+#: gsm, ifeval and wmt_14), and never above the memory bound.
+MIN_CHUNK, MAX_CHUNK = 64, 256
+
+
+def simulation_draws(
+    seed: int, start: int, stop: int, n_models: int, n_queries: int, *, synchronized: bool
+) -> DrawBatch:
+    """The draws of runs *start* .. *stop* - 1 of a simulation seeded with *seed*, as one batch.
+
+    Run r's draw is ``random_draw(numpy.random.default_rng(numpy.random.SeedSequence(seed,
+    spawn_key=(r,))), K, L, synchronized=...)``: the r-th child stream of
+    ``numpy.random.default_rng(seed).spawn(...)``. Row i of the batch is run
+    start + i, whatever the range, so chunks of runs can be drawn anywhere.
+
+    >>> from sysrs_ref import random_draw
+    >>> batch = simulation_draws(7, 2, 5, 3, 4, synchronized=True)
+    >>> child = np.random.default_rng(7).spawn(5)[3]   # run 3 is row 1 of the batch
+    >>> batch.draw(1) == random_draw(child, 3, 4, synchronized=True)
+    True
+    >>> batch.n_runs, simulation_draws(7, 3, 4, 3, 4, synchronized=True).draw(0) == batch.draw(1)
+    (3, True)
+    """
+    for value, what in ((seed, "seed"), (start, "start"), (stop, "stop")):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+            raise DrawError(f"{what} must be a non-negative integer, got {value!r}")
+    if stop <= start:
+        raise DrawError(f"the run range must hold at least one run, got start={start}, stop={stop}")
+    for value, what, least in ((n_models, "n_models", 2), (n_queries, "n_queries", 1)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
+            raise DrawError(f"{what} must be an integer >= {least}, got {value!r}")
+    seed, start, stop = int(seed), int(start), int(stop)
+    count = 1 if synchronized else n_models
+    orders = np.empty((stop - start, count, n_queries), dtype=np.int32)
+    priority = np.empty((stop - start, n_models), dtype=np.int32)
+    identity = np.tile(np.arange(n_queries, dtype=np.int64), (count, 1))  # int64 shuffles faster; same stream
+    for row, run in enumerate(range(start, stop)):
+        generator = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(run,)))
+        priority[row] = generator.permutation(n_models)
+        # the same stream as `count` successive generator.permutation(L) calls (fast.random_draws)
+        orders[row] = generator.permuted(identity, axis=1)
+    return DrawBatch._trusted(orders, priority)
+
+
+class SimulationRow(NamedTuple):
+    """One budget of a simulation: its percentage, n, the accuracy over the runs, the largest spend."""
+
+    budget_pct: float
+    """The budget as a percentage of K*L, as given (8.0 for "8%"), or 100 n / (K L) for an integer n."""
+    budget: int
+    """n, the number of evaluations."""
+    accuracy: float
+    """correct / runs: the fraction of runs whose chosen model is a true best model."""
+    correct: int
+    """How many runs chose a true best model (a tied best model counts)."""
+    spent_max: int
+    """The largest number of evaluations any run spent (never above n)."""
+
+
+@dataclass(frozen=True, eq=False)
+class SimulationResult:
+    """The result of :func:`simulate`: one :class:`SimulationRow` per budget, and every run's choice.
+
+    ``chosen[r, b]`` is the model run r chose at budget b (int32, read-only),
+    for later analysis; ``best`` the true best models (more than one when tied).
+    ``params`` holds the algorithm's parameters with defaults filled in, exactly:
+    an int when the value is an integer, otherwise its exact decimal text
+    (``"0.1"``) or ``"p/q"`` when it has no finite decimal expansion.
+
+    >>> res = simulate(Instance([[1, 1, 0], [0, 1, 0]]), "syucbe", [2, "100%"], runs=3)
+    >>> res.params, [(row.budget, row.correct) for row in res.rows]
+    ({'a': 1}, [(2, 2), (6, 3)])
+    >>> res.to_json()["results"][1]
+    {'budget_pct': 100.0, 'budget': 6, 'accuracy': 1.0, 'spent_max': 6, 'correct': 3}
+    """
+
+    algorithm: str
+    params: Mapping[str, int | str]
+    K: int
+    L: int
+    runs: int
+    seed: int
+    rows: tuple[SimulationRow, ...]
+    best: tuple[int, ...]
+    chosen: npt.NDArray[np.int32] = field(repr=False)
+
+    def to_json(self) -> dict[str, JsonValue]:
+        """The JSON object of ``simulate --json`` (DESIGN.md section 6), rows with their ``correct`` count.
+
+        >>> simulate(Instance([[1, 0], [0, 1]]), "sysrs", ["50%"], runs=2).to_json()["results"][0]["budget_pct"]
+        50.0
+        """
+        return {
+            "algorithm": self.algorithm,
+            "params": dict(self.params),
+            "K": self.K,
+            "L": self.L,
+            "runs": self.runs,
+            "seed": self.seed,
+            "results": [
+                {
+                    "budget_pct": row.budget_pct,
+                    "budget": row.budget,
+                    "accuracy": row.accuracy,
+                    "spent_max": row.spent_max,
+                    "correct": row.correct,
+                }
+                for row in self.rows
+            ],
+        }
+
+
+class _Task(NamedTuple):
+    """Runs start .. stop - 1 of a simulation: everything a worker needs besides the scores."""
+
+    algorithm: str
+    budgets: tuple[int, ...]
+    seed: int
+    start: int
+    stop: int
+    synchronized: bool
+    params: dict[str, Fraction]
+
+
+def simulate(
+    instance: Instance,
+    algorithm: str,
+    budgets: Sequence[int | str],
+    runs: int,
+    seed: int = 0,
+    *,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+    chunk: int | None = None,
+    **params: ParamValue,
+) -> SimulationResult:
+    """Run *algorithm* *runs* times at every budget of *budgets* and report how often it finds a best model.
+
+    Budgets are integers (5000, "5000") or percentages of K*L ("12%",
+    "1.25%"), parsed exactly. Run r's draw comes from
+    ``SeedSequence(seed, spawn_key=(r,))`` (see :func:`simulation_draws`) and
+    serves every budget. *workers* > 1 spreads chunks of runs over that many
+    processes; *chunk* sets the runs per chunk (default: as many as memory
+    allows, split so every worker gets several). Neither changes the result.
+    *progress* is called with 0 once the inputs are checked, then with the
+    number of runs finished after each chunk. Parameters (``a`` for the UCB
+    family) are passed by keyword.
+
+    >>> inst = Instance([[1, 1, 0, 1], [1, 0, 0, 1], [0, 1, 0, 0]])
+    >>> res = simulate(inst, "sysrs", ["50%", 12], runs=10, seed=1)
+    >>> [(row.budget_pct, row.budget, row.correct, row.spent_max) for row in res.rows]
+    [(50.0, 6, 5, 5), (100.0, 12, 10, 12)]
+    >>> res.chosen.shape, res.rows[0].accuracy
+    ((10, 2), 0.5)
+    """
+    if not isinstance(instance, Instance):
+        raise TypeError(f"instance must be an Instance, got {type(instance).__name__}")
+    spec = get_algorithm(algorithm)
+    exact = exact_params(spec.name, params)
+    _check_count(runs, "runs", "runs")
+    _check_count(workers, "workers", "worker processes")
+    if chunk is not None:
+        _check_count(chunk, "chunk", "runs per chunk")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ParameterError(f"seed must be a non-negative integer, got {seed!r}")
+    n_models, n_queries = instance.shape
+    grid = _parse_budgets(budgets, n_models, n_queries)
+    ints = tuple(budget for _, budget in grid)
+
+    size = chunk if chunk is not None else _chunk_size(spec.name, n_models, n_queries, len(ints), runs, workers)
+    tasks = [
+        _Task(spec.name, ints, int(seed), start, min(runs, start + size), spec.synchronized, exact)
+        for start in range(0, runs, size)
+    ]
+    table = score_table(instance)
+    chosen = np.empty((runs, len(ints)), dtype=np.int32)
+    spent = np.zeros(len(ints), dtype=np.int64)
+
+    def record(task: _Task, part: tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]]) -> None:
+        chosen[task.start : task.stop] = part[0]
+        np.maximum(spent, part[1], out=spent)
+        if progress is not None:
+            progress(task.stop - task.start)
+
+    if progress is not None:
+        progress(0)  # the inputs are valid and the runs start
+    if workers == 1 or len(tasks) == 1:
+        for task in tasks:
+            record(task, _run_task(table, task))
+    else:
+        _run_in_pool(table, tasks, min(workers, len(tasks)), record)
+
+    best = sorted(instance.best)
+    hits = np.isin(chosen, best).sum(axis=0)
+    rows = []
+    for (pct, budget), correct, spent_max in zip(grid, hits.tolist(), spent.tolist()):
+        if spent_max > budget:  # run_fast's contract; checked here because a wrong row must never be reported
+            raise AssertionError(f"{spec.name} spent {spent_max} > budget {budget}")
+        rows.append(SimulationRow(pct, budget, correct / runs, int(correct), int(spent_max)))
+    chosen.setflags(write=False)
+    return SimulationResult(
+        algorithm=spec.name,
+        params={key: _exact_json(value) for key, value in exact.items()},
+        K=n_models,
+        L=n_queries,
+        runs=runs,
+        seed=int(seed),
+        rows=tuple(rows),
+        best=tuple(best),
+        chosen=chosen,
+    )
+
+
+def _check_count(value: object, name: str, what: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ParameterError(f"{name} must be a positive integer (the number of {what}), got {value!r}")
+
+
+def _parse_budgets(budgets: Sequence[int | str], n_models: int, n_queries: int) -> list[tuple[float, int]]:
+    """Each budget as (its percentage of K*L, n); percentages as given, parsed exactly."""
+    if isinstance(budgets, (str, bytes, int)) or not isinstance(budgets, (Sequence, np.ndarray)):
+        raise BudgetError(f"budgets must be a list of budgets such as ['8%', '20%', 5000], got {budgets!r}")
+    if len(budgets) == 0:
+        raise BudgetError("give at least one budget")
+    full = n_models * n_queries
+    out = []
+    for given in budgets:
+        value: int | str = int(given) if isinstance(given, np.integer) else given
+        budget = parse_budget(value, n_models, n_queries)
+        if isinstance(value, str) and value.strip().endswith("%"):
+            pct = float(parse_percentage(value.strip()))
+        else:
+            pct = 100 * budget / full
+        out.append((pct, budget))
+    return out
+
+
+def _chunk_size(name: str, n_models: int, n_queries: int, n_budgets: int, runs: int, workers: int) -> int:
+    """Runs per chunk: within the memory bound (shared by the workers), several chunks per worker.
+
+    >>> _chunk_size("sysrs", 80, 1000, 3, 1000, 1), _chunk_size("sysrs", 80, 1000, 3, 10**6, 2)
+    (125, 256)
+    """
+    share = math.ceil(runs / (PIECES_PER_WORKER * workers))
+    if name not in KERNELS:  # the reference, run by run: chunks only set how often progress is reported
+        return max(1, min(share, math.ceil(runs / 100)))
+    memory = chunk_runs(n_models, n_queries, n_budgets, limit=CHUNK_BYTES // workers, cell_bytes=CELL_BYTES.get(name, 64))
+    return max(1, min(memory, MAX_CHUNK, max(MIN_CHUNK, share)))
+
+
+def _run_task(table: ScoreTable, task: _Task) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]]:
+    """(chosen (runs, B), largest spend per budget (B,)) of the task's runs."""
+    draws = simulation_draws(
+        task.seed, task.start, task.stop, table.n_models, table.n_queries, synchronized=task.synchronized
+    )
+    # (cast: mypy cannot know the dict holds no key named like run_fast's own keywords; it holds only "a")
+    params = cast("dict[str, Any]", task.params)
+    out = run_fast(table, task.algorithm, task.budgets, draws, ranking=False, chunk=draws.n_runs, **params)
+    spent: npt.NDArray[np.int64] = out.spent.max(axis=0)
+    return out.chosen, spent
+
+
+# -- worker processes: the score table is sent once per worker (initializer), never per task --------
+
+_WORKER_TABLE: list[ScoreTable] = []
+
+
+def _init_worker(table: ScoreTable) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it cancels the pool
+    _WORKER_TABLE[:] = [table]
+
+
+def _worker_task(task: _Task) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]]:
+    return _run_task(_WORKER_TABLE[0], task)
+
+
+def _run_in_pool(
+    table: ScoreTable,
+    tasks: Sequence[_Task],
+    workers: int,
+    record: Callable[[_Task, tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]]], None],
+) -> None:
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(table,))
+    try:
+        pending: dict[Future[tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]]], _Task] = {
+            pool.submit(_worker_task, task): task for task in tasks
+        }
+        for future in as_completed(pending):
+            record(pending[future], future.result())
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _exact_json(value: Fraction) -> int | str:
+    """An exact parameter value for JSON: an int, else its exact decimal text, else "p/q".
+
+    >>> _exact_json(Fraction(1)), _exact_json(Fraction(1, 8)), _exact_json(Fraction(1, 3))
+    (1, '0.125', '1/3')
+    """
+    if value.denominator == 1:
+        return value.numerator
+    twos = fives = 0
+    rest = value.denominator
+    while rest % 2 == 0:
+        rest //= 2
+        twos += 1
+    while rest % 5 == 0:
+        rest //= 5
+        fives += 1
+    if rest != 1:
+        return fraction_text(value)
+    digits = max(twos, fives)
+    scaled = abs(value.numerator) * 10**digits // value.denominator
+    whole, frac = divmod(scaled, 10**digits)
+    sign = "-" if value < 0 else ""
+    return f"{sign}{whole}.{frac:0{digits}d}".rstrip("0").rstrip(".")
