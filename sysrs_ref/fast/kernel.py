@@ -63,14 +63,18 @@ def prefix_by_position(
     """
     target = (np.int64 if table.exact else np.float64) if dtype is None else dtype
     source = table.compact
+    factor = np.asarray(scale, dtype=target)
     if draws.synchronized:
         positions = draws.query_orders[:, 0, :width].T  # (width, R)
-        scores = source.T[positions]  # (width, R, K)
+        out = np.empty((width, draws.n_runs, table.n_models), dtype=target)
+        np.multiply(source.T[positions], factor, out=out, casting="unsafe")  # row gathers
+        for position in range(1, width):  # one contiguous slab at a time, left to right
+            np.add(out[position - 1], out[position], out=out[position])
     else:
-        positions = draws.query_orders[:, :, :width].transpose(2, 0, 1)  # (width, R, K)
-        scores = source[np.arange(table.n_models)[None, None, :], positions]
-    out = np.empty(scores.shape, dtype=target)
-    np.multiply(scores, np.asarray(scale, dtype=target), out=out, casting="unsafe")
-    for position in range(1, out.shape[0]):  # one contiguous slab at a time: fast, and left to right
-        np.add(out[position - 1], out[position], out=out[position])
+        out = np.empty((width, draws.n_runs, table.n_models), dtype=target)
+        for model in range(table.n_models):  # gather and sum each model's (R, width) block contiguously
+            sums = np.cumsum(np.take(source[model], draws.query_orders[:, model, :width]), axis=1, dtype=target)
+            if scale != 1:
+                sums *= factor
+            out[:, :, model] = sums.T
     return cast("npt.NDArray[np.signedinteger[Any]] | npt.NDArray[np.float64]", out)
