@@ -1,0 +1,171 @@
+"""The arrays of a group of UCB-E / SyUCB-E runs for the fast path (:mod:`sysrs_ref.fast.ucb`).
+
+:class:`Setup` holds what depends on the table and a only (error bounds, float
+scales, rational square roots, row classes); :class:`Runs` holds a group's
+prefix sums P_i(N) along each arm's order and its float keys (running minima
+of the float indices), in work arrays (:class:`Workspace`) reused from group
+to group.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from sysrs_ref.fast.batch import DrawBatch
+from sysrs_ref.fast.table import ScoreTable
+from sysrs_ref.fast.ucb_exact import Bounds, RunView, bounds_for, square_roots
+
+__all__ = ["GROUP_BYTES", "Runs", "Setup", "Workspace", "prefix_sums", "row_classes"]
+
+Prefix = npt.NDArray[np.int64] | npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.intp]
+FloatArray = npt.NDArray[np.float64]
+
+#: Runs are processed in groups whose largest array stays near this size (bytes): small
+#: enough for the allocator to reuse memory between groups, and friendlier to the caches.
+GROUP_BYTES = 4 * 2**20
+
+
+class Setup:
+    """What depends on the table and a only: error bounds, float scales, rational square roots."""
+
+    def __init__(self, table: ScoreTable, a: Fraction, synchronized: bool, audit: float = 0.0) -> None:
+        n_models, n_queries, denominator = table.n_models, table.n_queries, table.denominator
+        self.table, self.a, self.audit = table, a, audit > 0
+        self.bounds: Bounds = bounds_for(table, a)
+        if audit > 0:  # wider tolerances stay correct (they only need to exceed twice the error)
+            gap, mean_tol = max(self.bounds.gap, audit), max(self.bounds.mean_tol, audit)
+            self.bounds = dataclasses.replace(self.bounds, gap=gap, mean_tol=mean_tol, means_exact=False)
+        counts = range(1, n_queries + 1)
+        self.integer = self.bounds.integer
+        self.values: Prefix = table.values if self.integer else np.asarray(table.instance.array, dtype=np.float64)
+        if self.integer:
+            self.scale = np.array([float(n * denominator) for n in counts], dtype=np.float64)
+        else:
+            self.scale = np.arange(1, n_queries + 1, dtype=np.float64)
+        self.roots = np.sqrt(float(a) / np.arange(1, n_queries, dtype=np.float64))
+        self.squares = square_roots(a, n_queries)
+        # Rational indices (P q + r D) / (N D q) compared in int64, when that cannot overflow.
+        self.rational_int64 = False
+        if self.integer:
+            largest = int(np.abs(table.values).sum(axis=1).max())
+            top = largest * a.denominator + int(self.squares.max()) * denominator
+            self.rational_int64 = top * n_queries < 2**62
+        # Arms of one class have equal exact sums at equal counts (float scores; integer ones compare sums).
+        self.classes = np.arange(n_models, dtype=np.int64)
+        if synchronized and not self.integer:  # identical rows along one shared order
+            self.classes = row_classes(table, self.values)
+
+
+def row_classes(table: ScoreTable, values: Prefix) -> npt.NDArray[np.int64]:
+    """Each model's class: the first model with exactly the same row (equal floats checked exactly).
+
+    >>> from sysrs_ref import Instance
+    >>> from sysrs_ref.fast import score_table
+    >>> table = score_table(Instance([[0.5, 1e-300], [0.25, 0.5], [0.5, 1e-300]]))
+    >>> row_classes(table, np.asarray(table.instance.array)).tolist()
+    [0, 1, 0]
+    """
+    _, first, inverse = np.unique(values, axis=0, return_index=True, return_inverse=True)
+    classes = first[inverse.reshape(-1)].astype(np.int64)
+    rows = table.instance.numerators
+    for model in np.flatnonzero(classes != np.arange(len(classes))).tolist():
+        if rows[model] != rows[int(classes[model])]:
+            classes[model] = model  # equal floats of different scores (rounded Fractions)
+    return classes
+
+
+class Workspace:
+    """Work arrays for up to *capacity* runs, reused from group to group (fresh memory is slow to touch)."""
+
+    def __init__(self, setup: Setup, capacity: int, synchronized: bool) -> None:
+        n_models, n_queries = setup.values.shape
+        self.prefix: Prefix = np.empty_like(setup.values, shape=(capacity, n_models, n_queries))
+        self.keys = np.empty((capacity, n_models, n_queries - 1), dtype=np.float64)
+        self.sample = np.empty((capacity, n_models * (n_queries - 1)), dtype=np.float64)
+        index = np.int32 if n_models * n_queries < 2**31 else np.intp  # int32 indices take faster
+        self.cells = None if synchronized else np.empty((capacity, n_models, n_queries), dtype=index)
+        self.offsets = (np.arange(n_models, dtype=index) * n_queries)[None, :, None]
+
+
+class Runs:
+    """A group of runs: prefix sums and float keys, and what the exact resolutions need."""
+
+    def __init__(self, setup: Setup, draws: DrawBatch, work: Workspace) -> None:
+        self.setup, self.draws, self.bounds, self.work = setup, draws, setup.bounds, work
+        n_runs, width = draws.n_runs, setup.table.n_queries - 1
+        self.prefix: Prefix = work.prefix[:n_runs]
+        prefix_sums(setup.values, draws, self.prefix, work)
+        keys: FloatArray = work.keys[:n_runs]
+        np.divide(self.prefix[:, :, :width], setup.scale[:width], out=keys)
+        np.add(keys, setup.roots, out=keys)
+        np.minimum.accumulate(keys, axis=2, out=keys)
+        self.keys = keys
+        self._views: dict[int, RunView] = {}
+
+    @property
+    def decisions(self) -> int:
+        """Exact decisions taken so far in this group."""
+        return sum(view.decisions for view in self._views.values())
+
+    def view(self, run: int) -> RunView:
+        """Run *run*'s arrays for the exact resolutions (one view per run, so exact sums are reused)."""
+        if run not in self._views:
+            setup = self.setup
+            self._views[run] = RunView(
+                setup.table, setup.a, setup.bounds, self.keys[run], self.prefix[run],
+                self.draws.query_orders[run], self.draws.rank[run], setup.scale, setup.roots, setup.squares,
+            )
+        return self._views[run]
+
+    def identity(self, rows: IntArray, positions: IntArray) -> npt.NDArray[np.int64]:
+        """For flat rows r K + i and 0-based positions: arms with equal identities at one position tie exactly.
+
+        The integer prefix sum on integer scores; the row's class on float ones.
+        """
+        if self.setup.integer:
+            values: npt.NDArray[np.int64] = self.prefix.reshape(-1)[rows * self.prefix.shape[2] + positions]
+            return values
+        classes: npt.NDArray[np.int64] = self.setup.classes[rows % self.prefix.shape[1]]
+        return classes
+
+    def rational(self, rows: IntArray, positions: IntArray) -> tuple[npt.NDArray[np.int64], IntArray]:
+        """Index at a position as numerator P q + r D over N (common factor D q dropped); -1 if irrational.
+
+        Only when ``setup.rational_int64``. Two indices with different (N, P) are equal
+        only if both are rational: if x1 + sqrt(a/N1) = x2 + sqrt(a/N2) with N1 != N2, the
+        difference d of the roots is rational and nonzero, so is their sum (a/N1 - a/N2) / d,
+        hence each root; with N1 = N2 the means, so P1 = P2.
+        """
+        setup = self.setup
+        sums = self.prefix.reshape(-1)[rows * self.prefix.shape[2] + positions].astype(np.int64)
+        roots = setup.squares[positions]
+        numerator = sums * setup.a.denominator + roots * setup.table.denominator
+        return np.where(roots >= 0, numerator, -1), positions + 1
+
+
+def prefix_sums(values: Prefix, draws: DrawBatch, out: Prefix, work: Workspace) -> None:
+    """``out[r, i, N - 1]``: the sum of model i's first N scores along its order in run r.
+
+    >>> from sysrs_ref import Draw, Instance
+    >>> from sysrs_ref.fast import DrawBatch, score_table
+    >>> setup = Setup(score_table(Instance([[1, 0, 1], [0, 1, 1]])), Fraction(1), synchronized=False)
+    >>> draws = DrawBatch.from_draws([Draw(((2, 1, 0), (0, 1, 2)), (0, 1))])
+    >>> out = np.empty((1, 2, 3), dtype=np.int64)
+    >>> prefix_sums(setup.values, draws, out, Workspace(setup, 1, synchronized=False))
+    >>> out.tolist()
+    [[[1, 1, 2], [0, 1, 2]]]
+    """
+    # Indices are valid by construction; mode="clip" skips numpy's slower checked path.
+    if work.cells is None:  # synchronized: one order per run
+        for run in range(draws.n_runs):
+            np.take(values, draws.query_orders[run, 0], axis=1, out=out[run], mode="clip")
+    else:
+        cells = work.cells[: draws.n_runs]
+        np.add(draws.query_orders, work.offsets, out=cells)
+        np.take(values.reshape(-1), cells, out=out, mode="clip")
+    np.cumsum(out, axis=2, out=out)

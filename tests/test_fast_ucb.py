@@ -1,0 +1,238 @@
+"""The UCB-E / SyUCB-E fast path (sysrs_ref.fast.ucb) gives exactly the reference's outcomes."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from strategies import draws_for, exploration_values, instances
+from sysrs_ref import Draw, Instance
+from sysrs_ref.errors import DrawError
+from sysrs_ref.fast import KERNELS, DrawBatch, random_draws, run_fast, score_table
+from sysrs_ref.fast.kernel import Chunk
+from sysrs_ref.fast.reference_kernel import reference_kernel
+from sysrs_ref.fast.ucb import syucbe_kernel, ucb_outcomes, ucbe_kernel
+from sysrs_ref.fast.ucb_exact import Bounds, RunView, _window, bounds_for, count_above
+
+SYNCHRONIZED = {"ucbe": False, "syucbe": True}
+Problem = tuple[Instance, str, DrawBatch, Fraction, tuple[int, ...]]
+
+
+@st.composite
+def problems(
+    draw: st.DrawFn, *, kind: str | None = None, max_queries: int = 7, a: Fraction | None = None
+) -> Problem:
+    """An instance, an algorithm, 1-3 draws, a, and a budget grid that always holds K and K*L."""
+    instance = draw(instances(max_models=5, max_queries=max_queries, kind=kind))
+    name = draw(st.sampled_from(sorted(SYNCHRONIZED)))
+    n_models, n_queries = instance.shape
+    runs = draw(st.lists(draws_for(n_models, n_queries, SYNCHRONIZED[name]), min_size=1, max_size=3))
+    exploration = a if a is not None else draw(exploration_values)
+    extra = draw(st.lists(st.integers(n_models, n_models * n_queries), max_size=4))
+    budgets = tuple(sorted({n_models, n_models * n_queries, *extra}))
+    return instance, name, DrawBatch.from_draws(runs), exploration, budgets
+
+
+def reference(problem: Problem) -> Chunk:
+    instance, name, draws, a, budgets = problem
+    return reference_kernel(name)(score_table(instance), budgets, draws, True, {"a": a})
+
+
+def assert_same(fast: Chunk, ref: Chunk) -> None:
+    assert fast.ranking is not None and ref.ranking is not None
+    assert np.array_equal(fast.ranking, ref.ranking), (fast.ranking.tolist(), ref.ranking.tolist())
+    assert np.array_equal(fast.chosen, ref.chosen)
+    assert np.array_equal(fast.spent, ref.spent)
+
+
+@settings(max_examples=300)
+@given(problems())
+def test_fast_equals_reference(problem: Problem) -> None:
+    instance, name, draws, a, budgets = problem
+    assert_same(KERNELS[name](score_table(instance), budgets, draws, True, {"a": a}), reference(problem))
+
+
+@settings(max_examples=150)
+@given(problems(kind="binary", max_queries=20, a=Fraction(1)) | problems(kind="coarse", max_queries=12))
+def test_exact_index_ties_on_binary_and_coarse_scores(problem: Problem) -> None:
+    # a = 1 on binary scores: 0 + sqrt(1/1) == 1/2 + sqrt(1/4) == 2/3 + sqrt(1/9) ... exact ties
+    instance, _, draws, a, budgets = problem
+    assert_same(ucb_outcomes(score_table(instance), budgets, draws, a), reference(problem))
+
+
+@settings(max_examples=150)
+@given(problems(kind="binary", max_queries=16, a=Fraction(1)) | problems(), st.sampled_from([2.0**-10, 0.125]))
+def test_audit_mode_resolves_everything_exactly(problem: Problem, tolerance: float) -> None:
+    # every cut through resolve_cut (wide windows: many exact comparisons), every chain of means
+    # within the tolerance re-sorted exactly: still the reference's outcome
+    instance, _, draws, a, budgets = problem
+    assert_same(ucb_outcomes(score_table(instance), budgets, draws, a, audit=tolerance), reference(problem))
+
+
+key_rows = st.integers(1, 40).flatmap(
+    lambda width: st.lists(
+        st.lists(st.integers(0, 100), min_size=width, max_size=width).map(lambda row: sorted(row, reverse=True)),
+        min_size=1,
+        max_size=4,
+    )
+)
+
+
+def key_view(keys: np.ndarray, gap: float) -> RunView:
+    """A RunView with only keys and the gap: all that _window reads."""
+    zero = np.zeros(1)
+    return RunView(
+        None, Fraction(1), Bounds(gap, gap, means_exact=False), keys, keys,  # type: ignore[arg-type]
+        np.zeros((1, 1), np.int32), np.zeros(len(keys), np.int32), zero, zero, np.zeros(1, np.int64),
+    )
+
+
+def chain_around(keys: np.ndarray, theta: float, gap: float) -> tuple[float, float]:
+    values = sorted(set(keys.ravel().tolist()))
+    low = high = values.index(theta)
+    while low > 0 and values[low] - values[low - 1] <= gap:
+        low -= 1
+    while high < len(values) - 1 and values[high + 1] - values[high] <= gap:
+        high += 1
+    return values[low], values[high]
+
+
+@given(key_rows, st.data())
+def test_window_is_the_chain_of_keys_around_theta(rows: list[list[int]], data: st.DataObject) -> None:
+    keys = np.array(rows, dtype=np.float64) / 64
+    theta = float(data.draw(st.sampled_from(sorted(set(keys.ravel())))))
+    gap = data.draw(st.sampled_from([1 / 32, 1 / 64, 1 / 128]))
+    assert _window(key_view(keys, gap), theta) == chain_around(keys, theta, gap)
+
+
+@pytest.mark.parametrize("gap", [1 / 64, 1 / 1024])
+def test_window_grows_past_its_first_guess(gap: float) -> None:
+    # 2001 keys spaced by gap: one chain, 30 times wider than the first window of 64 gaps
+    keys = np.array([np.arange(2000, -1, -1), np.arange(2000, -1, -1) - 0.5]) * gap
+    theta = float(keys[0, 700])
+    assert _window(key_view(keys, gap), theta) == chain_around(keys, theta, gap) == (-0.5 * gap, 2000 * gap)
+
+
+@given(key_rows, st.data())
+def test_count_above_counts(rows: list[list[int]], data: st.DataObject) -> None:
+    keys = np.array(rows, dtype=np.float64)
+    row_ids = np.array(data.draw(st.lists(st.integers(0, len(rows) - 1), min_size=1, max_size=6)), dtype=np.intp)
+    theta = np.array(data.draw(st.lists(st.integers(-1, 101), min_size=len(row_ids), max_size=len(row_ids))), float)
+    for strict in (True, False):
+        expected = [sum((v > t) if strict else (v >= t) for v in rows[r]) for r, t in zip(row_ids, theta)]
+        assert count_above(keys, row_ids, theta, strict=strict).tolist() == expected
+
+
+@settings(max_examples=100)
+@given(problems(max_queries=10), st.data())
+def test_one_pass_serves_every_budget(problem: Problem, data: st.DataObject) -> None:
+    instance, _, draws, a, budgets = problem
+    table = score_table(instance)
+    grid = ucb_outcomes(table, budgets, draws, a)
+    assert grid.ranking is not None
+    budget = data.draw(st.sampled_from(budgets))
+    alone = ucb_outcomes(table, (budget,), draws, a)
+    assert alone.ranking is not None
+    column = budgets.index(budget)
+    assert np.array_equal(alone.ranking[:, 0], grid.ranking[:, column])
+    assert np.array_equal(alone.chosen[:, 0], grid.chosen[:, column])
+
+
+decimal_matrices = st.integers(2, 4).flatmap(
+    lambda k: st.lists(
+        st.lists(st.sampled_from([0.0, 0.1, 0.2, 0.3, 0.7, 1.0]), min_size=6, max_size=6), min_size=k, max_size=k
+    )
+)
+
+
+@settings(max_examples=60)
+@given(decimal_matrices, st.data())
+def test_integer_scores_with_a_large_denominator(rows: list[list[float]], data: st.DataObject) -> None:
+    # 0.1 is 3602879701896397 / 2^55: integer sums, but float means are not correctly rounded
+    instance = Instance(rows)
+    table = score_table(instance)
+    n_models, n_queries = instance.shape
+    assert table.exact and not bounds_for(table, Fraction(1)).means_exact or table.denominator == 1
+    name = data.draw(st.sampled_from(sorted(SYNCHRONIZED)))
+    runs = data.draw(st.lists(draws_for(n_models, n_queries, SYNCHRONIZED[name]), min_size=1, max_size=3))
+    a = data.draw(exploration_values)
+    budgets = tuple(range(n_models, n_models * n_queries + 1, 3)) + (n_models * n_queries,)
+    problem = (instance, name, DrawBatch.from_draws(runs), a, budgets)
+    assert_same(ucb_outcomes(table, budgets, problem[2], a), reference(problem))
+
+
+def test_float_sums_that_differ_only_by_rounding() -> None:
+    # Rows 0 and 1 hold the same floats in other orders: exact means equal, float cumsums not always.
+    row = [0.1, 0.2, 0.3, 0.7, 0.6, 0.9]
+    instance = Instance([row, row[::-1], [0.5, 0.4, 1e-300, 0.2, 0.3, 0.1]])
+    table = score_table(instance)
+    assert not table.exact
+    draws = random_draws(7, 60, 3, 6, synchronized=False)
+    sums = np.cumsum(np.asarray(instance.array)[np.arange(3)[None, :, None], draws.query_orders], axis=2)
+    assert np.any(sums[:, 0, -1] != sums[:, 1, -1]), "the float sums should differ somewhere"
+    budgets = (3, 9, 12, 15, 18)
+    fast = ucbe_kernel(table, budgets, draws, True, {"a": Fraction(1)})
+    assert fast.exact_decisions > 0
+    assert_same(fast, reference_kernel("ucbe")(table, budgets, draws, True, {"a": Fraction(1)}))
+
+
+@pytest.mark.parametrize("name", sorted(SYNCHRONIZED))
+def test_integer_table_whose_denominator_overflows_a_float(name: str) -> None:
+    # 5e-324 = 2^-1074: numerators 0, 1, 2 over D = 2^1074; N * D is no float, the float sums take over
+    instance = Instance([[0.0, 1e-323, 5e-324], [5e-324, 5e-324, 0.0], [1e-323, 0.0, 0.0]])
+    table = score_table(instance)
+    assert table.exact and not bounds_for(table, Fraction(1)).integer
+    draws = random_draws(2, 20, 3, 3, synchronized=SYNCHRONIZED[name])
+    budgets = tuple(range(3, 10))
+    problem = (instance, name, draws, Fraction(1), budgets)
+    assert_same(ucb_outcomes(table, budgets, draws, Fraction(1)), reference(problem))
+
+
+def test_a_hand_made_exact_index_tie() -> None:
+    # After the warm-up model 1 (score 0) has U = 0 + 1; model 0 reaches 2/4 + sqrt(1/4) = 1 at count 4.
+    instance = Instance([[1, 0, 0, 1, 1, 0], [0, 1, 1, 1, 1, 1], [0, 0, 0, 0, 0, 0]])
+    order = (0, 1, 2, 3, 4, 5)
+    table = score_table(instance)
+    for priority in ((0, 1, 2), (1, 0, 2), (2, 1, 0)):
+        draws = DrawBatch.from_draws([Draw((order,), priority)])
+        budgets = tuple(range(3, 19))
+        fast = syucbe_kernel(table, budgets, draws, True, {"a": Fraction(1)})
+        assert_same(fast, reference_kernel("syucbe")(table, budgets, draws, True, {"a": Fraction(1)}))
+
+
+def test_registered_and_checked() -> None:
+    assert KERNELS["ucbe"] is ucbe_kernel and KERNELS["syucbe"] is syucbe_kernel
+    table = score_table(Instance([[1, 0], [0, 1]]))
+    with pytest.raises(DrawError, match="synchronized"):
+        syucbe_kernel(table, (2,), random_draws(0, 1, 2, 2, synchronized=False), True, {"a": Fraction(1)})
+
+
+def test_extreme_exploration_falls_back_to_the_reference() -> None:
+    instance = Instance([[1, 0, 1], [0, 1, 1], [1, 1, 0]])
+    draws = random_draws(3, 4, 3, 3, synchronized=True)
+    for a in (Fraction(1, 2**1001), Fraction(2**1001)):
+        fast = syucbe_kernel(score_table(instance), (3, 5, 9), draws, True, {"a": a})
+        assert_same(fast, reference_kernel("syucbe")(score_table(instance), (3, 5, 9), draws, True, {"a": a}))
+
+
+@pytest.mark.parametrize(
+    ("dataset", "percents"), [("gsm", (1, 2, 4)), ("narrative_qa", (2, 5, 8)), ("math", (2, 5, 8))]
+)
+def test_real_data_equals_reference(shared_data: Path, dataset: str, percents: tuple[int, ...]) -> None:
+    instance = Instance(np.load(shared_data / f"{dataset}.npy"))
+    table = score_table(instance)
+    n_models, n_queries = instance.shape
+    budgets = tuple(p * n_models * n_queries // 100 for p in percents)
+    for seed, name in enumerate(sorted(SYNCHRONIZED)):  # 25 runs of each: 50 per data set
+        draws = random_draws(seed, 25, n_models, n_queries, synchronized=SYNCHRONIZED[name])
+        fast = run_fast(table, name, budgets, draws, a=1)
+        ref = reference_kernel(name)(table, budgets, draws, True, {"a": Fraction(1)})
+        assert fast.ranking is not None and ref.ranking is not None
+        assert np.array_equal(fast.ranking, ref.ranking)
+        assert np.array_equal(fast.chosen, ref.chosen)
+        assert np.array_equal(fast.spent, np.broadcast_to(ref.spent, fast.spent.shape))
