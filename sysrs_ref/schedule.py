@@ -6,6 +6,7 @@ a decimal, never as a float.
 
 from __future__ import annotations
 
+import functools
 import math
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -25,6 +26,7 @@ __all__ = [
 ]
 
 
+@functools.lru_cache(maxsize=1024, typed=True)
 def logbar(n_models: int) -> Fraction:
     """logbar(K) = 1/2 + sum_{i=2}^{K} 1/i, exactly (eq. budget-schedule).
 
@@ -204,6 +206,7 @@ def capped_schedule(n_models: int, n_queries: int, budget: int) -> tuple[int, ..
     return _levels(n_models, n_queries, low)
 
 
+@functools.lru_cache(maxsize=4096, typed=True)  # pure; typed: 100.0 is still refused after 100
 def schedule(n_models: int, n_queries: int, budget: int) -> tuple[int, ...]:
     """(n_1, ..., n_{K-1}) used by SR and SySRs: the paper's, capped when it must be.
 

@@ -4,12 +4,14 @@ Used by the elimination and uniform kernels when the scores are not small
 integers over a common denominator (``ScoreTable.exact`` is False).
 
 The bound. A float64 prefix sum of N terms x_t in [0, 1] (each the correctly
-rounded float of an exact score, error <= u x_t with u = 2^-53), summed left to
-right, is within (N + 1) u (1 + 2 N u) P of the exact sum P (Higham,
-*Accuracy and Stability of Numerical Algorithms*, eq. 4.4, plus one rounding
-per term); with N < 2^40 this is below N' 2^-52 P-hat for N' = N + 1. Two sums
-of the same length whose float values differ by more than
-``tolerance(N, largest) = (N + 1) 2^-50 largest`` (twice the sum of both
+rounded float of an exact score, error <= u x_t with u = 2^-53), summed in any
+order (each term takes part in at most N - 1 additions; the fast paths add
+segment sums, :func:`~sysrs_ref.fast.kernel.prefix_at`), is within
+(N + 1) u (1 + 2 N u) P of the exact sum P (Higham, *Accuracy and Stability of
+Numerical Algorithms*, section 4.2: gamma_(N-1) times the sum of the terms,
+plus one rounding per term); with N < 2^40 this is below N' 2^-52 P-hat for
+N' = N + 1. Two sums of the same length whose float values differ by more
+than ``tolerance(N, largest) = (N + 1) 2^-50 largest`` (twice the sum of both
 bounds) therefore compare the same way exactly. Closer ones are decided from
 the exact integer numerators. A float sum of non-negative terms is 0 exactly
 when every term is 0, so sums that are all exactly 0.0 are exact ties and need

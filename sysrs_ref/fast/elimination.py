@@ -3,11 +3,11 @@
 For run r, model i follows its query order (SySRs: the run's shared order);
 after phase k every active model has seen the first n_k queries of its order,
 so its phase-k sum is the prefix sum P_i(n_k) along that order. The kernel
-gathers the scores in order once, takes prefix sums once (up to the largest
-n_{K-1} of the grid), and replays the K - 1 eliminations of each budget's
-schedule (:func:`sysrs_ref.schedule.schedule`, capped when it must be) on
-views of those sums: the common-random-numbers grid costs one gather and one
-cumulative sum, plus K - 1 vectorized arg-mins per budget.
+gathers the scores in order once, takes the prefix sums once at every n_k
+that some budget's schedule (:func:`sysrs_ref.schedule.schedule`, capped
+when it must be) ends a phase at, and replays the K - 1 eliminations of each
+budget on those sums: the common-random-numbers grid costs one gather and one
+pass of segment sums, plus K - 1 vectorized arg-mins per budget.
 
 Elimination rule, as the reference: the active model with the smallest sum
 is eliminated; among equal sums, the one latest in the arm priority (largest
@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from sysrs_ref.fast.batch import DrawBatch
 from sysrs_ref.fast.certify import exact_prefix_sum, tolerance
-from sysrs_ref.fast.kernel import Chunk, prefix_by_position
+from sysrs_ref.fast.kernel import Chunk, prefix_at
 from sysrs_ref.fast.table import ScoreTable
 from sysrs_ref.schedule import schedule, schedule_spend
 
@@ -51,58 +51,62 @@ def successive_rejects_kernel(
     """
     n_runs, n_models, n_queries = draws.n_runs, table.n_models, table.n_queries
     schedules = [schedule(n_models, n_queries, budget) for budget in budgets]
-    width = max(lengths[-1] for lengths in schedules)
+    counts = sorted({n_k for lengths in schedules for n_k in lengths if n_k > 0})
+    slot = {n_k: index for index, n_k in enumerate(counts)}  # n_k -> its slab of prefix sums
     rank = draws.rank.astype(np.int64)
-    keys = _keys(table, draws, width, rank)
-    floats = None if keys is not None or width == 0 else prefix_by_position(table, draws, width)
+    keys = _keys(table, draws, counts, rank)
+    floats = None if keys is not None or not counts else prefix_at(table, draws, counts)
     chosen = np.empty((n_runs, len(budgets)), dtype=np.int32)
     ranks = np.empty((n_runs, len(budgets), n_models), dtype=np.int32) if ranking else None
     spent = np.array([schedule_spend(lengths) for lengths in schedules], dtype=np.int64)
     runs = np.arange(n_runs)
     offsets = (runs * n_models)[:, None]
+    flat_rank = rank.reshape(-1)
     decisions = 0
     for column, lengths in enumerate(schedules):
-        # active[r, :size] are run r's models still in play; the eliminated one is
-        # swapped to the end of the live part, so the arrays stay rectangular.
-        active = np.tile(np.arange(n_models, dtype=np.intp), (n_runs, 1))
+        # cells[r, :size] are run r's models still in play, as flat cells r K + model of the
+        # (R, K) slabs; the eliminated one is swapped to the end of the live part, so the arrays
+        # stay rectangular.
+        cells = np.arange(n_runs * n_models, dtype=np.intp).reshape(n_runs, n_models)
         for phase, n_k in enumerate(lengths):
             size = n_models - phase
-            live = active[:, :size]
+            live = cells[:, :size]
             if n_k == 0:  # nothing seen yet: every active model ties; the last in priority goes
-                position = np.take_along_axis(rank, live, axis=1).argmax(axis=1)
+                position = np.take(flat_rank, live).argmax(axis=1)
             elif keys is not None:
-                position = np.take(keys[n_k - 1], live + offsets).argmin(axis=1)
+                position = np.take(keys[slot[n_k]], live).argmin(axis=1)
             else:
                 assert floats is not None
-                sums = np.take(floats[n_k - 1].astype(np.float64, copy=False), live + offsets)
-                position, resolved = _float_worst(table, draws, n_k, sums, live, rank)
+                sums = np.take(floats[slot[n_k]].astype(np.float64, copy=False), live)
+                position, resolved = _float_worst(table, draws, n_k, sums, live - offsets, rank)
                 decisions += resolved
             worst = live[runs, position]
             live[runs, position] = live[:, size - 1]
             live[:, size - 1] = worst
-        # active now lists the winner first, then the eliminated models, last eliminated first
-        chosen[:, column] = active[:, 0]
+        # cells now list the winner first, then the eliminated models, last eliminated first
+        order = cells - offsets
+        chosen[:, column] = order[:, 0]
         if ranks is not None:
-            ranks[:, column] = active
+            ranks[:, column] = order
     return Chunk(chosen, ranks, spent, decisions)
 
 
 def _keys(
-    table: ScoreTable, draws: DrawBatch, width: int, rank: npt.NDArray[np.int64]
+    table: ScoreTable, draws: DrawBatch, counts: list[int], rank: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.signedinteger[Any]] | None:
-    """Integer elimination keys ``P * K + (K - 1 - rank)`` by position, (width, R, K); None for floats.
+    """Integer elimination keys ``P * K + (K - 1 - rank)`` at each of *counts*, (P, R, K); None for floats.
 
     The arg-min of a run's keys over its active models is the model SR eliminates:
     the smallest sum, and among equal sums the latest in the priority. int32 when it fits.
     """
-    if not table.exact or width == 0:
+    if not table.exact or not counts:
         return None
     n_models = table.n_models
-    largest = int(table.values.max(initial=0)) * width
+    largest = int(table.values.max(initial=0)) * counts[-1]
     small = (largest + 1) * n_models < 2**31
     keys = cast(
         "npt.NDArray[np.signedinteger[Any]]",
-        prefix_by_position(table, draws, width, scale=n_models, dtype=np.int32 if small else np.int64),
+        prefix_at(table, draws, counts, scale=n_models, dtype=np.int32 if small else np.int64),
     )
     keys += (n_models - 1 - rank).astype(keys.dtype)[None]
     return keys

@@ -145,7 +145,7 @@ def _cut(runs: Runs, pulls: IntArray) -> IntArray:
     in_band = band > 0
     first = np.minimum(above, width - 1)  # a band arm's first band cell: its key is U there
     certified = (nearest_up > theta + gap) & (nearest_down < theta - gap) & _same_keys(runs, rows, first, in_band)
-    certified &= _interiors_clear(runs, rows, above, upto, theta, certified) & (not runs.setup.audit)
+    certified &= _interiors_clear(runs, rows, above, upto, theta, certified) & runs.setup.certify
     # Certified cuts: the band's cells go by rank, each arm's in its own order.
     need = pulls[None, :] - above.sum(axis=2)
     priority = np.broadcast_to(runs.draws.arm_priority[:, None, :], shape).astype(np.intp)
@@ -188,17 +188,26 @@ def _interiors_clear(
     if len(run) == 0:
         return clear
     start = above[run, column, arm]
-    owner, position = segments(start + 1, upto[run, column, arm] - start - 1)
-    row = rows[run, column, arm][owner]
-    values = runs.prefix.reshape(-1)[row * (runs.keys.shape[2] + 1) + position] / runs.setup.scale[position]
+    # An arm's band is one of its blocks (cells of equal key, = theta); budgets whose cut falls in
+    # the same block share it (same run, arm and start, hence same theta): check each block once.
+    n_models, width = runs.keys.shape[1:]
+    block = (run.astype(np.int64) * n_models + arm) * (width + 1) + start
+    _, first, inverse = np.unique(block, return_index=True, return_inverse=True)
+    run1, column1, arm1, start1 = run[first], column[first], arm[first], start[first]
+    owner, position = segments(start1 + 1, upto[run1, column1, arm1] - start1 - 1)
+    row = rows[run1, column1, arm1][owner]
+    values = runs.prefix.reshape(-1)[row * (width + 1) + position] / runs.setup.scale[position]
     values += runs.setup.roots[position]
-    bad = np.flatnonzero(values <= theta[run, column][owner] + runs.bounds.gap)
+    bad = np.flatnonzero(values <= theta[run1, column1][owner] + runs.bounds.gap)
     if len(bad) and runs.setup.rational_int64:
         numerator, count = runs.rational(row[bad], position[bad])
-        key_numerator, key_count = runs.rational(row[bad], start[owner[bad]])
+        key_numerator, key_count = runs.rational(row[bad], start1[owner[bad]])
         tie = (numerator >= 0) & (key_numerator >= 0) & (numerator * key_count == key_numerator * count)
         bad = bad[~tie]
-    clear[run[owner[bad]], column[owner[bad]]] = False
+    blocked = np.zeros(len(first), dtype=bool)
+    blocked[owner[bad]] = True
+    failed = blocked[inverse.reshape(-1)]
+    clear[run[failed], column[failed]] = False
     return clear
 
 
@@ -209,13 +218,16 @@ def ucb_outcomes(
     a: Fraction,
     *,
     ranking: bool = True,
-    audit: float = 0.0,
+    tolerance: float = 0.0,
+    certify: bool = True,
 ) -> Chunk:
     """UCB-E (one order per model) or SyUCB-E (synchronized draws) for every run and budget.
 
-    With *audit* > 0, nothing is certified by floats alone and both tolerances
-    are widened to *audit*: every cut, and every chain of means within *audit*
-    of each other, goes through the exact resolutions (slow; for their tests).
+    For the tests of the exact parts (slow): *tolerance* > 0 widens both
+    tolerances to at least *tolerance*, so far more cuts and chains of means
+    need the certification or the exact resolutions (the outcome must not
+    change: wider tolerances are still sound); with *certify* False no cut is
+    certified by floats alone, every one goes through the exact resolution.
 
     >>> from sysrs_ref import Instance
     >>> from sysrs_ref.fast import score_table, random_draws
@@ -229,7 +241,7 @@ def ucb_outcomes(
     True
     """
     grid = tuple(check_budget(budget, table.n_models, table.n_queries) for budget in budgets)
-    setup = Setup(table, a, draws.synchronized, audit)
+    setup = Setup(table, a, draws.synchronized, tolerance, certify)
     n_runs, n_models = draws.n_runs, table.n_models
     ranks = np.empty((n_runs, len(grid), n_models), dtype=np.int32)
     group = min(n_runs, max(1, GROUP_BYTES // (8 * n_models * table.n_queries)))

@@ -33,12 +33,14 @@ GROUP_BYTES = 4 * 2**20
 class Setup:
     """What depends on the table and a only: error bounds, float scales, rational square roots."""
 
-    def __init__(self, table: ScoreTable, a: Fraction, synchronized: bool, audit: float = 0.0) -> None:
+    def __init__(
+        self, table: ScoreTable, a: Fraction, synchronized: bool, tolerance: float = 0.0, certify: bool = True
+    ) -> None:
         n_models, n_queries, denominator = table.n_models, table.n_queries, table.denominator
-        self.table, self.a, self.audit = table, a, audit > 0
+        self.table, self.a, self.certify = table, a, certify
         self.bounds: Bounds = bounds_for(table, a)
-        if audit > 0:  # wider tolerances stay correct (they only need to exceed twice the error)
-            gap, mean_tol = max(self.bounds.gap, audit), max(self.bounds.mean_tol, audit)
+        if tolerance > 0:  # wider tolerances stay correct (they only need to exceed twice the error)
+            gap, mean_tol = max(self.bounds.gap, tolerance), max(self.bounds.mean_tol, tolerance)
             self.bounds = dataclasses.replace(self.bounds, gap=gap, mean_tol=mean_tol, means_exact=False)
         counts = range(1, n_queries + 1)
         self.integer = self.bounds.integer

@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from sysrs_ref.fast.batch import DrawBatch
 from sysrs_ref.fast.certify import exact_prefix_sum, tolerance
-from sysrs_ref.fast.kernel import Chunk, prefix_by_position
+from sysrs_ref.fast.kernel import Chunk, prefix_at
 from sysrs_ref.fast.table import ScoreTable
 
 __all__ = ["uniform_kernel"]
@@ -42,14 +42,15 @@ def uniform_kernel(
     """
     n_runs, n_models = draws.n_runs, table.n_models
     per_model = [budget // n_models for budget in budgets]
-    prefix = prefix_by_position(table, draws, max(per_model))  # (width, R, K)
+    counts = sorted(set(per_model))
+    prefix = prefix_at(table, draws, counts)  # (P, R, K): the sums after each count m
     rank = draws.rank.astype(np.int64)
     chosen = np.empty((n_runs, len(budgets)), dtype=np.int32)
     ranks = np.empty((n_runs, len(budgets), n_models), dtype=np.int32) if ranking else None
     spent = np.array([m * n_models for m in per_model], dtype=np.int64)
     decisions = 0
     for column, m in enumerate(per_model):
-        sums = prefix[m - 1]
+        sums = prefix[counts.index(m)]
         if table.exact:
             order = np.argsort(-(sums * n_models + (n_models - 1 - rank)), axis=1).astype(np.int32)
         else:
