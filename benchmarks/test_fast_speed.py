@@ -1,6 +1,6 @@
 """The fast path against the reference on the same work (pytest-benchmark; not in the default run).
 
-Run: .venv/bin/python -m pytest benchmarks -k fast
+Run: .venv/bin/python -m pytest benchmarks -k fast -s   (-s shows each algorithm's speed-up)
 For each algorithm on gsm (80 models x 1000 queries) at 20%: the reference's
 runs per second (a few runs) and the fast path's (1000 runs), on the same
 draws, with the outcomes of the shared runs asserted equal. Issue 5's target:
@@ -49,5 +49,7 @@ def test_fast_vs_reference_gsm_20_percent(benchmark: Any, gsm: ScoreTable, algor
         reference_runs_per_s=round(reference_rate, 2), fast_runs_per_s=round(fast_rate, 1),
         speedup=round(fast_rate / reference_rate, 1),
     )
+    print(f"\n{algorithm}: reference {reference_rate:.2f} runs/s, fast {fast_rate:.0f} runs/s, "
+          f"{fast_rate / reference_rate:.0f}x")
     if algorithm == "sysrs":
         assert fast_rate >= 100 * reference_rate

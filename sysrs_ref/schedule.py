@@ -26,7 +26,6 @@ __all__ = [
 ]
 
 
-@functools.lru_cache(maxsize=1024, typed=True)
 def logbar(n_models: int) -> Fraction:
     """logbar(K) = 1/2 + sum_{i=2}^{K} 1/i, exactly (eq. budget-schedule).
 
@@ -35,6 +34,11 @@ def logbar(n_models: int) -> Fraction:
     """
     if n_models < 2:
         raise BudgetError(f"logbar(K) needs K >= 2 models, got {n_models}")
+    return _logbar(n_models)
+
+
+@functools.lru_cache(maxsize=1024, typed=True)  # typed: 2.0 is not served the value of 2
+def _logbar(n_models: int) -> Fraction:
     return Fraction(1, 2) + sum((Fraction(1, i) for i in range(2, n_models + 1)), Fraction(0))
 
 
@@ -206,7 +210,6 @@ def capped_schedule(n_models: int, n_queries: int, budget: int) -> tuple[int, ..
     return _levels(n_models, n_queries, low)
 
 
-@functools.lru_cache(maxsize=4096, typed=True)  # pure; typed: 100.0 is still refused after 100
 def schedule(n_models: int, n_queries: int, budget: int) -> tuple[int, ...]:
     """(n_1, ..., n_{K-1}) used by SR and SySRs: the paper's, capped when it must be.
 
@@ -223,6 +226,11 @@ def schedule(n_models: int, n_queries: int, budget: int) -> tuple[int, ...]:
     ((16, 21, 31), (17, 23, 30), (4,))
     """
     check_budget(budget, n_models, n_queries)
+    return _schedule(n_models, n_queries, budget)
+
+
+@functools.lru_cache(maxsize=4096, typed=True)  # grids ask for the same schedules again and again
+def _schedule(n_models: int, n_queries: int, budget: int) -> tuple[int, ...]:
     lengths = paper_schedule(n_models, budget)
     if lengths[-1] > n_queries or budget == n_models * n_queries:
         return capped_schedule(n_models, n_queries, budget)

@@ -7,6 +7,7 @@ budget. The fast kernels share nothing with it but the schedule.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 from strategies import draws_for, instances
 from sysrs_ref import Draw, Instance
 from sysrs_ref.fast import DrawBatch, random_draws, run_fast, score_table
+from sysrs_ref.fast.kernel import prefix_at
 from sysrs_ref.fast.reference_kernel import reference_kernel
 from sysrs_ref.fast.table import ScoreTable
 
@@ -56,6 +58,38 @@ def test_fast_equals_reference(case: tuple[Instance, str, tuple[int, ...], DrawB
     """Binary, coarse and float scores with duplicate rows; integer and certified float paths."""
     instance, name, budgets, draws = case
     assert_same_as_reference(score_table(instance, prefer_float=prefer_float), name, budgets, draws)
+
+
+@settings(max_examples=200)
+@given(
+    instances(max_models=5, max_queries=12),
+    st.booleans(),
+    st.data(),
+    st.integers(1, 400),
+    st.booleans(),
+)
+def test_prefix_at_equals_naive_running_sums(
+    instance: Instance, synchronized: bool, data: st.DataObject, block_bytes: int, prefer_float: bool
+) -> None:
+    """prefix_at at any counts and block size: exact on integer tables, within the certified bound on floats."""
+    n_models, n_queries = instance.shape
+    table = score_table(instance, prefer_float=prefer_float)
+    runs = data.draw(st.lists(draws_for(n_models, n_queries, synchronized), min_size=1, max_size=3))
+    draws = DrawBatch.from_draws(runs)
+    counts = sorted(data.draw(st.sets(st.integers(1, n_queries), min_size=1)))
+    scale = data.draw(st.sampled_from([1, n_models])) if table.exact else 1
+    got = prefix_at(table, draws, counts, scale=scale, block_bytes=block_bytes)
+    for run in range(draws.n_runs):
+        for model in range(n_models):
+            order = draws.query_orders[run, 0 if synchronized else model]
+            for slab, count in enumerate(counts):
+                exact = table.exact_sum(model, order[:count].tolist())
+                if table.exact:
+                    assert got[slab, run, model] == scale * exact
+                else:
+                    value, approx = Fraction(exact, table.denominator), Fraction(float(got[slab, run, model]))
+                    # certify.py's bound on one sum: (N + 1) 2^-52 times the sum
+                    assert abs(approx - value) <= (count + 1) * Fraction(1, 2**52) * max(value, approx)
 
 
 @pytest.mark.parametrize("name", FAST_HERE)

@@ -58,3 +58,25 @@ def test_every_public_function_has_a_summary_and_a_runnable_example() -> None:
             doc = inspect.getdoc(obj) or ""
             assert doc.splitlines() and doc.splitlines()[0].strip(), f"{name} has no one-line summary"
             assert ">>>" in doc, f"{name} has no example"
+
+
+def test_fast_paths_example(shared_data: Path) -> None:
+    """The README's "Fast paths" example, with the values its comments claim."""
+    import numpy as np
+
+    from sysrs_ref import select
+    from sysrs_ref.fast import random_draws, run_fast, score_table
+
+    section = (ROOT / "README.md").read_text().split("## Fast paths", 1)[1].split("\n## ", 1)[0]
+    assert "(1000, 2) (1000, 2, 80) (1000, 2)" in section and "[0.881 1.   ]" in section
+    inst = Instance.from_file(shared_data / "gsm.npy")
+    table = score_table(inst)
+    budgets = [parse_budget(p, *inst.shape) for p in ("8%", "20%")]
+    draws = random_draws(0, 1000, *inst.shape, synchronized=True)
+    out = run_fast(table, "sysrs", budgets, draws)
+    assert out.ranking is not None and table.exact
+    assert (out.chosen.shape, out.ranking.shape, out.spent.shape) == ((1000, 2), (1000, 2, 80), (1000, 2))
+    assert str((out.chosen == 0).mean(axis=0)) == "[0.881 1.   ]"
+    same = select(inst, budgets[0], "sysrs", draw=draws.draw(7))
+    assert out.outcome(7, 0) == (same.chosen, same.ranking, same.spent)
+    assert np.all(out.spent <= np.array(budgets))

@@ -7,7 +7,7 @@ gathers the scores in order once, takes the prefix sums once at every n_k
 that some budget's schedule (:func:`sysrs_ref.schedule.schedule`, capped
 when it must be) ends a phase at, and replays the K - 1 eliminations of each
 budget on those sums: the common-random-numbers grid costs one gather and one
-pass of segment sums, plus K - 1 vectorized arg-mins per budget.
+pass of running sums, plus K - 1 vectorized arg-mins per budget.
 
 Elimination rule, as the reference: the active model with the smallest sum
 is eliminated; among equal sums, the one latest in the arm priority (largest

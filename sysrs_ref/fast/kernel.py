@@ -52,11 +52,12 @@ def prefix_at(
     the sums after ``counts[p]`` queries form one contiguous (R, K) slab, which
     is what the phase-by-phase kernels read. Only the P slabs asked for are
     kept (a grid of SR schedules needs a few hundred of the L counts). The
-    scores are gathered in query order and summed left to right, *block_bytes*
-    of positions at a time. Integer tables give exact integer sums of the
-    numerators (*dtype* int32 or int64 as the caller knows fits, default
-    int64); float tables float64 sums, whose error :mod:`sysrs_ref.fast.certify`
-    bounds.
+    scores are gathered in query order and summed (synchronized draws: left to
+    right, *block_bytes* of positions at a time; otherwise model by model, by
+    segments between the counts when they are sparse). Integer tables give
+    exact integer sums of the numerators (*dtype* int32 or int64 as the caller
+    knows fits, default int64); float tables float64 sums, whose error
+    :mod:`sysrs_ref.fast.certify` bounds whatever the order of the additions.
 
     >>> from sysrs_ref import Draw, Instance
     >>> from sysrs_ref.fast import DrawBatch, score_table
