@@ -4,6 +4,7 @@ Paper: "Cutting LLM Evaluation Costs with SySRs". This package re-exports the
 public API; see the README for a tour.
 """
 
+from sysrs_ref._version import __version__
 from sysrs_ref.algorithms import (
     ALGORITHMS,
     AlgorithmRun,
@@ -53,7 +54,6 @@ from sysrs_ref.simulation import SimulationResult, simulate, simulation_draws
 from sysrs_ref.synthetic import irt_benchmark
 from sysrs_ref.theory import Hardness, hardness
 
-__version__ = "0.1.0"
 
 __all__ = [
     "ALGORITHMS",

@@ -1,4 +1,4 @@
-"""The command line: ``python -m sysrs_ref {select,simulate,hardness,exact,demo}`` (DESIGN.md section 6).
+"""The command line: ``python -m sysrs_ref {select,simulate,hardness,exact,reproduce,demo}`` (DESIGN.md section 6).
 
 With ``--json`` each subcommand prints exactly one JSON object on stdout;
 otherwise readable text. A user's mistake (missing file, bad budget, unknown
@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import NamedTuple, NoReturn
 
+from sysrs_ref import cli_reproduce
 from sysrs_ref.algorithms.base import Outcome
 from sysrs_ref.algorithms.registry import ALGORITHMS, AlgorithmSpec, ParamValue, get_algorithm
 from sysrs_ref.draws import random_draw
@@ -139,6 +140,13 @@ def _build_parser() -> _Parser:
     exact.add_argument("--limit", type=int, default=DEFAULT_LIMIT, metavar="N", help=f"refuse enumerations larger than N (default {DEFAULT_LIMIT:.0e})")
     exact.add_argument("--json", action="store_true", help=json_help)
 
+    rep = command(
+        "reproduce",
+        "run the paper's experiments on a folder of score matrices: tables, confidence budgets, a report, plots",
+        cli_reproduce.EXAMPLE,
+    )
+    cli_reproduce.add_arguments(rep)
+
     demo = command("demo", "SySRs on a synthetic benchmark at 10%% of the full cost (no files needed)", "")
     demo.add_argument("--json", action="store_true", help=json_help)
     return parser
@@ -157,14 +165,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             _hardness(args)
         elif args.command == "exact":
             _exact(args)
+        elif args.command == "reproduce":
+            cli_reproduce.run(args)
         else:
             _demo(args)
     except (_UsageError, SysrsError) as err:
         prefix = "" if isinstance(err, _UsageError) else "error: "
         print(f"{prefix}{err}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:  # Ctrl-C: nothing is written to disk by these commands
-        print("interrupted", file=sys.stderr)
+    except KeyboardInterrupt as interrupt:  # Ctrl-C: only reproduce writes to disk, and says what it kept
+        print(f"interrupted{': ' + str(interrupt) if str(interrupt) else ''}", file=sys.stderr)
         return 130
     except BrokenPipeError:  # piped into e.g. head: stop quietly, without a second error at exit
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

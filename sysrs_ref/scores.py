@@ -17,7 +17,7 @@ import numpy as np
 
 from sysrs_ref.errors import ScoreError
 
-__all__ = ["ScoreLike", "as_score", "checked_score", "fraction_text", "parse_decimal"]
+__all__ = ["ScoreLike", "as_score", "checked_score", "decimal_text", "fraction_text", "parse_decimal"]
 
 #: What may stand for a score: Python and numpy numbers, Fractions and Decimals.
 ScoreLike = int | float | Fraction | Decimal | np.integer | np.floating | np.bool_
@@ -131,3 +131,28 @@ def fraction_text(value: Fraction) -> str:
     """
     numerator = str(Decimal(value.numerator))
     return numerator if value.denominator == 1 else f"{numerator}/{Decimal(value.denominator)}"
+
+
+def decimal_text(value: Fraction) -> str:
+    """A Fraction as its exact decimal text ("0.1", "12", "1.25"), or "p/q" when it has no finite one.
+
+    >>> decimal_text(Fraction(1, 10)), decimal_text(Fraction(12)), decimal_text(Fraction(-5, 4)), decimal_text(Fraction(1, 3))
+    ('0.1', '12', '-1.25', '1/3')
+    """
+    if value.denominator == 1:
+        return fraction_text(value)
+    twos = fives = 0
+    rest = value.denominator
+    while rest % 2 == 0:
+        rest //= 2
+        twos += 1
+    while rest % 5 == 0:
+        rest //= 5
+        fives += 1
+    if rest != 1:
+        return fraction_text(value)
+    digits = max(twos, fives)
+    scaled = abs(value.numerator) * 10**digits // value.denominator
+    whole, frac = divmod(scaled, 10**digits)
+    sign = "-" if value < 0 else ""
+    return f"{sign}{whole}.{frac:0{digits}d}".rstrip("0").rstrip(".")

@@ -39,7 +39,7 @@ from sysrs_ref.fast.run import CELL_BYTES, CHUNK_BYTES, KERNELS, chunk_runs, exa
 from sysrs_ref.fast.table import ScoreTable, score_table
 from sysrs_ref.instance import Instance
 from sysrs_ref.schedule import parse_budget, parse_percentage
-from sysrs_ref.scores import fraction_text
+from sysrs_ref.scores import decimal_text
 
 __all__ = ["SimulationResult", "SimulationRow", "simulate", "simulation_draws"]
 
@@ -355,20 +355,4 @@ def _exact_json(value: Fraction) -> int | str:
     >>> _exact_json(Fraction(1)), _exact_json(Fraction(1, 8)), _exact_json(Fraction(1, 3))
     (1, '0.125', '1/3')
     """
-    if value.denominator == 1:
-        return value.numerator
-    twos = fives = 0
-    rest = value.denominator
-    while rest % 2 == 0:
-        rest //= 2
-        twos += 1
-    while rest % 5 == 0:
-        rest //= 5
-        fives += 1
-    if rest != 1:
-        return fraction_text(value)
-    digits = max(twos, fives)
-    scaled = abs(value.numerator) * 10**digits // value.denominator
-    whole, frac = divmod(scaled, 10**digits)
-    sign = "-" if value < 0 else ""
-    return f"{sign}{whole}.{frac:0{digits}d}".rstrip("0").rstrip(".")
+    return value.numerator if value.denominator == 1 else decimal_text(value)

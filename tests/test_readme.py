@@ -80,3 +80,15 @@ def test_fast_paths_example(shared_data: Path) -> None:
     same = select(inst, budgets[0], "sysrs", draw=draws.draw(7))
     assert out.outcome(7, 0) == (same.chosen, same.ranking, same.spent)
     assert np.all(out.spent <= np.array(budgets))
+
+
+def test_the_version_is_the_projects() -> None:
+    import tomllib
+
+    from sysrs_ref import __version__
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["version"] == __version__
+    assert set(project["optional-dependencies"]["dev"]) >= {
+        *project["optional-dependencies"]["plot"], *project["optional-dependencies"]["distributed"]
+    }  # the suite tests the figures and the Dask path, so dev installs both extras

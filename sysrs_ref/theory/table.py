@@ -10,12 +10,11 @@ legalbench's H2 = 103461.95 is printed 103461.9).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from sysrs_ref.errors import InstanceError
+from sysrs_ref.datasets import find_datasets
 from sysrs_ref.loaders import load_scores
 from sysrs_ref.paper import DATASET_TABLE, PaperDataset
 from sysrs_ref.theory.hardness import Hardness, hardness
@@ -92,21 +91,6 @@ def _paper_values(row: PaperDataset) -> dict[str, float]:
     }
 
 
-def _datasets(folder: Path) -> list[tuple[str, Path, str, str]]:
-    manifest = folder / "MANIFEST.json"
-    if manifest.is_file():
-        try:
-            entries = json.loads(manifest.read_text())
-        except (OSError, ValueError) as err:
-            raise InstanceError(f"cannot read {manifest}: {err}") from None
-        return [
-            (name, folder / str(entry.get("file", f"{name}.npy")), str(entry.get("source", "")), str(entry.get("metric", "")))
-            for name, entry in entries.items()
-        ]
-    files = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".npy", ".csv"))
-    return [(p.stem, p, "", "") for p in files]
-
-
 def dataset_table(folder: str | Path) -> list[TableRow]:
     """Recompute the dataset table for every matrix in *folder* (its MANIFEST.json order, else by name).
 
@@ -114,18 +98,15 @@ def dataset_table(folder: str | Path) -> list[TableRow]:
     >>> [(r.name, r.n_models, r.n_queries) for r in rows]
     [('tiny_long', 4, 6), ('tiny_matrix', 4, 6)]
     """
-    directory = Path(folder)
-    if not directory.is_dir():
-        raise InstanceError(f"cannot read the data folder '{directory}': not a directory")
     rows = []
-    for name, path, source, metric in _datasets(directory):
-        instance = load_scores(path)
-        paper = DATASET_TABLE.get(name)
+    for dataset in find_datasets(folder):
+        instance = load_scores(dataset.path)
+        paper = DATASET_TABLE.get(dataset.name)
         rows.append(
             TableRow(
-                name=name,
-                source=source or (paper.source if paper else ""),
-                metric=metric or (paper.metric if paper else ""),
+                name=dataset.name,
+                source=dataset.source or (paper.source if paper else ""),
+                metric=dataset.metric or (paper.metric if paper else ""),
                 n_queries=instance.n_queries,
                 n_models=instance.n_models,
                 ours=_floats(hardness(instance)),
@@ -133,6 +114,4 @@ def dataset_table(folder: str | Path) -> list[TableRow]:
                 paper=None if paper is None else _paper_values(paper),
             )
         )
-    if not rows:
-        raise InstanceError(f"no score matrices (.npy, .csv) in '{directory}'")
     return rows

@@ -1,0 +1,85 @@
+"""The ``reproduce`` subcommand of the command line (:mod:`sysrs_ref.cli`); the work is :func:`~sysrs_ref.reproduce.reproduce`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from contextlib import ExitStack
+
+from sysrs_ref.errors import SysrsError
+from sysrs_ref.progress import Progress
+from sysrs_ref.reproduce import reproduce
+
+__all__ = ["add_arguments", "run"]
+
+EXAMPLE = "--data ../shared/data --out reproduction --grid table --runs 1000 --workers 2"
+
+
+def add_arguments(sub: argparse.ArgumentParser) -> None:
+    """The options of ``reproduce``."""
+    sub.add_argument("--data", required=True, metavar="DIR", help="folder of score matrices (MANIFEST.json, like ../shared/data)")
+    sub.add_argument("--out", required=True, metavar="DIR", help="output folder; its cache/ lets an interrupted run resume")
+    sub.add_argument("--runs", type=int, default=1000, metavar="R", help="runs per cell (default 1000, as the paper)")
+    sub.add_argument("--seed", type=int, default=0, metavar="S", help="run r draws from SeedSequence(S, spawn_key=(r,)) (default 0)")
+    sub.add_argument(
+        "--grid", default="paper", metavar="GRID",
+        help="paper (the 107 budget levels, default), table (8,12,16,20,25,30,35%%) or a file with one percentage per line",
+    )
+    sub.add_argument(
+        "--algorithms", default="paper", metavar="LIST",
+        help="paper (US, SyUS, SR, SySRs, UCB-E, SyUCB-E with a in 0.1,1,10; default) or a list such as paper,ucbe:a=100",
+    )
+    sub.add_argument("--workers", type=int, default=1, metavar="N", help="local worker processes (default 1)")
+    sub.add_argument("--scheduler", metavar="ADDRESS", help="run the cells on this Dask scheduler (needs the distributed extra)")
+    sub.add_argument("--no-plots", action="store_true", help="write no figures")
+    sub.add_argument("--quiet", action="store_true", help="no progress bar (it is drawn only when stderr is a terminal)")
+    sub.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run(args: argparse.Namespace) -> None:
+    """Run ``reproduce`` from parsed arguments and print what it did."""
+    for flag, value, least in (("--runs", args.runs, 1), ("--workers", args.workers, 1), ("--seed", args.seed, 0)):
+        if value < least:
+            raise SysrsError(f"{flag} must be a {'positive' if least else 'non-negative'} integer, got {value}")
+    with ExitStack() as stack:  # the progress bar, once reproduce knows how many cells are left, ends with it
+
+        def progress(total: int, cached: int) -> Callable[[int], None]:
+            bar = stack.enter_context(Progress(total, f"cells ({cached} cached)", enabled=False if args.quiet else None))
+            bar.update(0)
+            return bar.update
+
+        try:
+            outcome = reproduce(
+                args.data, args.out, grid=args.grid, algorithms=args.algorithms, runs=args.runs, seed=args.seed,
+                workers=args.workers, scheduler=args.scheduler, plots=not args.no_plots, progress=progress,
+            )
+        except KeyboardInterrupt:
+            raise KeyboardInterrupt(
+                f"the finished cells are cached in {args.out}/cache: run the same command again to resume"
+            ) from None
+    claims = outcome.summary.claims
+    if args.json:
+        print(json.dumps({
+            "out": str(outcome.out),
+            "files": [str(path) for path in outcome.files],
+            "computed": outcome.computed,
+            "cached": outcome.cached,
+            "seconds": round(outcome.seconds, 3),
+            "report": str(outcome.out / "report.md"),
+            "results": str(outcome.out / "results.json"),
+            "claims": [{"id": claim.id, "status": verdict.status} for claim, verdict in claims],
+        }))
+        return
+    results = outcome.summary.results
+    lines = [
+        f"{len(results.datasets)} datasets x {len(results.configs)} configurations, {len(results.grid)} budget levels, "
+        f"R = {results.runs}, seed {results.seed}: {outcome.computed} cells computed, {outcome.cached} from the cache, "
+        f"{outcome.seconds:.1f} s",
+        f"wrote {len(outcome.files)} files into {outcome.out}: report.md, results.json, tables as CSV"
+        + (", plots" if any(path.suffix == ".png" for path in outcome.files) else ""),
+        "the paper's claims on this data:",
+    ]
+    width = max(len(claim.id) for claim, _ in claims)
+    lines += [f"  {claim.id:<{width}}  {verdict.status}" for claim, verdict in claims]
+    print("\n".join(lines))

@@ -1,0 +1,384 @@
+"""The paper's experiments as independent cells, cached on disk (``python -m sysrs_ref reproduce``).
+
+A **cell** is one (dataset, algorithm configuration) pair: R runs of the
+algorithm at every budget percentage of a grid, on common draws, exactly as
+:func:`~sysrs_ref.simulation.simulate` with the same seed computes them (run
+r draws from ``SeedSequence(seed, spawn_key=(r,))``). Cells are independent,
+so they go through any :class:`concurrent.futures.Executor`: local worker
+processes, or a Dask cluster. One task computes the cells of one dataset that
+share a kind of draw (synchronized or not), so the draws are made once for
+them all.
+
+Every finished grid point of a cell is written to a cache under
+``OUT/cache/`` (atomically: a temporary file, then a rename), keyed by the
+dataset's SHA-256, the algorithm, its exact parameters, the budget
+percentage, R, the seed and the package version. An interrupted run resumes
+where it stopped and never recomputes a finished cell; an entry whose key
+does not match (another file, version or setting) is recomputed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor, Future, as_completed
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, cast
+
+import numpy as np
+
+from sysrs_ref._version import __version__
+from sysrs_ref.algorithms.registry import get_algorithm
+from sysrs_ref.datasets import Dataset
+from sysrs_ref.errors import BudgetError, ParameterError
+from sysrs_ref.fast.run import CELL_BYTES, CHUNK_BYTES, chunk_runs, exact_params, run_fast
+from sysrs_ref.fast.table import ScoreTable, score_table
+from sysrs_ref.loaders import load_scores
+from sysrs_ref.paper import PAPER_GRID, TABLE_GRID
+from sysrs_ref.schedule import budget_from_percentage, parse_percentage
+from sysrs_ref.scores import decimal_text
+from sysrs_ref.simulation import MAX_CHUNK, simulation_draws
+
+__all__ = [
+    "CACHE_FORMAT",
+    "GRIDS",
+    "Cache",
+    "Config",
+    "Point",
+    "Task",
+    "atomic_write",
+    "cells",
+    "parse_configs",
+    "parse_grid",
+    "paper_configs",
+    "plan",
+    "run_cells",
+    "run_task",
+]
+
+#: Bumped whenever the meaning of a cache entry changes.
+CACHE_FORMAT = 1
+
+#: The named budget grids: the paper's 107 levels, and the seven budgets of Table "identification-accuracy".
+GRIDS: Mapping[str, tuple[str, ...]] = {"paper": PAPER_GRID, "table": TABLE_GRID}
+
+#: The exploration parameters the paper's tables report for UCB-E and SyUCB-E.
+PAPER_EXPLORATION = ("0.1", "1", "10")
+
+
+@dataclass(frozen=True, order=True)
+class Config:
+    """An algorithm with its parameters, defaults filled in and exact: one row of the paper's tables.
+
+    >>> Config.of("ucbe", a="0.1").label, Config.of("sysrs").label, Config.of("syucbe").label
+    ('ucbe(a=0.1)', 'sysrs', 'syucbe(a=1)')
+    """
+
+    algorithm: str
+    params: tuple[tuple[str, Fraction], ...] = ()
+
+    @classmethod
+    def of(cls, algorithm: str, **params: str | int | Fraction) -> Config:
+        """The configuration of a registered *algorithm*, parameters checked and made exact."""
+        spec = get_algorithm(algorithm)
+        return cls(spec.name, tuple(sorted(exact_params(spec.name, params).items())))
+
+    @property
+    def label(self) -> str:
+        """``name`` or ``name(key=value,...)`` with exact decimal values: the key of the paper's tables."""
+        if not self.params:
+            return self.algorithm
+        return f"{self.algorithm}({','.join(f'{key}={decimal_text(value)}' for key, value in self.params)})"
+
+    @property
+    def synchronized(self) -> bool:
+        """Whether the algorithm uses one shared query order per run."""
+        return get_algorithm(self.algorithm).synchronized
+
+
+def paper_configs() -> tuple[Config, ...]:
+    """The configurations of the paper's tables that this package runs (all but UCB-E-LRF).
+
+    >>> [c.label for c in paper_configs()][:5]
+    ['us', 'syus', 'sr', 'sysrs', 'ucbe(a=0.1)']
+    """
+    plain = tuple(Config.of(name) for name in ("us", "syus", "sr", "sysrs"))
+    ucb = tuple(Config.of(name, a=a) for name in ("ucbe", "syucbe") for a in PAPER_EXPLORATION)
+    return plain + ucb
+
+
+def parse_configs(text: str) -> tuple[Config, ...]:
+    """Configurations from the command line: ``paper``, names, and ``name:key=value`` items, comma-separated.
+
+    >>> [c.label for c in parse_configs("sysrs,ucbe:a=100,syucbe")]
+    ['sysrs', 'ucbe(a=100)', 'syucbe(a=1)']
+    >>> len(parse_configs("paper,ucbe:a=100"))
+    11
+    """
+    out: list[Config] = []
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            raise ParameterError(f"--algorithms {text!r} has an empty item; write e.g. paper,ucbe:a=100")
+        if item == "paper":
+            out.extend(paper_configs())
+            continue
+        name, *assignments = item.split(":")
+        params: dict[str, str] = {}
+        for assignment in assignments:
+            key, sep, value = assignment.partition("=")
+            if not sep or not key.strip() or not value.strip():
+                raise ParameterError(f"algorithm parameter {assignment!r} in {item!r}: write it as key=value, e.g. ucbe:a=0.1")
+            params[key.strip()] = value.strip()
+        out.append(Config.of(name.strip(), **params))
+    unique = list(dict.fromkeys(out))
+    if len(unique) != len(out):
+        repeated = sorted({c.label for c in out if out.count(c) > 1})
+        raise ParameterError(f"--algorithms names {', '.join(repeated)} more than once")
+    return tuple(unique)
+
+
+def parse_grid(text: str) -> tuple[Fraction, ...]:
+    """A budget grid: ``paper``, ``table``, or a file with one percentage per line ("12%" or "12"; # comments).
+
+    >>> [float(p) for p in parse_grid("table")]
+    [8.0, 12.0, 16.0, 20.0, 25.0, 30.0, 35.0]
+    """
+    if text in GRIDS:
+        lines: Sequence[str] = GRIDS[text]
+        where = f"grid {text!r}"
+    else:
+        path = Path(text)
+        try:
+            lines = path.read_text().splitlines()
+        except (OSError, UnicodeDecodeError) as err:
+            raise ParameterError(
+                f"--grid {text!r} is neither 'paper' nor 'table' nor a readable file of percentages ({err})"
+            ) from None
+        where = f"grid file '{path}'"
+    points: list[Fraction] = []
+    for number, line in enumerate(lines, 1):
+        item = line.split("#", 1)[0].strip()
+        if not item:
+            continue
+        try:
+            points.append(parse_percentage(item))
+        except BudgetError as err:
+            raise ParameterError(f"{where}, line {number}: {err}") from None
+    if not points:
+        raise ParameterError(f"{where} holds no budget percentage")
+    if len(set(points)) != len(points):
+        raise ParameterError(f"{where} lists a budget percentage twice")
+    return tuple(sorted(points))
+
+
+@dataclass(frozen=True)
+class Point:
+    """One grid point of a cell: the budget, and how many of the runs chose a true best model."""
+
+    budget_pct: Fraction
+    budget: int
+    correct: int
+    runs: int
+    spent_max: int
+
+    @property
+    def accuracy(self) -> float:
+        """correct / runs."""
+        return self.correct / self.runs
+
+
+def _safe(text: str) -> str:
+    """A path component for *text* (the cache stores the full key inside, so a clash is only recomputed)."""
+    return re.sub(r"[^A-Za-z0-9._()=,%+-]", "_", text)
+
+
+class Cache:
+    """The grid points already computed, one small JSON file each, under ``root/cache``."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root) / "cache"
+
+    def _key(self, dataset: Dataset, config: Config, pct: Fraction, runs: int, seed: int) -> dict[str, object]:
+        return {
+            "format": CACHE_FORMAT,
+            "version": __version__,
+            "dataset": dataset.name,
+            "sha256": dataset.sha256,
+            "algorithm": config.algorithm,
+            "params": {key: decimal_text(value) for key, value in config.params},
+            "budget_pct": decimal_text(pct),
+            "runs": runs,
+            "seed": seed,
+        }
+
+    def path(self, dataset: Dataset, config: Config, pct: Fraction, runs: int, seed: int) -> Path:
+        """Where the entry of this grid point lives."""
+        folder = self.root / _safe(dataset.name) / _safe(config.label) / f"runs{runs}-seed{seed}"
+        return folder / f"{_safe(decimal_text(pct))}.json"
+
+    def get(self, dataset: Dataset, config: Config, pct: Fraction, runs: int, seed: int) -> Point | None:
+        """The cached point, or None when there is none or it does not match this key exactly."""
+        path = self.path(dataset, config, pct, runs, seed)
+        try:
+            entry = json.loads(path.read_text())
+            if entry["key"] != self._key(dataset, config, pct, runs, seed):
+                return None
+            point = Point(pct, int(entry["budget"]), int(entry["correct"]), runs, int(entry["spent_max"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None  # missing, or unreadable (never written by this code: writes are atomic)
+        return point if 0 <= point.correct <= runs else None
+
+    def put(self, dataset: Dataset, config: Config, point: Point, seed: int) -> None:
+        """Write one point atomically: a complete file appears under its name, or nothing does."""
+        path = self.path(dataset, config, point.budget_pct, point.runs, seed)
+        entry = {
+            "key": self._key(dataset, config, point.budget_pct, point.runs, seed),
+            "budget": point.budget,
+            "correct": point.correct,
+            "spent_max": point.spent_max,
+        }
+        atomic_write(path, json.dumps(entry, indent=1) + "\n")
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write *text* to *path* so that a reader (or a crash) sees the old file or the new one, never a part."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+@dataclass(frozen=True)
+class Task:
+    """The cells of one dataset that share a kind of draw, at the budgets some of them still need."""
+
+    dataset: Dataset
+    synchronized: bool
+    configs: tuple[Config, ...]
+    percentages: tuple[Fraction, ...]
+    budgets: tuple[int, ...]
+    runs: int
+    seed: int
+
+
+_TABLES: dict[tuple[str, str], ScoreTable] = {}
+
+
+def _table(dataset: Dataset) -> ScoreTable:
+    """The dataset's score table, kept in the worker process for its next task (one at a time)."""
+    key = (str(dataset.path), dataset.sha256)
+    if key not in _TABLES:
+        _TABLES.clear()
+        _TABLES[key] = score_table(load_scores(dataset.path))
+    return _TABLES[key]
+
+
+def run_task(task: Task) -> dict[str, tuple[Point, ...]]:
+    """Compute a task's cells (in a worker): R runs, in chunks, every configuration on each chunk's draws."""
+    table = _table(task.dataset)
+    best = sorted(table.instance.best)
+    n_models, n_queries = table.n_models, table.n_queries
+    cell_bytes = max(CELL_BYTES.get(config.algorithm, 64) for config in task.configs)
+    size = max(1, min(MAX_CHUNK, chunk_runs(n_models, n_queries, len(task.budgets), CHUNK_BYTES // 2, cell_bytes)))
+    correct = {config: np.zeros(len(task.budgets), dtype=np.int64) for config in task.configs}
+    spent = {config: np.zeros(len(task.budgets), dtype=np.int64) for config in task.configs}
+    for start in range(0, task.runs, size):
+        stop = min(task.runs, start + size)
+        draws = simulation_draws(task.seed, start, stop, n_models, n_queries, synchronized=task.synchronized)
+        for config in task.configs:
+            params = cast("dict[str, Any]", dict(config.params))  # only the algorithm's own names, e.g. "a"
+            out = run_fast(table, config.algorithm, task.budgets, draws, ranking=False, **params)
+            correct[config] += np.isin(out.chosen, best).sum(axis=0)
+            np.maximum(spent[config], out.spent.max(axis=0), out=spent[config])
+    return {
+        config.label: tuple(
+            Point(pct, budget, int(hits), task.runs, int(most))
+            for pct, budget, hits, most in zip(task.percentages, task.budgets, correct[config], spent[config])
+        )
+        for config in task.configs
+    }
+
+
+def _budgets(dataset: Dataset, grid: Sequence[Fraction]) -> tuple[int, ...]:
+    instance = load_scores(dataset.path)
+    try:
+        return tuple(budget_from_percentage(pct, instance.n_models, instance.n_queries) for pct in grid)
+    except BudgetError as err:
+        raise BudgetError(f"dataset {dataset.name!r}: {err}; leave that percentage out of the grid") from None
+
+
+def plan(
+    datasets: Sequence[Dataset], configs: Sequence[Config], grid: Sequence[Fraction], runs: int, seed: int, cache: Cache
+) -> tuple[list[Task], int]:
+    """The tasks still to do (cells with a grid point not in the cache), and how many cells are done already."""
+    tasks: list[Task] = []
+    done = 0
+    for dataset in datasets:
+        budgets = _budgets(dataset, grid)
+        for synchronized in (True, False):
+            kind = [c for c in configs if c.synchronized == synchronized]
+            missing = [c for c in kind if any(cache.get(dataset, c, pct, runs, seed) is None for pct in grid)]
+            done += len(kind) - len(missing)
+            if missing:
+                tasks.append(Task(dataset, synchronized, tuple(missing), tuple(grid), budgets, runs, seed))
+    return tasks, done
+
+
+def run_cells(
+    tasks: Sequence[Task],
+    cache: Cache,
+    executor: Executor | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> None:
+    """Run *tasks* (inline, or on *executor*) and cache every point as its task finishes.
+
+    *progress* is called with the number of cells each finished task held. On
+    an interruption (Ctrl-C) the tasks not started are cancelled and the
+    exception goes on: what finished is in the cache, what did not is not.
+    """
+
+    def record(task: Task, result: Mapping[str, tuple[Point, ...]]) -> None:
+        for config in task.configs:
+            for point in result[config.label]:
+                cache.put(task.dataset, config, point, task.seed)
+        if progress is not None:
+            progress(len(task.configs))
+
+    if executor is None:
+        for task in tasks:
+            record(task, run_task(task))
+        return
+    pending: dict[Future[dict[str, tuple[Point, ...]]], Task] = {}
+    try:
+        for task in tasks:
+            pending[executor.submit(run_task, task)] = task
+        for future in as_completed(pending):
+            record(pending[future], future.result())
+    except BaseException:
+        for future in pending:
+            future.cancel()
+        raise
+
+
+def cells(
+    datasets: Sequence[Dataset], configs: Sequence[Config], grid: Sequence[Fraction], runs: int, seed: int, cache: Cache
+) -> Iterator[tuple[Dataset, Config, tuple[Point, ...]]]:
+    """Every cell's points, from the cache (after :func:`run_cells`); ParameterError if one is missing."""
+    for dataset in datasets:
+        for config in configs:
+            points = tuple(cache.get(dataset, config, pct, runs, seed) for pct in grid)
+            if any(point is None for point in points):
+                raise ParameterError(f"the cache has no result for {dataset.name} {config.label}: run the cells first")
+            yield dataset, config, tuple(p for p in points if p is not None)
