@@ -7,7 +7,6 @@ import json
 from collections.abc import Callable
 from contextlib import ExitStack
 
-from sysrs_ref.errors import SysrsError
 from sysrs_ref.progress import Progress
 from sysrs_ref.reproduce import reproduce
 
@@ -39,9 +38,6 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> None:
     """Run ``reproduce`` from parsed arguments and print what it did."""
-    for flag, value, least in (("--runs", args.runs, 1), ("--workers", args.workers, 1), ("--seed", args.seed, 0)):
-        if value < least:
-            raise SysrsError(f"{flag} must be a {'positive' if least else 'non-negative'} integer, got {value}")
     with ExitStack() as stack:  # the progress bar, once reproduce knows how many cells are left, ends with it
 
         def progress(total: int, cached: int) -> Callable[[int], None]:

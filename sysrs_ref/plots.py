@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from sysrs_ref.tables import Results
 
-if TYPE_CHECKING:  # matplotlib is optional: only its type is needed here
+if TYPE_CHECKING:  # matplotlib is optional: imported where it is used
     from matplotlib.figure import Figure
 
 __all__ = ["CB_CURVE_LEVELS", "families", "write_plots"]
@@ -69,11 +69,8 @@ def _save(figure: Figure, path: Path, dpi: int) -> Path:
 
 def write_plots(results: Results, out: Path) -> tuple[list[Path], str]:
     """Draw the figures into *out*; return the files and a sentence for the report."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+    try:  # the object-oriented API only: no pyplot, no global backend switched under a user's feet
+        from matplotlib.figure import Figure
     except ImportError:
         return [], (
             "No plots: matplotlib is not installed. Install the `plot` extra "
@@ -92,7 +89,8 @@ def write_plots(results: Results, out: Path) -> tuple[list[Path], str]:
         worst = results.cb_summary(label, level).worst
         return None if worst is None else float(worst)
 
-    figure, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
+    figure = Figure(figsize=(12, 4.5))
+    left, right = figure.subplots(1, 2)
     for family, labels in groups.items():
         name = family if len(labels) == 1 else f"{family} (best a)"
         errors = _best_envelope(labels, grid, mean_error, lower=True)
@@ -108,10 +106,10 @@ def write_plots(results: Results, out: Path) -> tuple[list[Path], str]:
         axis.legend(fontsize=8)
     figure.tight_layout()
     paths.append(_save(figure, out / "figure1.png", 120))
-    plt.close(figure)
 
     for dataset in results.datasets:
-        figure, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
+        figure = Figure(figsize=(12, 4.5))
+        left, right = figure.subplots(1, 2)
         for config in results.configs:
             curve = results.curve(dataset.name, config.label)
             left.plot(xs, [1 - p.accuracy for p in curve.points], label=config.label)
@@ -125,7 +123,6 @@ def write_plots(results: Results, out: Path) -> tuple[list[Path], str]:
             axis.legend(fontsize=7, ncol=2)
         figure.tight_layout()
         paths.append(_save(figure, out / f"dataset_{dataset.name}.png", 100))
-        plt.close(figure)
     note = (f"figure1.png (Figure 1: a) mean error rate, b) worst-case confidence budget; UCB families at their "
             f"best a at each point) and one dataset_<name>.png per dataset (the Appendix's panels).")
     return paths, note
