@@ -1,4 +1,4 @@
-"""The command line: ``python -m sysrs_ref {select,simulate,hardness,exact,reproduce,demo}`` (DESIGN.md section 6).
+"""The command line: ``python -m sysrs_ref {select,simulate,hardness,exact,reproduce,vectors,conform,demo}`` (DESIGN.md section 6).
 
 With ``--json`` each subcommand prints exactly one JSON object on stdout;
 otherwise readable text. A user's mistake (missing file, bad budget, unknown
@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import NamedTuple, NoReturn
 
-from sysrs_ref import cli_reproduce
+from sysrs_ref import cli_conform, cli_reproduce
 from sysrs_ref.algorithms.base import Outcome
 from sysrs_ref.algorithms.registry import ALGORITHMS, AlgorithmSpec, ParamValue, get_algorithm
 from sysrs_ref.draws import random_draw
@@ -147,6 +147,13 @@ def _build_parser() -> _Parser:
     )
     cli_reproduce.add_arguments(rep)
 
+    vec = command("vectors", "write the language-neutral test vectors (data/vectors) and their JSON schema",
+                  cli_conform.VECTORS_EXAMPLE)
+    cli_conform.add_vectors_arguments(vec)
+    con = command("conform", "test another implementation against the vectors, through a line-delimited JSON protocol",
+                  cli_conform.CONFORM_EXAMPLE)
+    cli_conform.add_conform_arguments(con)
+
     demo = command("demo", "SySRs on a synthetic benchmark at 10%% of the full cost (no files needed)", "")
     demo.add_argument("--json", action="store_true", help=json_help)
     return parser
@@ -167,6 +174,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             _exact(args)
         elif args.command == "reproduce":
             cli_reproduce.run(args)
+        elif args.command == "vectors":
+            cli_conform.vectors(args)
+        elif args.command == "conform":
+            return cli_conform.conform(args)
         else:
             _demo(args)
     except (_UsageError, SysrsError) as err:

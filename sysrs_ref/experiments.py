@@ -245,6 +245,15 @@ class Cache:
         atomic_write(path, json.dumps(entry, indent=1) + "\n")
 
 
+def _read_umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _read_umask()
+
+
 def atomic_write(path: Path, text: str) -> None:
     """Write *text* to *path* so that a reader (or a crash) sees the old file or the new one, never a part."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -253,6 +262,7 @@ def atomic_write(path: Path, text: str) -> None:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
             out.flush()
+            os.fchmod(out.fileno(), 0o666 & ~_UMASK)  # as open() would create it, not mkstemp's 0600
             os.fsync(out.fileno())
         os.replace(temporary, path)
     except BaseException:

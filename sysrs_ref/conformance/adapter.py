@@ -1,0 +1,60 @@
+"""The project's own implementation behind the conformance protocol: ``python -m sysrs_ref.conformance.adapter``.
+
+It reads one case per line on stdin and answers one line per case on stdout
+(:mod:`sysrs_ref.conformance.runner` documents the protocol). Algorithm cases
+are answered by the numpy fast path (chosen model, ranking, spend) with the
+requests of the reference step generator; every other family by the
+reference. ``python -m sysrs_ref conform --reference`` runs the vectors
+against it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TextIO
+
+from sysrs_ref.conformance.cases import FAMILIES
+from sysrs_ref.conformance.solve import solve
+from sysrs_ref.errors import SysrsError
+
+__all__ = ["answer", "main"]
+
+
+def answer(line: str) -> str:
+    """The answer line to one case line.
+
+    >>> answer('{"family": "budgets", "id": "b1", "input": {"percentage": "12%", "K": 80, "L": 1000}}')
+    '{"id": "b1", "output": {"budget": 9600}}'
+    >>> answer('{"family": "rankings", "id": "r1", "input": {}}')
+    '{"id": "r1", "unsupported": "no family \\'rankings\\' here"}'
+    """
+    try:
+        case = json.loads(line)
+    except ValueError as err:
+        return json.dumps({"id": None, "error": f"not JSON: {err}"})
+    if not isinstance(case, dict):
+        return json.dumps({"id": None, "error": "a case must be a JSON object"})
+    case_id, family, data = case.get("id"), case.get("family"), case.get("input")
+    if family not in FAMILIES:
+        return json.dumps({"id": case_id, "unsupported": f"no family {family!r} here"})
+    if not isinstance(data, dict):
+        return json.dumps({"id": case_id, "error": "the case has no \"input\" object"})
+    try:
+        output = solve(str(family), data, fast=True)
+    except SysrsError as err:
+        return json.dumps({"id": case_id, "error": str(err)})
+    return json.dumps({"id": case_id, "output": output})
+
+
+def main(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+    """Answer every case line of *stdin* on *stdout* until it closes."""
+    for line in stdin:
+        if line.strip():
+            stdout.write(answer(line) + "\n")
+            stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

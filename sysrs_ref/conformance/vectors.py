@@ -1,0 +1,177 @@
+"""The test vectors: one JSON file per family under ``data/vectors/``, and their schema.
+
+``python -m sysrs_ref vectors --out DIR`` writes them (:func:`write_vectors`);
+the same bytes every time for a given package version, so the committed
+files are checked against a fresh generation. Each file holds the family's
+description (the semantics an implementer needs) and its cases, each with an
+``id``, an ``input`` and the ``expected`` output computed by the reference.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from sysrs_ref._version import __version__
+from sysrs_ref.conformance.cases import FAMILIES, cases
+from sysrs_ref.conformance.schema import SCHEMA
+from sysrs_ref.conformance.solve import solve
+from sysrs_ref.conformance.values import JsonValue
+from sysrs_ref.errors import InstanceError
+from sysrs_ref.experiments import atomic_write
+
+__all__ = [
+    "DESCRIPTIONS",
+    "FORMAT",
+    "VERSION",
+    "default_vectors_dir",
+    "family_cases",
+    "family_document",
+    "load_vectors",
+    "write_vectors",
+]
+
+FORMAT = "sysrs-ref-vectors"
+VERSION = 1
+
+DESCRIPTIONS = {
+    "algorithms": (
+        "One run of an algorithm: outcome = algorithm(scores, budget, draw, params). The draw holds all the "
+        "randomness: query_orders is one permutation of the queries shared by every model (syus, sysrs, syucbe) "
+        "or one per model (us, sr, ucbe); a model is always evaluated on the next queries of its order. "
+        "arm_priority is a permutation of the models, highest priority first, used only to break ties: among "
+        "tied models the one earlier in the priority is chosen as best, kept when the worst is eliminated, and "
+        "ranked higher. Means are compared exactly (rationals), UCB indices mean + sqrt(a/N) exactly too. "
+        "Expected: chosen, ranking (best first: the reverse elimination order for sr and sysrs, decreasing "
+        "empirical mean for the others), spent (never above the budget), and batches: every batch of "
+        "requests in order, a request being [model, query]. us/syus: one batch, every model on the first "
+        "floor(n/K) queries of its order. sr/sysrs: one batch per phase with new queries (a phase with "
+        "n_k = n_{k-1} requests nothing but still eliminates), in each batch the active models by index, each "
+        "on positions n_{k-1} .. n_k - 1 of its order; the schedule is the family 'schedules'. ucbe/syucbe: "
+        "a first batch with every model on the first query of its order, then one request per step for the "
+        "model with the largest index among those with queries left."
+    ),
+    "schedules": (
+        "The Successive Rejects schedule n_1 .. n_{K-1} for K models, L queries and budget n: the paper's "
+        "n_k = ceil((n - K) / (logbar(K) (K + 1 - k))) with logbar(K) = 1/2 + sum_{i=2}^{K} 1/i (paper_n_k). "
+        "When the paper's n_{K-1} > L, or n = K L, it is capped: n_k(U) = min(L, ceil(U / (K + 1 - k))) at the "
+        "largest integer level U >= ceil((n - K) / logbar(K)) whose spend sum_{k<K-1} n_k + 2 n_{K-1} is at "
+        "most n (n_k). spend is that sum; capped says whether n_k differs from paper_n_k."
+    ),
+    "budgets": "A budget percentage p of K x L as an integer budget: n = floor(p K L / 100), with p read as an "
+    "exact decimal (never a float).",
+    "hardness": (
+        "Hardness measures of a score matrix (Section 'Guarantees for SySRs' and Appendix 'Dataset Details'): "
+        "best_mean mu*, the mean of all scores, the sorted gaps Delta_1 = Delta_2 <= ... <= Delta_K, H1, H2, "
+        "H3 (eq. H3, the order of tied models chosen to make it smallest) and H3' (H3 with the covariance "
+        "term dropped); per suboptimal model: Delta_i, V_i, Cov_{*,i}, V_{*,i}, theta_i and theta*(mu*, "
+        "Delta_i) (Proposition thm:theta-star), H_{2,i}, H_{3,i}. Variances are population variances over "
+        "the queries. Infinite or undefined values are null (a tied best model makes every H infinite)."
+    ),
+    "bounds": (
+        "Bounds of the form prefactor * exp(-exponent), prefactor and exponent exact: sysrs (Theorem "
+        "csr_bound, H3), sr (eq. guarantees-SR, H2), ucbe (eq. guarantees-UCBE), bernstein_wor and "
+        "bernstein_paired (the two lemmas), lower (Theorem lower-bound)."
+    ),
+    "exact": (
+        "The exact law of the chosen model over every draw (uniform query orders and arm priority), and the "
+        "error probability: 1 - P(chosen is a best model)."
+    ),
+}
+
+
+def default_vectors_dir() -> Path:
+    """The committed vectors of this checkout: ``data/vectors`` at the repository's top."""
+    return Path(__file__).resolve().parents[2] / "data" / "vectors"
+
+
+def family_cases(family: str) -> list[dict[str, JsonValue]]:
+    """The cases of *family*, each with its expected output computed by the reference."""
+    entries: list[dict[str, JsonValue]] = []
+    for case in cases(family):
+        entry: dict[str, JsonValue] = {"id": case.id}
+        if case.note:
+            entry["note"] = case.note
+        entry["input"] = case.input
+        entry["expected"] = solve(family, case.input)
+        entries.append(entry)
+    return entries
+
+
+def family_document(family: str) -> dict[str, JsonValue]:
+    """The whole vectors file of *family*."""
+    entries: list[JsonValue] = list(family_cases(family))
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "generator": f"sysrs-ref {__version__}",
+        "family": family,
+        "description": DESCRIPTIONS[family],
+        "cases": entries,
+    }
+
+
+def _text(document: Mapping[str, JsonValue]) -> str:
+    """JSON for people: objects one key per line, a list of plain values (or of such lists) on one line.
+
+    >>> print(_text({"a": [1, 2], "b": {"c": [[0, 1], [2, 3]]}}), end="")
+    {
+     "a": [1, 2],
+     "b": {
+      "c": [[0, 1], [2, 3]]
+     }
+    }
+    """
+    return _dump(document, 0) + "\n"
+
+
+def _flat(value: JsonValue) -> bool:
+    if isinstance(value, list):
+        return all(not isinstance(x, (list, dict)) or (isinstance(x, list) and _flat(x)) for x in value)
+    return not isinstance(value, dict)
+
+
+def _dump(value: JsonValue, depth: int) -> str:
+    if _flat(value):
+        return json.dumps(value, ensure_ascii=True, separators=(", ", ": "))
+    pad, inner = " " * depth, " " * (depth + 1)
+    if isinstance(value, Mapping):
+        items = [f"{inner}{json.dumps(key)}: {_dump(item, depth + 1)}" for key, item in value.items()]
+        return "{\n" + ",\n".join(items) + f"\n{pad}}}" if items else "{}"
+    assert isinstance(value, list)
+    return "[\n" + ",\n".join(f"{inner}{_dump(item, depth + 1)}" for item in value) + f"\n{pad}]" if value else "[]"
+
+
+def write_vectors(out: str | Path, families: Sequence[str] = FAMILIES) -> list[Path]:
+    """Write ``<family>.json`` for each family and ``schema.json`` into *out*, atomically; return the paths."""
+    folder = Path(out)
+    if folder.exists() and not folder.is_dir():
+        raise InstanceError(f"--out '{folder}' exists and is not a folder")
+    paths = []
+    for family in families:
+        path = folder / f"{family}.json"
+        atomic_write(path, _text(family_document(family)))
+        paths.append(path)
+    atomic_write(folder / "schema.json", _text(SCHEMA))
+    return [*paths, folder / "schema.json"]
+
+
+def load_vectors(folder: str | Path, families: Sequence[str] = FAMILIES) -> dict[str, list[dict[str, JsonValue]]]:
+    """The cases of each family from the files in *folder* (InstanceError if one is missing or not a vectors file)."""
+    out: dict[str, list[dict[str, JsonValue]]] = {}
+    for family in families:
+        path = Path(folder) / f"{family}.json"
+        try:
+            document = json.loads(path.read_text())
+        except (OSError, ValueError) as err:
+            raise InstanceError(
+                f"cannot read the vectors file '{path}' ({err}); regenerate with python -m sysrs_ref vectors --out DIR"
+            ) from None
+        if not isinstance(document, dict) or document.get("format") != FORMAT or document.get("family") != family:
+            raise InstanceError(f"'{path}' is not a sysrs-ref vectors file of the family {family!r}")
+        cases_list = document.get("cases")
+        if not isinstance(cases_list, list):
+            raise InstanceError(f"'{path}' has no list of cases")
+        out[family] = [case for case in cases_list if isinstance(case, dict)]
+    return out
