@@ -8,15 +8,14 @@ algorithm, invalid scores) prints one line on stderr and exits with status 2.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
-from collections.abc import Mapping, Sequence
-from fractions import Fraction
+from collections.abc import Sequence
 from typing import NamedTuple, NoReturn
 
-from sysrs_ref import cli_conform, cli_reproduce
+from sysrs_ref import cli_conform, cli_hardness, cli_reproduce
+from sysrs_ref.cli_common import JsonValue, emit
 from sysrs_ref.algorithms.base import Outcome
 from sysrs_ref.algorithms.registry import ALGORITHMS, AlgorithmSpec, ParamValue, get_algorithm
 from sysrs_ref.draws import random_draw
@@ -30,12 +29,9 @@ from sysrs_ref.scores import fraction_text
 from sysrs_ref.simulation import simulate
 from sysrs_ref.synthetic import irt_benchmark
 from sysrs_ref.theory.exact import DEFAULT_LIMIT, enumeration_size, error_probability
-from sysrs_ref.theory.hardness import hardness
-from sysrs_ref.theory.table import COLUMNS, dataset_table
 
 __all__ = ["main"]
 
-JsonValue = None | bool | int | float | str | Sequence["JsonValue"] | Mapping[str, "JsonValue"]
 
 DEMO_SHAPE = (30, 2000)
 DEMO_DATA_SEED = 5
@@ -169,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "simulate":
             _simulate(args)
         elif args.command == "hardness":
-            _hardness(args)
+            cli_hardness.run(args)
         elif args.command == "exact":
             _exact(args)
         elif args.command == "reproduce":
@@ -191,17 +187,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     return 0
-
-
-def _emit(args: argparse.Namespace, payload: dict[str, JsonValue], text: str) -> None:
-    if args.json:
-        print(json.dumps(payload))
-    else:
-        print(text)
-
-
-def _float(value: Fraction | None) -> float | None:
-    return None if value is None else float(value)
 
 
 def _name(instance: Instance, model: int) -> str:
@@ -264,7 +249,7 @@ def _select(args: argparse.Namespace) -> None:
             f"ranking: {shown}{more}",
         ]
     )
-    _emit(args, payload, text)
+    emit(args, payload, text)
 
 
 def _simulate(args: argparse.Namespace) -> None:
@@ -306,40 +291,7 @@ def _simulate(args: argparse.Namespace) -> None:
         f"({'models' if len(result.best) > 1 else 'model'} {best}); "
         "every budget uses the same draws"
     )
-    _emit(args, result.to_json(), "\n".join(lines))
-
-
-def _hardness(args: argparse.Namespace) -> None:
-    if args.table is not None:
-        if args.bernoulli:
-            raise SysrsError("--bernoulli applies to --scores, not to --table")
-        _table(args)
-        return
-    instance = load_scores(args.scores)
-    h = hardness(instance, bernoulli=args.bernoulli)
-    measures = {"H1": h.h1, "H2": h.h2, "H3": h.h3, "H3_prime": h.h3_prime}
-    payload: dict[str, JsonValue] = {
-        "K": h.n_models,
-        "L": h.n_queries,
-        "best_mean": float(h.best_mean),
-        "mean": float(h.mean),
-        "delta2": float(h.delta2),
-        **{key: _float(value) for key, value in measures.items()},
-        "exact": {
-            key: (None if value is None else fraction_text(value))
-            for key, value in {"best_mean": h.best_mean, "mean": h.mean, "delta2": h.delta2, **measures}.items()
-        },
-    }
-    lines = [
-        f"{args.scores}: K = {h.n_models} models, L = {h.n_queries} queries",
-        f"  best mean (mu*)   {float(h.best_mean):.4f}",
-        f"  mean of all       {float(h.mean):.4f}",
-        f"  Delta_2           {float(h.delta2):.4f}",
-    ]
-    for key, value in measures.items():
-        label = key.replace("_prime", "'")
-        lines.append(f"  {label:<17} {'infinite (best model tied)' if value is None else f'{float(value):.1f}'}")
-    _emit(args, payload, "\n".join(lines))
+    emit(args, result.to_json(), "\n".join(lines))
 
 
 def _exact(args: argparse.Namespace) -> None:
@@ -362,7 +314,7 @@ def _exact(args: argparse.Namespace) -> None:
         f"budget {budget}: P(no best model chosen) = {fraction_text(error)} = {float(error):.6g}\n"
         f"exact, over every draw (uniform query order(s) and arm priority); {size:,} cases enumerated at most"
     )
-    _emit(args, payload, text)
+    emit(args, payload, text)
 
 
 def _demo(args: argparse.Namespace) -> None:
@@ -406,56 +358,4 @@ def _demo(args: argparse.Namespace) -> None:
             "                 (first eliminated first; the last two are the final duel)",
         ]
     )
-    _emit(args, payload, text)
-
-
-def _table(args: argparse.Namespace) -> None:
-    rows = dataset_table(args.table)
-    payload: dict[str, JsonValue] = {
-        "datasets": [
-            {
-                "name": row.name,
-                "source": row.source,
-                "metric": row.metric,
-                "K": row.n_models,
-                "L": row.n_queries,
-                "ours": row.ours,
-                "paper": row.paper,
-                "paper_convention": row.paper_convention,
-                "mismatches": row.mismatches(),
-                "explained_by_paper_convention": [key for key in row.mismatches() if row.explained_by_convention(key)],
-            }
-            for row in rows
-        ]
-    }
-
-    def cells(values: Mapping[str, float | None], marks: Sequence[str] = (), extra: int = 1) -> str:
-        out = []
-        for key, _, digits in COLUMNS:
-            value = values[key]
-            text = "inf" if value is None else f"{value:.{digits + extra}f}"
-            out.append(f"{text + ('*' if key in marks else ''):>11}")
-        return "".join(out)
-
-    causes = {"H3": "tied models in row order", "H3_prime": "per-arm sample variances (divisor L - 1)"}
-
-    header = f"{'dataset':<14}{'source':<10}{'K':>5}{'L':>7}" + "".join(f"{title:>11}" for _, title, _ in COLUMNS)
-    lines = [header, "-" * len(header)]
-    notes: list[str] = []
-    for row in rows:
-        marks = row.mismatches()
-        lines.append(f"{row.name:<14}{row.source[:9]:<10}{row.n_models:>5}{row.n_queries:>7}" + cells(row.ours, marks))
-        if row.paper is not None:
-            lines.append(f"{'  paper (as printed)':<36}" + cells(row.paper, extra=0))
-        for key in marks:
-            convention_value = row.paper_convention[key]
-            cause = (
-                f"the paper's convention ({causes.get(key, '?')}) gives {convention_value:.1f}"
-                if convention_value is not None and row.explained_by_convention(key)
-                else "not explained by the paper's conventions"
-            )
-            notes.append(f"  {row.name} {dict((k, t) for k, t, _ in COLUMNS)[key]}: {cause}")
-    lines.append("")
-    lines.append("* differs from the paper's printed value by more than one unit of its last digit:")
-    lines.extend(notes or ["  (none)"])
-    _emit(args, payload, "\n".join(lines))
+    emit(args, payload, text)
