@@ -15,8 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from sysrs_ref.paper import CB_TABLE, TABLE_GRID
-from sysrs_ref.schedule import parse_percentage
+from sysrs_ref.paper import CB_TABLE
 from sysrs_ref.tables import Results
 
 __all__ = ["CLAIMS", "Claim", "Verdict", "check_claims"]
@@ -89,13 +88,9 @@ def _standard_error(results: Results, labels: Sequence[str], pct: Fraction) -> f
     return 100 * math.sqrt(variance) / len(results.datasets)
 
 
-def _table_points(results: Results) -> list[Fraction]:
-    return [p for p in (parse_percentage(x) for x in TABLE_GRID) if p in results.grid]
-
-
 def _sysrs_best_accuracy(results: Results) -> Verdict:
     others = [c.label for c in results.configs if c.label != "sysrs"]
-    points = _table_points(results)
+    points = results.table_points()
     missing = _needs(results, ["sysrs"]) or (None if points else Verdict(UNCHECKED, "no budget of the table on the grid"))
     if missing:
         return missing
@@ -140,7 +135,7 @@ def _twelve_percent(results: Results) -> Verdict:
 
 def _sync_accuracy(results: Results) -> Verdict:
     pairs = [pair for pair in PAIRS if _needs(results, pair) is None]
-    points = _table_points(results)
+    points = results.table_points()
     if not pairs or not points:
         return Verdict(UNCHECKED, "needs a synchronized / unsynchronized pair and a budget of the table")
     losses, ties, gains = [], [], []

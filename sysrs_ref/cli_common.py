@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+
+from sysrs_ref.json_types import JsonValue
 
 __all__ = ["JsonValue", "emit"]
-
-JsonValue = None | bool | int | float | str | Sequence["JsonValue"] | Mapping[str, "JsonValue"]
 
 
 def emit(args: argparse.Namespace, payload: Mapping[str, JsonValue], text: str) -> None:

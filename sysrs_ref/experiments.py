@@ -321,22 +321,32 @@ def run_task(task: Task) -> dict[str, tuple[Point, ...]]:
     }
 
 
-def _budgets(dataset: Dataset, grid: Sequence[Fraction]) -> tuple[int, ...]:
-    instance = load_scores(dataset.path)
+def _budgets(dataset: Dataset, grid: Sequence[Fraction], shape: tuple[int, int] | None) -> tuple[int, ...]:
+    n_models, n_queries = shape if shape is not None else load_scores(dataset.path).shape
     try:
-        return tuple(budget_from_percentage(pct, instance.n_models, instance.n_queries) for pct in grid)
+        return tuple(budget_from_percentage(pct, n_models, n_queries) for pct in grid)
     except BudgetError as err:
         raise BudgetError(f"dataset {dataset.name!r}: {err}; leave that percentage out of the grid") from None
 
 
 def plan(
-    datasets: Sequence[Dataset], configs: Sequence[Config], grid: Sequence[Fraction], runs: int, seed: int, cache: Cache
+    datasets: Sequence[Dataset],
+    configs: Sequence[Config],
+    grid: Sequence[Fraction],
+    runs: int,
+    seed: int,
+    cache: Cache,
+    *,
+    shapes: Mapping[str, tuple[int, int]] | None = None,
 ) -> tuple[list[Task], int]:
-    """The tasks still to do (cells with a grid point not in the cache), and how many cells are done already."""
+    """The tasks still to do (cells with a grid point not in the cache), and how many cells are done already.
+
+    *shapes* gives each dataset's (K, L) when the caller has loaded it already.
+    """
     tasks: list[Task] = []
     done = 0
     for dataset in datasets:
-        budgets = _budgets(dataset, grid)
+        budgets = _budgets(dataset, grid, None if shapes is None else shapes.get(dataset.name))
         for synchronized in (True, False):
             kind = [c for c in configs if c.synchronized == synchronized]
             missing = [c for c in kind if any(cache.get(dataset, c, pct, runs, seed) is None for pct in grid)]

@@ -20,6 +20,7 @@ from pathlib import Path
 from sysrs_ref._version import __version__
 from sysrs_ref.claims import Claim, Verdict, check_claims
 from sysrs_ref.experiments import atomic_write
+from sysrs_ref.json_types import JsonValue
 from sysrs_ref.metrics import wilson_interval
 from sysrs_ref.paper import ACCURACY_TABLE, CB_LEVELS, CB_TABLE, DIVERSITY_TABLE, TABLE_GRID
 from sysrs_ref.schedule import parse_percentage
@@ -29,7 +30,6 @@ from sysrs_ref.theory.table import COLUMNS, TableRow
 
 __all__ = ["AccuracyRow", "CBCell", "CBRow", "JsonValue", "Summary", "fmt_accuracy", "fmt_cb", "summarize", "write_outputs"]
 
-JsonValue = None | bool | int | float | str | Sequence["JsonValue"] | Mapping[str, "JsonValue"]
 
 DRAWS = (
     "run r (r = 0 .. R-1) draws from numpy.random.default_rng(numpy.random.SeedSequence(seed, spawn_key=(r,))): "
@@ -209,14 +209,9 @@ class Summary:
         }
 
 
-def _table_points(results: Results) -> tuple[Fraction, ...]:
-    on_grid = tuple(p for p in (parse_percentage(x) for x in TABLE_GRID) if p in results.grid)
-    return on_grid or results.grid
-
-
 def summarize(results: Results, data: str, grid_name: str, dataset_rows: Sequence[TableRow]) -> Summary:
     """Compute every table and verdict of a reproduction."""
-    points = _table_points(results)
+    points = results.table_points() or results.grid
     paper_points = [parse_percentage(x) for x in TABLE_GRID]
     accuracy = []
     for config in results.configs:

@@ -25,7 +25,7 @@ from sysrs_ref.loaders import load_scores
 from sysrs_ref.plots import write_plots
 from sysrs_ref.report import Summary, summarize, write_outputs
 from sysrs_ref.tables import Curve, Results
-from sysrs_ref.theory.table import dataset_table
+from sysrs_ref.theory.table import table_row
 
 __all__ = ["ReproduceOutcome", "reproduce"]
 
@@ -127,19 +127,20 @@ def reproduce(
         raise ParameterError(f"--out '{target}' exists and is not a folder")
     target.mkdir(parents=True, exist_ok=True)
     cache = Cache(target)
-    tasks, cached = plan(datasets, configs, points, runs, seed, cache)
+    instances = {d.name: load_scores(d.path) for d in datasets}  # each matrix read once
+    shapes = {name: instance.shape for name, instance in instances.items()}
+    tasks, cached = plan(datasets, configs, points, runs, seed, cache, shapes=shapes)
     to_compute = sum(len(task.configs) for task in tasks)
     callback = progress(to_compute, cached) if progress is not None else None
     with _executor(workers, scheduler) as executor:
         run_cells(tasks, cache, executor, callback)
     curves = {(d.name, c.label): Curve(d, c, pts) for d, c, pts in cells(datasets, configs, points, runs, seed, cache)}
-    instances = {d.name: load_scores(d.path) for d in datasets}
     results = Results(
         tuple(datasets), tuple(configs), points, runs, seed, curves,
-        best={name: tuple(sorted(inst.best)) for name, inst in instances.items()},
-        shapes={name: inst.shape for name, inst in instances.items()},
+        best={name: tuple(sorted(inst.best)) for name, inst in instances.items()}, shapes=shapes,
     )
-    summary = summarize(results, str(data), grid, dataset_table(data))
+    rows = [table_row(dataset, instances[dataset.name]) for dataset in datasets]
+    summary = summarize(results, str(data), grid, rows)
     figures, note = write_plots(results, target) if plots else ([], "Plots were not asked for (--no-plots).")
     files = write_outputs(target, summary, note)
     return ReproduceOutcome(target, tuple(files + figures), to_compute, cached, time.perf_counter() - began, summary)

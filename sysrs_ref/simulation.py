@@ -38,13 +38,12 @@ from sysrs_ref.fast.batch import DrawBatch
 from sysrs_ref.fast.run import CELL_BYTES, CHUNK_BYTES, KERNELS, chunk_runs, exact_params, run_fast
 from sysrs_ref.fast.table import ScoreTable, score_table
 from sysrs_ref.instance import Instance
+from sysrs_ref.json_types import JsonValue
 from sysrs_ref.schedule import parse_budget, parse_percentage
 from sysrs_ref.scores import decimal_text
 
 __all__ = ["SimulationResult", "SimulationRow", "simulate", "simulation_draws"]
 
-#: A JSON value, as :meth:`SimulationResult.to_json` builds it.
-JsonValue = None | bool | int | float | str | Sequence["JsonValue"] | Mapping[str, "JsonValue"]
 
 #: Pieces of work per worker, so that progress is reported and the workers stay busy until the end.
 PIECES_PER_WORKER = 8

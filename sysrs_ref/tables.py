@@ -24,6 +24,8 @@ from fractions import Fraction
 from sysrs_ref.datasets import Dataset
 from sysrs_ref.experiments import Config, Point
 from sysrs_ref.metrics import CBSummary, confidence_budget, summarize_cbs
+from sysrs_ref.paper import TABLE_GRID
+from sysrs_ref.schedule import parse_percentage
 from sysrs_ref.theory.table import TableRow
 
 __all__ = ["DIVERSITY_ROWS", "Curve", "Results", "diversity", "floor_tenth"]
@@ -89,6 +91,10 @@ class Results:
     def curve(self, dataset: str, label: str) -> Curve:
         """The cell of *dataset* and the configuration labelled *label*."""
         return self.curves[(dataset, label)]
+
+    def table_points(self) -> tuple[Fraction, ...]:
+        """The budgets of Table "identification-accuracy" (8, 12, ..., 35%) that are on this grid."""
+        return tuple(p for p in (parse_percentage(x) for x in TABLE_GRID) if p in self.grid)
 
     def mean_accuracy(self, label: str, pct: Fraction) -> Fraction:
         """Identification accuracy at *pct* averaged over the datasets (Table "identification-accuracy")."""

@@ -14,11 +14,11 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from sysrs_ref.errors import ScoreError
+from sysrs_ref.json_types import JsonValue
 from sysrs_ref.scores import fraction_text
 
 __all__ = ["JsonValue", "exact_value", "matrix_json", "parse_exact", "score_number", "scores_of"]
 
-JsonValue = None | bool | int | float | str | Sequence["JsonValue"] | Mapping[str, "JsonValue"]
 
 _RATIONAL = re.compile(r"^-?\d+(/\d+)?$")
 

@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from sysrs_ref.datasets import find_datasets
+from sysrs_ref.datasets import Dataset, find_datasets
+from sysrs_ref.instance import Instance
 from sysrs_ref.loaders import load_scores
 from sysrs_ref.paper import DATASET_TABLE, PaperDataset
 from sysrs_ref.theory.hardness import Hardness, hardness
 
-__all__ = ["COLUMNS", "TableRow", "dataset_table"]
+__all__ = ["COLUMNS", "TableRow", "dataset_table", "table_row"]
 
 #: (key, header, digits printed by the paper)
 COLUMNS = (
@@ -98,20 +99,19 @@ def dataset_table(folder: str | Path) -> list[TableRow]:
     >>> [(r.name, r.n_models, r.n_queries) for r in rows]
     [('tiny_long', 4, 6), ('tiny_matrix', 4, 6)]
     """
-    rows = []
-    for dataset in find_datasets(folder):
-        instance = load_scores(dataset.path)
-        paper = DATASET_TABLE.get(dataset.name)
-        rows.append(
-            TableRow(
-                name=dataset.name,
-                source=dataset.source or (paper.source if paper else ""),
-                metric=dataset.metric or (paper.metric if paper else ""),
-                n_queries=instance.n_queries,
-                n_models=instance.n_models,
-                ours=_floats(hardness(instance)),
-                paper_convention=_floats(hardness(instance, convention="paper")),
-                paper=None if paper is None else _paper_values(paper),
-            )
-        )
-    return rows
+    return [table_row(dataset, load_scores(dataset.path)) for dataset in find_datasets(folder)]
+
+
+def table_row(dataset: Dataset, instance: Instance) -> TableRow:
+    """The dataset table's row of one matrix (*instance*, loaded from *dataset*), beside the paper's values."""
+    paper = DATASET_TABLE.get(dataset.name)
+    return TableRow(
+        name=dataset.name,
+        source=dataset.source or (paper.source if paper else ""),
+        metric=dataset.metric or (paper.metric if paper else ""),
+        n_queries=instance.n_queries,
+        n_models=instance.n_models,
+        ours=_floats(hardness(instance)),
+        paper_convention=_floats(hardness(instance, convention="paper")),
+        paper=None if paper is None else _paper_values(paper),
+    )
