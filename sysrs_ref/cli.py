@@ -12,12 +12,12 @@ import os
 import sys
 import time
 from collections.abc import Sequence
-from typing import NamedTuple, NoReturn
+from typing import Any, NoReturn, cast
 
-from sysrs_ref import cli_conform, cli_hardness, cli_reproduce
-from sysrs_ref.cli_common import JsonValue, emit
+from sysrs_ref import cli_conform, cli_exact, cli_hardness, cli_reproduce
 from sysrs_ref.algorithms.base import Outcome
-from sysrs_ref.algorithms.registry import ALGORITHMS, AlgorithmSpec, ParamValue, get_algorithm
+from sysrs_ref.algorithms.registry import ALGORITHMS, get_algorithm
+from sysrs_ref.cli_common import JsonValue, algorithm_params, emit, run_from
 from sysrs_ref.draws import random_draw
 from sysrs_ref.driver import drive
 from sysrs_ref.errors import SysrsError
@@ -25,10 +25,10 @@ from sysrs_ref.instance import Instance
 from sysrs_ref.loaders import load_scores
 from sysrs_ref.progress import Progress
 from sysrs_ref.schedule import parse_budget, schedule
-from sysrs_ref.scores import fraction_text
-from sysrs_ref.simulation import simulate
+from sysrs_ref.simulation import SimulationResult, simulate
 from sysrs_ref.synthetic import irt_benchmark
-from sysrs_ref.theory.exact import DEFAULT_LIMIT, enumeration_size, error_probability
+from sysrs_ref.theory.exact import DEFAULT_LIMIT
+from sysrs_ref.topm import parse_top_m
 
 __all__ = ["main"]
 
@@ -81,6 +81,7 @@ def _build_parser() -> _Parser:
         sub.add_argument("--budget", required=True, metavar="B", help="evaluations (5000) or a percentage of K*L (12%%, 1.25%%)")
         sub.add_argument("--algorithm", default="sysrs", metavar="NAME", help=f"one of {', '.join(ALGORITHMS)} (default sysrs)")
         sub.add_argument("--a", metavar="A", help="exploration parameter of ucbe and syucbe (default 1)")
+        sub.add_argument("--m", metavar="M", help="size of the top-m set sar and sysar identify (default 1)")
 
     select = command(
         "select",
@@ -104,6 +105,14 @@ def _build_parser() -> _Parser:
     )
     sim.add_argument("--runs", required=True, type=int, metavar="R", help="number of runs, each with its own draw")
     sim.add_argument("--a", metavar="A", help="exploration parameter of ucbe and syucbe (default 1)")
+    sim.add_argument(
+        "--m", metavar="M",
+        help="size of the top-m set sar and sysar identify (default: each --top-m target, else 1)",
+    )
+    sim.add_argument(
+        "--top-m", metavar="M1,M2,...",
+        help="also report top-m identification, ranking and per-rank errors for these m (Appendix Top-m)",
+    )
     sim.add_argument(
         "--seed", type=int, default=0, metavar="S",
         help="seed (default 0): run r draws from numpy SeedSequence(S, spawn_key=(r,))",
@@ -133,6 +142,10 @@ def _build_parser() -> _Parser:
         "--scores data/fixtures/tiny_matrix.csv --budget 12 --algorithm sysrs --json",
     )
     run_arguments(exact)
+    exact.add_argument(
+        "--top-m", metavar="M",
+        help="the exact top-M identification error instead (ties by the paper's rule; sar and sysar run with m = M)",
+    )
     exact.add_argument("--limit", type=int, default=DEFAULT_LIMIT, metavar="N", help=f"refuse enumerations larger than N (default {DEFAULT_LIMIT:.0e})")
     exact.add_argument("--json", action="store_true", help=json_help)
 
@@ -167,7 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "hardness":
             cli_hardness.run(args)
         elif args.command == "exact":
-            _exact(args)
+            cli_exact.run(args)
         elif args.command == "reproduce":
             cli_reproduce.run(args)
         elif args.command == "vectors":
@@ -194,30 +207,10 @@ def _name(instance: Instance, model: int) -> str:
     return f"model {model}" if names is None else f"model {model} ({names[model]})"
 
 
-class _Run(NamedTuple):
-    """What --scores, --budget, --algorithm and --a describe: one run, validated."""
-
-    spec: AlgorithmSpec
-    instance: Instance
-    budget: int
-    params: dict[str, ParamValue]
-    """The parameters as given."""
-    checked: dict[str, ParamValue]
-    """The parameters with defaults filled in."""
-
-
-def _run_from(args: argparse.Namespace) -> _Run:
-    spec = get_algorithm(args.algorithm)
-    instance = load_scores(args.scores)
-    budget = parse_budget(args.budget, instance.n_models, instance.n_queries)
-    params: dict[str, ParamValue] = {} if args.a is None else {"a": args.a}
-    return _Run(spec, instance, budget, params, spec.check_params(params))
-
-
 def _select(args: argparse.Namespace) -> None:
     if args.seed < 0:
         raise SysrsError(f"--seed must be a non-negative integer, got {args.seed}")
-    spec, instance, budget, params, checked = _run_from(args)
+    spec, instance, budget, params, checked = run_from(args)
     draw = random_draw(args.seed, instance.n_models, instance.n_queries, synchronized=spec.synchronized)
     outcome = drive(spec.start(budget, draw, **params), instance)
     full = instance.n_models * instance.n_queries
@@ -239,7 +232,7 @@ def _select(args: argparse.Namespace) -> None:
     text = "\n".join(
         [
             f"{spec.title} on {args.scores}: {instance.n_models} models x {instance.n_queries} queries, "
-            f"seed {args.seed}" + (f", a = {checked['a']}" if "a" in checked else ""),
+            f"seed {args.seed}" + "".join(f", {key} = {checked[key]}" for key in ("a", "m") if key in checked),
             f"budget:  {budget:,} evaluations ({100 * budget / full:.4g}% of {full:,})",
             f"chose:   {_name(instance, outcome.chosen)}, mean {float(instance.means[outcome.chosen]):.4f}"
             f" ({'a true best model' if payload['correct'] else 'NOT a best model'})",
@@ -264,11 +257,12 @@ def _simulate(args: argparse.Namespace) -> None:
     instance = load_scores(args.scores)
     started = time.perf_counter()
     with Progress(args.runs, spec.name, enabled=False if args.quiet else None) as bar:
-        run = (instance, spec.name, items, args.runs, args.seed)
-        if args.a is None:
-            result = simulate(*run, workers=args.workers, progress=bar.update)
-        else:  # an algorithm without a parameter a refuses it, as select does
-            result = simulate(*run, workers=args.workers, progress=bar.update, a=args.a)
+        top_m = None if args.top_m is None else parse_top_m(args.top_m, instance.n_models)
+        result = simulate(
+            instance, spec.name, items, args.runs, args.seed,
+            workers=args.workers, progress=bar.update, top_m=top_m,
+            **cast("dict[str, Any]", algorithm_params(args)),  # only "a" and "m", never simulate's own keywords
+        )
     seconds = time.perf_counter() - started
     extra = "".join(f", {key} = {value}" for key, value in result.params.items())
     best = ", ".join(str(model) for model in result.best)
@@ -286,6 +280,9 @@ def _simulate(args: argparse.Namespace) -> None:
             f"{f'{row.budget_pct:g}%':>8}  {row.budget:>10,}  {row.accuracy:>8.4f}  "
             f"{correct:>{width}}  {row.spent_max:>10,}"
         )
+    lines.extend(_top_m_lines(result))
+    if result.top_m and "m" in spec.defaults and args.m is None:
+        lines.append(f"(top-m errors of {spec.title} come from runs with its m set to each target m, same draws)")
     lines.append(
         f"accuracy: fraction of runs whose chosen model is a true best model "
         f"({'models' if len(result.best) > 1 else 'model'} {best}); "
@@ -294,27 +291,18 @@ def _simulate(args: argparse.Namespace) -> None:
     emit(args, result.to_json(), "\n".join(lines))
 
 
-def _exact(args: argparse.Namespace) -> None:
-    spec, instance, budget, _, checked = _run_from(args)
-    extra = {"a": str(checked["a"])} if "a" in checked else {}
-    error = error_probability(instance, spec.name, budget, limit=args.limit, **extra)
-    size = enumeration_size(instance, spec.name, budget, **extra)
-    payload: dict[str, JsonValue] = {
-        "algorithm": spec.name,
-        "params": {key: str(value) for key, value in checked.items()},
-        "K": instance.n_models,
-        "L": instance.n_queries,
-        "budget": budget,
-        "error": fraction_text(error),
-        "error_float": float(error),
-        "enumeration_size": size,
-    }
-    text = (
-        f"{spec.title} on {args.scores} ({instance.n_models} models x {instance.n_queries} queries), "
-        f"budget {budget}: P(no best model chosen) = {fraction_text(error)} = {float(error):.6g}\n"
-        f"exact, over every draw (uniform query order(s) and arm priority); {size:,} cases enumerated at most"
-    )
-    emit(args, payload, text)
+def _top_m_lines(result: SimulationResult) -> list[str]:
+    """The simulate table's top-m part: one line per budget and m (empty without --top-m)."""
+    if not result.top_m:
+        return []
+    header = f"{'budget':>8}  {'m':>4}  {'identification':>14}  {'ranking':>8}  {'per-rank':>8}"
+    lines = ["", "top-m errors (ties by the paper's rule: any ranking consistent with the true ties counts)",
+             header, "-" * len(header)]
+    for index, row in enumerate(result.rows):
+        for m, counts in result.top_m.items():
+            ident, rank, per_rank = (float(x) for x in counts.rates(index))
+            lines.append(f"{f'{row.budget_pct:g}%':>8}  {m:>4}  {ident:>14.4f}  {rank:>8.4f}  {per_rank:>8.4f}")
+    return lines
 
 
 def _demo(args: argparse.Namespace) -> None:

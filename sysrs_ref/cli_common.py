@@ -5,12 +5,42 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Mapping
+from typing import NamedTuple
 
+from sysrs_ref.algorithms.registry import AlgorithmSpec, ParamValue, get_algorithm
+from sysrs_ref.instance import Instance
 from sysrs_ref.json_types import JsonValue
+from sysrs_ref.loaders import load_scores
+from sysrs_ref.schedule import parse_budget
 
-__all__ = ["JsonValue", "emit"]
+__all__ = ["JsonValue", "Run", "algorithm_params", "emit", "run_from"]
 
 
 def emit(args: argparse.Namespace, payload: Mapping[str, JsonValue], text: str) -> None:
     """Print *payload* as one JSON line if ``--json`` was given, else *text*."""
     print(json.dumps(payload) if args.json else text)
+
+
+class Run(NamedTuple):
+    """What --scores, --budget, --algorithm and --a describe: one run, validated."""
+
+    spec: AlgorithmSpec
+    instance: Instance
+    budget: int
+    params: dict[str, ParamValue]
+    """The parameters as given."""
+    checked: dict[str, ParamValue]
+    """The parameters with defaults filled in."""
+
+
+def run_from(args: argparse.Namespace) -> Run:
+    """The algorithm, instance, budget and parameters that --algorithm, --scores, --budget, --a and --m name."""
+    spec = get_algorithm(args.algorithm)
+    instance = load_scores(args.scores)
+    budget = parse_budget(args.budget, instance.n_models, instance.n_queries)
+    return Run(spec, instance, budget, algorithm_params(args), spec.check_params(algorithm_params(args)))
+
+
+def algorithm_params(args: argparse.Namespace) -> dict[str, ParamValue]:
+    """The algorithm parameters given on the command line (an algorithm without one refuses it)."""
+    return {key: value for key, value in (("a", args.a), ("m", args.m)) if value is not None}

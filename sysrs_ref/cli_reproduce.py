@@ -29,6 +29,18 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
         "--algorithms", default="paper", metavar="LIST",
         help="paper (US, SyUS, SR, SySRs, UCB-E, SyUCB-E with a in 0.1,1,10; default) or a list such as paper,ucbe:a=100",
     )
+    sub.add_argument(
+        "--top-m", metavar="M1,M2,...",
+        help="also run the Appendix Top-m study for these m (e.g. 3,5,10): topm_report.md, CSVs, three figures",
+    )
+    sub.add_argument(
+        "--top-m-grid", default="topm", metavar="GRID",
+        help="budget grid of the top-m study: topm (5%%, 10%%, ..., 100%%, the Appendix's; default), paper, table or a file",
+    )
+    sub.add_argument(
+        "--top-m-algorithms", metavar="LIST",
+        help="configurations of the top-m study (default: those of --algorithms plus sar and sysar)",
+    )
     sub.add_argument("--workers", type=int, default=1, metavar="N", help="local worker processes (default 1)")
     sub.add_argument("--scheduler", metavar="ADDRESS", help="run the cells on this Dask scheduler (needs the distributed extra)")
     sub.add_argument("--no-plots", action="store_true", help="write no figures")
@@ -49,6 +61,7 @@ def run(args: argparse.Namespace) -> None:
             outcome = reproduce(
                 args.data, args.out, grid=args.grid, algorithms=args.algorithms, runs=args.runs, seed=args.seed,
                 workers=args.workers, scheduler=args.scheduler, plots=not args.no_plots, progress=progress,
+                top_m=args.top_m, top_m_grid=args.top_m_grid, top_m_algorithms=args.top_m_algorithms,
             )
         except KeyboardInterrupt:
             raise KeyboardInterrupt(
@@ -65,6 +78,8 @@ def run(args: argparse.Namespace) -> None:
             "report": str(outcome.out / "report.md"),
             "results": str(outcome.out / "results.json"),
             "claims": [{"id": claim.id, "status": verdict.status} for claim, verdict in claims],
+            **({"top_m_report": str(outcome.out / "topm_report.md"),
+                "top_m_results": str(outcome.out / "topm_results.json")} if outcome.top_m is not None else {}),
         }))
         return
     results = outcome.summary.results
@@ -78,4 +93,10 @@ def run(args: argparse.Namespace) -> None:
     ]
     width = max(len(claim.id) for claim, _ in claims)
     lines += [f"  {claim.id:<{width}}  {verdict.status}" for claim, verdict in claims]
+    if outcome.top_m is not None:
+        study = outcome.top_m
+        lines.append(
+            f"top-m study: m in {{{', '.join(map(str, study.targets))}}}, {len(study.configs)} configurations, "
+            f"{len(study.grid)} budgets: {outcome.out / 'topm_report.md'}"
+        )
     print("\n".join(lines))

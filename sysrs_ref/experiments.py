@@ -19,10 +19,6 @@ does not match (another file, version or setting) is recomputed.
 
 from __future__ import annotations
 
-import json
-import os
-import re
-import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, as_completed
 from dataclasses import dataclass
@@ -32,8 +28,8 @@ from typing import Any, cast
 
 import numpy as np
 
-from sysrs_ref._version import __version__
 from sysrs_ref.algorithms.registry import get_algorithm
+from sysrs_ref.cache import CACHE_FORMAT, Cache, Point, TopMPoint, atomic_write
 from sysrs_ref.datasets import Dataset
 from sysrs_ref.errors import BudgetError, ParameterError
 from sysrs_ref.fast.run import CELL_BYTES, CHUNK_BYTES, chunk_runs, exact_params, run_fast
@@ -43,10 +39,12 @@ from sysrs_ref.paper import PAPER_GRID, TABLE_GRID
 from sysrs_ref.schedule import budget_from_percentage, parse_percentage
 from sysrs_ref.scores import decimal_text
 from sysrs_ref.simulation import MAX_CHUNK, simulation_draws
+from sysrs_ref.topm import TopMCounts, TopMTruth, topm_counts
 
 __all__ = [
     "CACHE_FORMAT",
     "GRIDS",
+    "TOPM_GRID",
     "Cache",
     "Config",
     "Point",
@@ -61,11 +59,12 @@ __all__ = [
     "run_task",
 ]
 
-#: Bumped whenever the meaning of a cache entry changes.
-CACHE_FORMAT = 1
+#: The Appendix "Top-m" grid: budget percentages in steps of 5% (0% is no budget: it starts at 5%).
+TOPM_GRID: tuple[str, ...] = tuple(f"{p}%" for p in range(5, 101, 5))
 
-#: The named budget grids: the paper's 107 levels, and the seven budgets of Table "identification-accuracy".
-GRIDS: Mapping[str, tuple[str, ...]] = {"paper": PAPER_GRID, "table": TABLE_GRID}
+#: The named budget grids: the paper's 107 levels, the seven budgets of Table "identification-accuracy",
+#: and the 5% steps of the Appendix "Top-m".
+GRIDS: Mapping[str, tuple[str, ...]] = {"paper": PAPER_GRID, "table": TABLE_GRID, "topm": TOPM_GRID}
 
 #: The exploration parameters the paper's tables report for UCB-E and SyUCB-E.
 PAPER_EXPLORATION = ("0.1", "1", "10")
@@ -84,9 +83,25 @@ class Config:
 
     @classmethod
     def of(cls, algorithm: str, **params: str | int | Fraction) -> Config:
-        """The configuration of a registered *algorithm*, parameters checked and made exact."""
+        """The configuration of a registered *algorithm*, parameters checked and made exact.
+
+        SAR and SySAR keep ``m`` unset unless it is given: in the top-m study
+        each target m then runs with ``m`` set to it (the label is ``sar``);
+        elsewhere they run with the default m = 1.
+
+        >>> Config.of("sysar").label, Config.of("sysar", m=3).label
+        ('sysar', 'sysar(m=3)')
+        """
         spec = get_algorithm(algorithm)
-        return cls(spec.name, tuple(sorted(exact_params(spec.name, params).items())))
+        exact = exact_params(spec.name, params)
+        if "m" in spec.defaults and "m" not in params:
+            del exact["m"]
+        return cls(spec.name, tuple(sorted(exact.items())))
+
+    @property
+    def m_is_target(self) -> bool:
+        """True for SAR or SySAR without a fixed m: each top-m target runs with its own m."""
+        return "m" in get_algorithm(self.algorithm).defaults and "m" not in dict(self.params)
 
     @property
     def label(self) -> str:
@@ -177,100 +192,6 @@ def parse_grid(text: str) -> tuple[Fraction, ...]:
 
 
 @dataclass(frozen=True)
-class Point:
-    """One grid point of a cell: the budget, and how many of the runs chose a true best model."""
-
-    budget_pct: Fraction
-    budget: int
-    correct: int
-    runs: int
-    spent_max: int
-
-    @property
-    def accuracy(self) -> float:
-        """correct / runs."""
-        return self.correct / self.runs
-
-
-def _safe(text: str) -> str:
-    """A path component for *text* (the cache stores the full key inside, so a clash is only recomputed)."""
-    return re.sub(r"[^A-Za-z0-9._()=,%+-]", "_", text)
-
-
-class Cache:
-    """The grid points already computed, one small JSON file each, under ``root/cache``."""
-
-    def __init__(self, root: str | Path) -> None:
-        self.root = Path(root) / "cache"
-
-    def _key(self, dataset: Dataset, config: Config, pct: Fraction, runs: int, seed: int) -> dict[str, object]:
-        return {
-            "format": CACHE_FORMAT,
-            "version": __version__,
-            "dataset": dataset.name,
-            "sha256": dataset.sha256,
-            "algorithm": config.algorithm,
-            "params": {key: decimal_text(value) for key, value in config.params},
-            "budget_pct": decimal_text(pct),
-            "runs": runs,
-            "seed": seed,
-        }
-
-    def path(self, dataset: Dataset, config: Config, pct: Fraction, runs: int, seed: int) -> Path:
-        """Where the entry of this grid point lives."""
-        folder = self.root / _safe(dataset.name) / _safe(config.label) / f"runs{runs}-seed{seed}"
-        return folder / f"{_safe(decimal_text(pct))}.json"
-
-    def get(self, dataset: Dataset, config: Config, pct: Fraction, runs: int, seed: int) -> Point | None:
-        """The cached point, or None when there is none or it does not match this key exactly."""
-        path = self.path(dataset, config, pct, runs, seed)
-        try:
-            entry = json.loads(path.read_text())
-            if entry["key"] != self._key(dataset, config, pct, runs, seed):
-                return None
-            point = Point(pct, int(entry["budget"]), int(entry["correct"]), runs, int(entry["spent_max"]))
-        except (OSError, ValueError, KeyError, TypeError):
-            return None  # missing, or unreadable (never written by this code: writes are atomic)
-        return point if 0 <= point.correct <= runs else None
-
-    def put(self, dataset: Dataset, config: Config, point: Point, seed: int) -> None:
-        """Write one point atomically: a complete file appears under its name, or nothing does."""
-        path = self.path(dataset, config, point.budget_pct, point.runs, seed)
-        entry = {
-            "key": self._key(dataset, config, point.budget_pct, point.runs, seed),
-            "budget": point.budget,
-            "correct": point.correct,
-            "spent_max": point.spent_max,
-        }
-        atomic_write(path, json.dumps(entry, indent=1) + "\n")
-
-
-def _read_umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-_UMASK = _read_umask()
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Write *text* to *path* so that a reader (or a crash) sees the old file or the new one, never a part."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fchmod(out.fileno(), 0o666 & ~_UMASK)  # as open() would create it, not mkstemp's 0600
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-@dataclass(frozen=True)
 class Task:
     """The cells of one dataset that share a kind of draw, at the budgets some of them still need."""
 
@@ -281,6 +202,8 @@ class Task:
     budgets: tuple[int, ...]
     runs: int
     seed: int
+    top_m: tuple[int, ...] = ()
+    """The targets m of the top-m study (empty: the best-model study)."""
 
 
 _TABLES: dict[tuple[str, str], ScoreTable] = {}
@@ -304,21 +227,44 @@ def run_task(task: Task) -> dict[str, tuple[Point, ...]]:
     size = max(1, min(MAX_CHUNK, chunk_runs(n_models, n_queries, len(task.budgets), CHUNK_BYTES // 2, cell_bytes)))
     correct = {config: np.zeros(len(task.budgets), dtype=np.int64) for config in task.configs}
     spent = {config: np.zeros(len(task.budgets), dtype=np.int64) for config in task.configs}
+    truth = TopMTruth.of(table.instance) if task.top_m else None
+    errors: dict[tuple[Config, int], TopMCounts] = {}
     for start in range(0, task.runs, size):
         stop = min(task.runs, start + size)
         draws = simulation_draws(task.seed, start, stop, n_models, n_queries, synchronized=task.synchronized)
         for config in task.configs:
             params = cast("dict[str, Any]", dict(config.params))  # only the algorithm's own names, e.g. "a"
-            out = run_fast(table, config.algorithm, task.budgets, draws, ranking=False, **params)
+            ranked = bool(task.top_m) and not config.m_is_target
+            out = run_fast(table, config.algorithm, task.budgets, draws, ranking=ranked, **params)
             correct[config] += np.isin(out.chosen, best).sum(axis=0)
             np.maximum(spent[config], out.spent.max(axis=0), out=spent[config])
+            for m in task.top_m:
+                assert truth is not None
+                source = run_fast(table, config.algorithm, task.budgets, draws, **params, m=m) if config.m_is_target else out
+                assert source.ranking is not None
+                found = topm_counts(source.ranking, truth, m)
+                errors[config, m] = errors[config, m].merged(found) if (config, m) in errors else found
     return {
         config.label: tuple(
-            Point(pct, budget, int(hits), task.runs, int(most))
-            for pct, budget, hits, most in zip(task.percentages, task.budgets, correct[config], spent[config])
+            Point(pct, budget, int(hits), task.runs, int(most), _top_m_point(errors, config, task.top_m, index))
+            for index, (pct, budget, hits, most) in enumerate(
+                zip(task.percentages, task.budgets, correct[config], spent[config])
+            )
         )
         for config in task.configs
     }
+
+
+def _top_m_point(
+    errors: Mapping[tuple[Config, int], TopMCounts], config: Config, targets: tuple[int, ...], index: int
+) -> tuple[TopMPoint, ...]:
+    return tuple(
+        TopMPoint(
+            m, errors[config, m].identification[index], errors[config, m].ranking[index],
+            errors[config, m].wrong_positions[index],
+        )
+        for m in targets
+    )
 
 
 def _budgets(dataset: Dataset, grid: Sequence[Fraction], shape: tuple[int, int] | None) -> tuple[int, ...]:
@@ -352,7 +298,7 @@ def plan(
             missing = [c for c in kind if any(cache.get(dataset, c, pct, runs, seed) is None for pct in grid)]
             done += len(kind) - len(missing)
             if missing:
-                tasks.append(Task(dataset, synchronized, tuple(missing), tuple(grid), budgets, runs, seed))
+                tasks.append(Task(dataset, synchronized, tuple(missing), tuple(grid), budgets, runs, seed, cache.top_m))
     return tasks, done
 
 

@@ -6,13 +6,19 @@ configuration) cell still missing from the cache under ``OUT/cache``
 report.md (:mod:`sysrs_ref.report`) and the figures (:mod:`sysrs_ref.plots`)
 into OUT. Running it again with the same settings recomputes nothing; after an
 interruption it computes only the cells that had not finished.
+
+With *top_m* targets it also runs the Appendix "Top-m" study on its own grid
+(by default the Appendix's 5% steps) and cache, with SAR and SySAR beside the
+paper's algorithms, and writes topm_results.json, topm_errors.csv,
+topm_cb.csv, topm_report.md and three figures (:mod:`sysrs_ref.topm_report`,
+:mod:`sysrs_ref.topm_plots`).
 """
 
 from __future__ import annotations
 
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -26,6 +32,9 @@ from sysrs_ref.plots import write_plots
 from sysrs_ref.report import Summary, summarize, write_outputs
 from sysrs_ref.tables import Curve, Results
 from sysrs_ref.theory.table import table_row
+from sysrs_ref.topm import parse_top_m
+from sysrs_ref.topm_plots import write_topm_plots
+from sysrs_ref.topm_report import TopMStudy, study_of, write_topm_outputs
 
 __all__ = ["ReproduceOutcome", "reproduce"]
 
@@ -43,6 +52,8 @@ class ReproduceOutcome:
     """Cells found complete in the cache."""
     seconds: float
     summary: Summary
+    top_m: TopMStudy | None = None
+    """The top-m study, when asked for."""
 
 
 def _ignore_sigint() -> None:
@@ -99,6 +110,9 @@ def reproduce(
     scheduler: str | None = None,
     plots: bool = True,
     progress: Callable[[int, int], Callable[[int], None] | None] | None = None,
+    top_m: str | Sequence[int] | None = None,
+    top_m_grid: str = "topm",
+    top_m_algorithms: str | tuple[Config, ...] | None = None,
 ) -> ReproduceOutcome:
     """Run the paper's experiments on every matrix of *data* and write the results into *out*.
 
@@ -109,6 +123,11 @@ def reproduce(
     processes, or the Dask *scheduler* at that address, run the cells; neither
     changes a number. *progress*, if given, is called with (cells to compute,
     cells already cached) and returns the callback for finished cells.
+
+    *top_m* (``"3,5,10"``) adds the Appendix "Top-m" study on *top_m_grid*
+    (default ``topm``: 5%, 10%, ..., 100%) for *top_m_algorithms* (default: the
+    configurations of *algorithms* plus ``sar`` and ``sysar``, each run with m
+    set to the target).
     """
     began = time.perf_counter()
     _check_count(runs, "--runs", 1)
@@ -130,10 +149,20 @@ def reproduce(
     instances = {d.name: load_scores(d.path) for d in datasets}  # each matrix read once
     shapes = {name: instance.shape for name, instance in instances.items()}
     tasks, cached = plan(datasets, configs, points, runs, seed, cache, shapes=shapes)
-    to_compute = sum(len(task.configs) for task in tasks)
-    callback = progress(to_compute, cached) if progress is not None else None
+    targets = () if top_m is None else parse_top_m(top_m, min(shape[0] for shape in shapes.values()))
+    if targets:
+        topm_configs = _topm_configs(configs, top_m_algorithms)
+        topm_points = parse_grid(top_m_grid)
+        topm_cache = Cache(target, targets)
+        topm_tasks, topm_cached = plan(datasets, topm_configs, topm_points, runs, seed, topm_cache, shapes=shapes)
+    else:
+        topm_tasks, topm_cached = [], 0
+    to_compute = sum(len(task.configs) for task in tasks + topm_tasks)
+    callback = progress(to_compute, cached + topm_cached) if progress is not None else None
     with _executor(workers, scheduler) as executor:
         run_cells(tasks, cache, executor, callback)
+        if topm_tasks:
+            run_cells(topm_tasks, topm_cache, executor, callback)
     curves = {(d.name, c.label): Curve(d, c, pts) for d, c, pts in cells(datasets, configs, points, runs, seed, cache)}
     results = Results(
         tuple(datasets), tuple(configs), points, runs, seed, curves,
@@ -143,4 +172,20 @@ def reproduce(
     summary = summarize(results, str(data), grid, rows)
     figures, note = write_plots(results, target) if plots else ([], "Plots were not asked for (--no-plots).")
     files = write_outputs(target, summary, note)
-    return ReproduceOutcome(target, tuple(files + figures), to_compute, cached, time.perf_counter() - began, summary)
+    study = None
+    if targets:
+        found = {(d.name, c.label): pts for d, c, pts in cells(datasets, topm_configs, topm_points, runs, seed, topm_cache)}
+        study = study_of(datasets, topm_configs, topm_points, runs, seed, targets, found)
+        topm_figures, topm_note = write_topm_plots(study, target) if plots else ([], "Plots were not asked for (--no-plots).")
+        files += write_topm_outputs(target, study, topm_note) + topm_figures
+    return ReproduceOutcome(
+        target, tuple(files + figures), to_compute, cached + topm_cached, time.perf_counter() - began, summary, study
+    )
+
+
+def _topm_configs(configs: tuple[Config, ...], chosen: str | tuple[Config, ...] | None) -> tuple[Config, ...]:
+    """The configurations of the top-m study: *chosen*, or *configs* plus SAR and SySAR (m = each target)."""
+    if chosen is not None:
+        return chosen if isinstance(chosen, tuple) else parse_configs(chosen)
+    extra = tuple(Config.of(name) for name in ("sar", "sysar") if Config.of(name) not in configs)
+    return configs + extra

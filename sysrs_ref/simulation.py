@@ -35,12 +35,14 @@ import numpy.typing as npt
 from sysrs_ref.algorithms.registry import ParamValue, get_algorithm
 from sysrs_ref.errors import BudgetError, DrawError, ParameterError
 from sysrs_ref.fast.batch import DrawBatch
+from sysrs_ref.fast.outcomes import FastOutcomes
 from sysrs_ref.fast.run import CELL_BYTES, CHUNK_BYTES, KERNELS, chunk_runs, exact_params, run_fast
 from sysrs_ref.fast.table import ScoreTable, score_table
 from sysrs_ref.instance import Instance
 from sysrs_ref.json_types import JsonValue
 from sysrs_ref.schedule import parse_budget, parse_percentage
 from sysrs_ref.scores import decimal_text
+from sysrs_ref.topm import TopMCounts, TopMTruth, counts_json, parse_top_m, topm_counts
 
 __all__ = ["SimulationResult", "SimulationRow", "simulate", "simulation_draws"]
 
@@ -138,9 +140,15 @@ class SimulationResult:
     rows: tuple[SimulationRow, ...]
     best: tuple[int, ...]
     chosen: npt.NDArray[np.int32] = field(repr=False)
+    top_m: Mapping[int, TopMCounts] = field(default_factory=dict, repr=False)
+    """Per target m (when asked for): the top-m errors at every budget, as exact counts over the runs."""
 
     def to_json(self) -> dict[str, JsonValue]:
         """The JSON object of ``simulate --json`` (DESIGN.md section 6), rows with their ``correct`` count.
+
+        With top-m targets, each row also holds ``"top_m": {"3": {"identification_error",
+        "ranking_error", "per_rank_error"}, ...}`` (Appendix "Top-m"; ties by the paper's rule,
+        :mod:`sysrs_ref.topm`).
 
         >>> simulate(Instance([[1, 0], [0, 1]]), "sysrs", ["50%"], runs=2).to_json()["results"][0]["budget_pct"]
         50.0
@@ -159,8 +167,9 @@ class SimulationResult:
                     "accuracy": row.accuracy,
                     "spent_max": row.spent_max,
                     "correct": row.correct,
+                    **({"top_m": counts_json(self.top_m, index)} if self.top_m else {}),
                 }
-                for row in self.rows
+                for index, row in enumerate(self.rows)
             ],
         }
 
@@ -175,6 +184,14 @@ class _Task(NamedTuple):
     stop: int
     synchronized: bool
     params: dict[str, Fraction]
+    top_m: tuple[int, ...] = ()
+    truth: TopMTruth | None = None
+    m_is_target: bool = False
+    """SAR, SySAR without a fixed m: each target m's errors come from a run with parameter m."""
+
+
+#: What a task returns: every run's choice, the largest spend per budget, and top-m counts per m.
+_TaskResult = tuple[npt.NDArray[np.int32], npt.NDArray[np.int64], dict[int, TopMCounts]]
 
 
 def simulate(
@@ -187,6 +204,7 @@ def simulate(
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
     chunk: int | None = None,
+    top_m: Sequence[int] | str | None = None,
     **params: ParamValue,
 ) -> SimulationResult:
     """Run *algorithm* *runs* times at every budget of *budgets* and report how often it finds a best model.
@@ -199,7 +217,15 @@ def simulate(
     allows, split so every worker gets several). Neither changes the result.
     *progress* is called with 0 once the inputs are checked, then with the
     number of runs finished after each chunk. Parameters (``a`` for the UCB
-    family) are passed by keyword.
+    family, ``m`` for SAR and SySAR) are passed by keyword.
+
+    *top_m* (such as ``[3, 5, 10]`` or ``"3,5,10"``) adds, per target m, the
+    top-m identification, ranking and per-rank errors of the runs' rankings
+    at every budget (:attr:`SimulationResult.top_m`; Appendix "Top-m", ties by
+    the paper's rule). SAR and SySAR are built for one m: unless ``m`` is
+    given, each target's errors come from runs with ``m`` set to that target,
+    on the same draws (their ``accuracy`` is that of ``m`` = 1, i.e. SR and
+    SySRs).
 
     >>> inst = Instance([[1, 1, 0, 1], [1, 0, 0, 1], [0, 1, 0, 0]])
     >>> res = simulate(inst, "sysrs", ["50%", 12], runs=10, seed=1)
@@ -221,19 +247,25 @@ def simulate(
     n_models, n_queries = instance.shape
     grid = _parse_budgets(budgets, n_models, n_queries)
     ints = tuple(budget for _, budget in grid)
+    targets = () if top_m is None else parse_top_m(top_m, n_models)
+    truth = TopMTruth.of(instance) if targets else None
+    m_is_target = "m" in spec.defaults and "m" not in params
 
     size = chunk if chunk is not None else _chunk_size(spec.name, n_models, n_queries, len(ints), runs, workers)
     tasks = [
-        _Task(spec.name, ints, int(seed), start, min(runs, start + size), spec.synchronized, exact)
+        _Task(spec.name, ints, int(seed), start, min(runs, start + size), spec.synchronized, exact, targets, truth, m_is_target)
         for start in range(0, runs, size)
     ]
     table = score_table(instance)
     chosen = np.empty((runs, len(ints)), dtype=np.int32)
     spent = np.zeros(len(ints), dtype=np.int64)
+    counts: dict[int, TopMCounts] = {}
 
-    def record(task: _Task, part: tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]]) -> None:
+    def record(task: _Task, part: _TaskResult) -> None:
         chosen[task.start : task.stop] = part[0]
         np.maximum(spent, part[1], out=spent)
+        for m, found in part[2].items():
+            counts[m] = counts[m].merged(found) if m in counts else found
         if progress is not None:
             progress(task.stop - task.start)
 
@@ -263,6 +295,7 @@ def simulate(
         rows=tuple(rows),
         best=tuple(best),
         chosen=chosen,
+        top_m={m: counts[m] for m in targets},
     )
 
 
@@ -303,16 +336,26 @@ def _chunk_size(name: str, n_models: int, n_queries: int, n_budgets: int, runs: 
     return max(1, min(memory, MAX_CHUNK, max(MIN_CHUNK, share)))
 
 
-def _run_task(table: ScoreTable, task: _Task) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]]:
-    """(chosen (runs, B), largest spend per budget (B,)) of the task's runs."""
+def _run_task(table: ScoreTable, task: _Task) -> _TaskResult:
+    """(chosen (runs, B), largest spend per budget (B,), top-m counts per m) of the task's runs."""
     draws = simulation_draws(
         task.seed, task.start, task.stop, table.n_models, table.n_queries, synchronized=task.synchronized
     )
-    # (cast: mypy cannot know the dict holds no key named like run_fast's own keywords; it holds only "a")
-    params = cast("dict[str, Any]", task.params)
-    out = run_fast(table, task.algorithm, task.budgets, draws, ranking=False, chunk=draws.n_runs, **params)
+
+    def run(params: dict[str, Fraction], ranking: bool) -> FastOutcomes:
+        # (cast: mypy cannot know the dict holds no key named like run_fast's own keywords; it holds "a" or "m")
+        loose = cast("dict[str, Any]", params)
+        return run_fast(table, task.algorithm, task.budgets, draws, ranking=ranking, chunk=draws.n_runs, **loose)
+
+    out = run(task.params, ranking=bool(task.top_m) and not task.m_is_target)
     spent: npt.NDArray[np.int64] = out.spent.max(axis=0)
-    return out.chosen, spent
+    counts: dict[int, TopMCounts] = {}
+    for m in task.top_m:
+        assert task.truth is not None
+        source = run({**task.params, "m": Fraction(m)}, ranking=True) if task.m_is_target else out
+        assert source.ranking is not None
+        counts[m] = topm_counts(source.ranking, task.truth, m)
+    return out.chosen, spent, counts
 
 
 # -- worker processes: the score table is sent once per worker (initializer), never per task --------
@@ -325,7 +368,7 @@ def _init_worker(table: ScoreTable) -> None:
     _WORKER_TABLE[:] = [table]
 
 
-def _worker_task(task: _Task) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]]:
+def _worker_task(task: _Task) -> _TaskResult:
     return _run_task(_WORKER_TABLE[0], task)
 
 
@@ -333,11 +376,11 @@ def _run_in_pool(
     table: ScoreTable,
     tasks: Sequence[_Task],
     workers: int,
-    record: Callable[[_Task, tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]]], None],
+    record: Callable[[_Task, _TaskResult], None],
 ) -> None:
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(table,))
     try:
-        pending: dict[Future[tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]]], _Task] = {
+        pending: dict[Future[_TaskResult], _Task] = {
             pool.submit(_worker_task, task): task for task in tasks
         }
         for future in as_completed(pending):

@@ -1,4 +1,4 @@
-"""An independent, deliberately naive restatement of the six algorithms, for cross-checking.
+"""An independent, deliberately naive restatement of the eight algorithms, for cross-checking.
 
 Written from the paper and DESIGN.md, not from the package: no generators,
 scores read straight from the matrix, UCB indices compared with sympy, the
@@ -46,7 +46,12 @@ def _prio(draw: Draw, model: int) -> int:
 
 
 def naive_run(
-    rows: tuple[tuple[Fraction, ...], ...], name: str, n: int, draw: Draw, a: Fraction = Fraction(1)
+    rows: tuple[tuple[Fraction, ...], ...],
+    name: str,
+    n: int,
+    draw: Draw,
+    a: Fraction = Fraction(1),
+    m: int = 1,
 ) -> tuple[int, tuple[int, ...], int, list[tuple[int, int]]]:
     """(chosen, ranking, spent, requests) of algorithm *name*."""
     k, l = len(rows), len(rows[0])
@@ -80,6 +85,34 @@ def naive_run(
             active.remove(worst)
             out.append(worst)
         ranking = (active[0], *reversed(out))
+    elif name in ("sar", "sysar"):
+        # Bubeck et al. 2013, SAR, read literally: every active arm gets an empirical gap, the arm
+        # with the largest gap is deactivated. Ties: a reject beats an accept; among rejects the
+        # later in the empirical order, among accepts the earlier.
+        active = list(range(k))
+        accepted: list[int] = []
+        rejected: list[int] = []
+        for n_k in naive_schedule(k, l, n):
+            for model in active:
+                while seen[model] < n_k:
+                    evaluate(model)
+            sigma = sorted(active, key=lambda i: (-total[i], _prio(draw, i)))
+            left = m - len(accepted)
+            candidates = []
+            for r, arm in enumerate(sigma, start=1):
+                if r <= left:
+                    if left < len(sigma):
+                        gap = total[arm] - total[sigma[left]]
+                    else:
+                        gap = Fraction(10**9)  # every active arm must be accepted
+                    candidates.append((gap, 0, -r, arm, True))
+                else:
+                    gap = total[sigma[left - 1]] - total[arm] if left > 0 else Fraction(10**9)
+                    candidates.append((gap, 1, r, arm, False))
+            _, _, _, arm, accept = max(candidates)
+            (accepted if accept else rejected).append(arm)
+            active.remove(arm)
+        ranking = (*accepted, active[0], *reversed(rejected))
     else:
         for model in range(k):
             evaluate(model)

@@ -16,6 +16,8 @@ UNSYNCHRONIZED = tuple(name for name, spec in ALGORITHMS.items() if not spec.syn
 binary_scores = st.sampled_from([0, 1])
 #: Continuous scores with small denominators, so that exact ties between sums are common.
 coarse_scores = st.fractions(min_value=0, max_value=1, max_denominator=4)
+#: Scores in {0, 1/2, 1}: ties between sums, and between means, are very common.
+half_scores = st.sampled_from([0, Fraction(1, 2), 1])
 #: Arbitrary floats in [0, 1] (held exactly by the reference).
 float_scores = st.floats(min_value=0.0, max_value=1.0, allow_nan=False, allow_infinity=False)
 
@@ -30,11 +32,16 @@ def matrices(
     max_queries: int = 6,
     kind: str | None = None,
 ) -> list[list[object]]:
-    """A K x L score matrix: binary, coarse rationals or floats; sometimes with duplicate rows."""
+    """A K x L score matrix: binary, coarse rationals or floats (or, on request, halves); sometimes with duplicate rows."""
     n_models = draw(st.integers(min_models, max_models))
     n_queries = draw(st.integers(min_queries, max_queries))
     chosen_kind = kind or draw(st.sampled_from(["binary", "coarse", "float"]))
-    element = {"binary": binary_scores, "coarse": coarse_scores, "float": float_scores}[chosen_kind]
+    element = {
+        "binary": binary_scores,
+        "coarse": coarse_scores,
+        "float": float_scores,
+        "halves": half_scores,
+    }[chosen_kind]
     rows: list[list[object]] = [
         draw(st.lists(element, min_size=n_queries, max_size=n_queries)) for _ in range(n_models)
     ]
@@ -95,5 +102,25 @@ def cases(
     full = n_models * n_queries
     budget = full if full_budget else draw(st.integers(n_models, full))
     run_draw = draw(draws_for(n_models, n_queries, spec.synchronized))
-    params = {"a": draw(exploration_values)} if "a" in spec.defaults else {}
+    params: dict[str, Fraction] = {"a": draw(exploration_values)} if "a" in spec.defaults else {}
+    if "m" in spec.defaults:  # SAR, SySAR: the size of the top-m set
+        params["m"] = Fraction(draw(st.integers(1, n_models - 1)))
     return Case(instance, name, budget, run_draw, params)
+
+
+@st.composite
+def topm_cases(
+    draw: st.DrawFn, *, min_models: int = 3, max_models: int = 4, max_queries: int | None = None
+) -> tuple[Instance, int]:
+    """A small tie-heavy instance (scores in {0, 1/2, 1}) and a budget in [K, K*L], for top-m engines.
+
+    Without *max_queries*: L <= 3 for K = 3 and L <= 2 for K = 4, so that every draw can be enumerated.
+    """
+    n_models = draw(st.integers(min_models, max_models))
+    limit = max_queries if max_queries is not None else (3 if n_models <= 3 else 2)
+    rows = draw(
+        matrices(min_models=n_models, max_models=n_models, max_queries=limit, kind="halves")
+    )
+    instance = Instance(rows)  # type: ignore[arg-type]
+    budget = draw(st.integers(n_models, n_models * instance.n_queries))
+    return instance, budget

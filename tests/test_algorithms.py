@@ -1,4 +1,4 @@
-"""Properties of the six reference algorithms over random small instances, budgets and draws."""
+"""Properties of the eight reference algorithms over random small instances, budgets and draws."""
 
 from __future__ import annotations
 
@@ -41,6 +41,13 @@ def test_spend_is_exactly_what_the_algorithm_promises(case: Case) -> None:
         assert out.spent == schedule_spend(schedule(n_models, n_queries, case.budget))
         assert len(out.eliminated) == n_models - 1
         assert out.ranking == (out.chosen, *reversed(out.eliminated))
+    elif case.algorithm in ("sar", "sysar"):
+        assert out.spent == schedule_spend(schedule(n_models, n_queries, case.budget))
+        assert len(out.eliminated) == n_models - 1
+        m = int(case.params["m"])
+        assert len(out.accepted) in (m - 1, m)
+        assert set(out.ranking[:m]) == set(out.accepted) | ({out.ranking[m - 1]} if len(out.accepted) < m else set())
+        assert out.ranking[: len(out.accepted)] == out.accepted
     else:  # one warm-up evaluation per model, then one per step: the whole budget
         assert out.spent == case.budget
 
@@ -60,7 +67,7 @@ def test_each_model_follows_its_query_order(case: Case) -> None:
             assert tuple(queries) == shared[: len(queries)]
 
 
-@given(cases(algorithms=("syus", "sysrs")))
+@given(cases(algorithms=("syus", "sysrs", "sysar")))
 def test_synchronized_batches_give_all_active_models_the_same_queries(case: Case) -> None:
     out = run(case)
     for step in out.trace:
@@ -106,7 +113,8 @@ def test_same_draw_same_outcome(case: Case) -> None:
 def test_agrees_with_an_independent_naive_implementation(case: Case) -> None:
     out = run(case)
     a = case.params.get("a", Fraction(1))
-    chosen, ranking, spent, requests = naive_run(case.instance.rows, case.algorithm, case.budget, case.draw, a)
+    m = int(case.params.get("m", 1))
+    chosen, ranking, spent, requests = naive_run(case.instance.rows, case.algorithm, case.budget, case.draw, a, m)
     assert (out.chosen, out.ranking, out.spent) == (chosen, ranking, spent)
     assert [tuple(r) for r in out.requests] == requests
 
@@ -149,3 +157,24 @@ def test_exact_ucb_tie_goes_to_priority() -> None:
     for priority, expected_last in [((0, 1), 0), ((1, 0), 1)]:
         out = drive(ALGORITHMS["syucbe"].start(6, Draw(((0, 1, 2, 3, 4),), priority), a=1), inst)
         assert [r.model for r in out.requests] == [0, 1, 1, 1, 1, expected_last]
+
+
+@given(cases(algorithms=("sar", "sysar")))
+def test_sar_with_m_1_is_successive_rejects(case: Case) -> None:
+    """SAR's gap rule never accepts before the last phase when m = 1 (ties reject): it is SR, SySAR is SySRs."""
+    twin = {"sar": "sr", "sysar": "sysrs"}[case.algorithm]
+    out = drive(ALGORITHMS[case.algorithm].start(case.budget, case.draw, m=1), case.instance)
+    reference = drive(ALGORITHMS[twin].start(case.budget, case.draw), case.instance)
+    assert (out.chosen, out.ranking, out.spent, out.requests) == (
+        reference.chosen, reference.ranking, reference.spent, reference.requests
+    )
+    assert out.accepted == ()
+
+
+def test_sar_accepts_a_clear_leader_early() -> None:
+    """m = 2: the leader is 4 ahead of the third model, the worst only 1 behind the second: accept first."""
+    inst = Instance([[1, 1, 1, 1], [1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
+    out = drive(ALGORITHMS["sysar"].start(16, Draw(((0, 1, 2, 3),), (0, 1, 2, 3)), m=2), inst)
+    # phase 1 (4 queries): sums 4, 1, 0, 0; lead 4 - 0 = 4 > deficit 1 - 0 = 1: accept 0
+    assert out.eliminated[0] == 0 and out.accepted[0] == 0
+    assert out.ranking[:2] == (0, 1)

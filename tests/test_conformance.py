@@ -54,15 +54,24 @@ def test_the_schema_rejects_what_it_should() -> None:
 
 def test_the_vectors_cover_the_corners() -> None:
     ids = [case.id for case in cases("algorithms")]
-    for name in ("us", "syus", "sr", "sysrs", "ucbe", "syucbe"):
+    for name in ("us", "syus", "sr", "sysrs", "ucbe", "syucbe", "sar", "sysar"):
         for corner in ("ties-everywhere", "duplicate-models", "budget-K", "budget-KL", "capped-schedule",
                        "continuous", "two-models", "one-query", "dominating"):
-            assert f"{name}-{corner}-1" in ids or f"{name}-{corner}-a1-1" in ids, (name, corner)
+            assert any(i.startswith(f"{name}-{corner}-") for i in ids), (name, corner)
+    for case in cases("algorithms"):  # SAR, SySAR: m = 1, a middle m and K - 1 on the corners that vary parameters
+        corner = "-".join(case.id.split("-")[1:-2])
+        if case.input["algorithm"] in ("sar", "sysar") and corner in ("binary", "ties-everywhere", "random-a"):
+            k = case.input["K"]
+            assert isinstance(k, int)
+            stem = case.id.split("-m")[0]
+            assert {f"{stem}-m{m}-1" for m in {1, max(1, k // 2), k - 1}} <= set(ids), case.id
     loaded: dict[str, Any] = load_vectors(COMMITTED)
     capped = [c for c in loaded["schedules"] if c["expected"]["capped"]]
     assert capped and all(c["expected"]["spend"] <= c["input"]["budget"] for c in loaded["schedules"])
     assert any(c["expected"]["arms"] is None for c in loaded["hardness"])  # a tied best model
-    assert {c["input"]["algorithm"] for c in loaded["exact"]} == {"us", "syus", "sr", "sysrs", "ucbe", "syucbe"}
+    assert {c["input"]["algorithm"] for c in loaded["exact"]} == {"us", "syus", "sr", "sysrs", "ucbe", "syucbe",
+                                                                 "sar", "sysar"}
+    assert all("top_m_error" in c["expected"] for c in loaded["exact"] if c["input"]["algorithm"] in ("sar", "sysar"))
 
 
 def test_the_reference_adapter_conforms(capsys: pytest.CaptureFixture[str]) -> None:

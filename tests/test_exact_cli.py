@@ -52,3 +52,31 @@ def test_exact_refusals_are_one_line(
     status, out, err = run(capsys, "--scores", str(shared_data / "gsm.npy"), *args)
     assert status == 2 and out == ""
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_exact_top_m(capsys: pytest.CaptureFixture[str]) -> None:
+    """--top-m M: the engine's exact top-M error; SAR and SySAR run with m = M."""
+    from fractions import Fraction
+
+    from sysrs_ref import Instance
+    from sysrs_ref.theory import topm_error_probability
+
+    tiny = FIXTURE / "tiny_matrix.csv"
+    instance = Instance.from_file(tiny)
+    for algorithm in ("sar", "sysar", "sysrs"):
+        status, out, _ = run(capsys, "--scores", str(tiny), "--budget", "8", "--algorithm", algorithm, "--top-m", "2", "--json")
+        payload = json.loads(out)
+        assert status == 0 and payload["top_m"] == 2
+        assert Fraction(payload["error"]) == topm_error_probability(instance, algorithm, 8, 2)
+    assert json.loads(out)["params"] == {}
+    status, out, _ = run(capsys, "--scores", str(tiny), "--budget", "8", "--algorithm", "sar", "--top-m", "2", "--json")
+    assert json.loads(out)["params"] == {"m": "2"}
+    status, out, _ = run(capsys, "--scores", str(tiny), "--budget", "8", "--algorithm", "sysar", "--top-m", "3")
+    assert status == 0 and "P(ranking[:3] is not a true top-3 set)" in out
+    for args, message in (
+        (["--top-m", "2,3"], "takes one m"),
+        (["--top-m", "4"], "m <= K - 1 = 3"),
+        (["--top-m", "2", "--m", "3"], "leave out --m or give --m 2"),
+    ):
+        status, out, err = run(capsys, "--scores", str(tiny), "--budget", "8", "--algorithm", "sar", *args)
+        assert status == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1

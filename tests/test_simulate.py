@@ -113,6 +113,8 @@ def simulations(draw: st.DrawFn) -> tuple[Instance, str, list[int | str], int, i
     runs = draw(st.integers(1, 6))
     seed = draw(st.integers(0, 2**32))
     params = {"a": draw(exploration_values)} if "a" in ALGORITHMS[algorithm].defaults else {}
+    if "m" in ALGORITHMS[algorithm].defaults and draw(st.booleans()):
+        params["m"] = Fraction(draw(st.integers(1, n_models - 1)))
     return instance, algorithm, budgets, runs, seed, params
 
 

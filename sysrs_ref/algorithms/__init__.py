@@ -1,7 +1,8 @@
-"""The six best-model identification algorithms, each a step generator (DESIGN.md section 2)."""
+"""The six best-model identification algorithms and the two top-m ones (SAR, SySAR), each a step generator (DESIGN.md section 2)."""
 
 from sysrs_ref.algorithms.base import AlgorithmRun, Batch, Outcome, Request, Step
 from sysrs_ref.algorithms.registry import ALGORITHMS, AlgorithmSpec, ParamValue, get_algorithm
+from sysrs_ref.algorithms.successive_accepts_rejects import sar, sysar
 from sysrs_ref.algorithms.successive_rejects import sr, sysrs
 from sysrs_ref.algorithms.ucb import exploration, syucbe, ucbe
 from sysrs_ref.algorithms.uniform import syus, us
@@ -17,8 +18,10 @@ __all__ = [
     "Step",
     "exploration",
     "get_algorithm",
+    "sar",
     "sr",
     "syucbe",
+    "sysar",
     "sysrs",
     "syus",
     "ucbe",

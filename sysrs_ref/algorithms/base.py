@@ -42,10 +42,15 @@ Batch = tuple[Request, ...]
 
 @dataclass(frozen=True)
 class Step:
-    """One batch the algorithm asked for, and the model it eliminated after it (SR, SySRs)."""
+    """One batch the algorithm asked for, and the model it deactivated after it (SR, SySRs, SAR, SySAR).
+
+    ``accepted`` is True when SAR or SySAR accepted that model into the top-m
+    set rather than rejected it.
+    """
 
     requests: Batch
     eliminated: int | None = None
+    accepted: bool = False
 
 
 @dataclass(frozen=True)
@@ -73,8 +78,16 @@ class Outcome:
 
     @property
     def eliminated(self) -> tuple[int, ...]:
-        """The models in the order they were eliminated (empty for non-elimination algorithms)."""
+        """The models in the order they were deactivated (empty for non-elimination algorithms).
+
+        For SAR and SySAR this lists accepted and rejected models alike; see :attr:`accepted`.
+        """
         return tuple(step.eliminated for step in self.trace if step.eliminated is not None)
+
+    @property
+    def accepted(self) -> tuple[int, ...]:
+        """The models SAR or SySAR accepted into the top-m set during its phases, in order (else empty)."""
+        return tuple(step.eliminated for step in self.trace if step.eliminated is not None and step.accepted)
 
 
 #: A running algorithm: yields batches, is sent their scores, returns the outcome.

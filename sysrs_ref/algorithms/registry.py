@@ -9,6 +9,7 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from sysrs_ref.algorithms.base import AlgorithmRun
+from sysrs_ref.algorithms.successive_accepts_rejects import check_m, sar, sysar
 from sysrs_ref.algorithms.successive_rejects import sr, sysrs
 from sysrs_ref.algorithms.ucb import DEFAULT_A, syucbe, ucbe
 from sysrs_ref.algorithms.uniform import syus, us
@@ -75,10 +76,18 @@ ALGORITHMS: Mapping[str, AlgorithmSpec] = MappingProxyType(
                 "syucbe", "SyUCB-E", "Algorithm SyUCB-E (Appendix)", True, {"a": DEFAULT_A},
                 lambda n, d, p: syucbe(n, d, p["a"]),
             ),
+            AlgorithmSpec(
+                "sar", "SAR", "Bubeck, Wang and Viswanathan 2013; Appendix Top-m", False, {"m": 1},
+                lambda n, d, p: sar(n, d, check_m(p["m"], d.n_models)),
+            ),
+            AlgorithmSpec(
+                "sysar", "SySAR", "SAR on shared queries (Discussion: future work)", True, {"m": 1},
+                lambda n, d, p: sysar(n, d, check_m(p["m"], d.n_models)),
+            ),
         )
     }
 )
-"""Every registered algorithm by command-line name, in the paper's order."""
+"""Every registered algorithm by command-line name, in the paper's order; then SAR and SySAR (top-m)."""
 
 
 def get_algorithm(name: str) -> AlgorithmSpec:
@@ -89,7 +98,7 @@ def get_algorithm(name: str) -> AlgorithmSpec:
     >>> get_algorithm("nope")
     Traceback (most recent call last):
     ...
-    sysrs_ref.errors.UnknownAlgorithmError: unknown algorithm 'nope'; choose one of us, syus, sr, sysrs, ucbe, syucbe
+    sysrs_ref.errors.UnknownAlgorithmError: unknown algorithm 'nope'; choose one of us, syus, sr, sysrs, ucbe, syucbe, sar, sysar
     """
     spec = ALGORITHMS.get(name.strip().lower()) if isinstance(name, str) else None
     if spec is None:

@@ -102,11 +102,14 @@ def _algorithm_cases() -> Iterator[Case]:
             budget = corner.budget(n_models, n_queries)
             draws_rng = np.random.default_rng([2027, number, len(name)])
             params = [{"a": a} for a in _EXPLORATION] if "a" in spec.defaults else [{}]
+            if "m" in spec.defaults:  # SAR, SySAR: a middle m first, then the extremes
+                sizes = dict.fromkeys((max(1, n_models // 2), 1, n_models - 1))
+                params = [{"m": str(m)} for m in sizes]
             if corner.name not in ("binary", "ties-everywhere", "random-a"):
                 params = params[:1]  # the other exploration values on a few corners only
             for param in params:
                 for repeat in range(2):
-                    suffix = "".join(f"-a{value}" for value in param.values()) + f"-{repeat + 1}"
+                    suffix = "".join(f"-{key}{value}" for key, value in param.items()) + f"-{repeat + 1}"
                     yield Case(
                         "algorithms",
                         f"{name}-{corner.name}{suffix}",
@@ -186,6 +189,8 @@ def _exact_cases() -> Iterator[Case]:
             n_models, n_queries = len(matrix), len(matrix[0])
             for budget in sorted({n_models + 1, (n_models * n_queries) // 2, n_models * n_queries - 1}):
                 params = {"a": "1"} if "a" in spec.defaults else {}
+                if "m" in spec.defaults:  # SAR, SySAR: the top-2 set where there is one to find
+                    params = {"m": str(min(2, n_models - 1))}
                 yield Case("exact", f"exact-{name}-{label}-n{budget}",
                            {"algorithm": name, "params": params, "budget": budget, **matrix_json(matrix)})
 

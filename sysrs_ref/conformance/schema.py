@@ -134,7 +134,11 @@ _CASES: dict[str, dict[str, JsonValue]] = {
             "error": _EXACT,
             "law": {"description": "P(chosen = model) over every draw, by model", "type": "object",
                     "additionalProperties": _EXACT},
-        }),
+            "top_m_error": {**_EXACT, "description": "sar, sysar: P(the returned top-m set is not a true one), "
+                                                    "ties by the paper's rule"},
+            "top_m_law": {"description": "sar, sysar: P(ranking[:m] = that tuple), keys like \"0,2\"",
+                          "type": "object", "additionalProperties": _EXACT},
+        }, required=["error", "law"]),
     ),
 }
 

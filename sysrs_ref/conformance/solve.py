@@ -16,6 +16,7 @@ from typing import Any, cast
 
 from sysrs_ref.algorithms.registry import get_algorithm
 from sysrs_ref.conformance.values import JsonValue, exact_value, parse_exact, scores_of
+from sysrs_ref.algorithms.successive_accepts_rejects import check_m
 from sysrs_ref.draws import Draw
 from sysrs_ref.driver import drive
 from sysrs_ref.errors import ParameterError, SysrsError
@@ -33,6 +34,7 @@ from sysrs_ref.theory.bounds import (
     ucbe_bound,
 )
 from sysrs_ref.theory.exact import outcome_distribution
+from sysrs_ref.theory.exact_topm import topm_distribution, topm_error_probability
 from sysrs_ref.theory.hardness import arm_hardness, hardness
 
 __all__ = ["solve"]
@@ -159,9 +161,18 @@ def _bound(data: Input) -> dict[str, JsonValue]:
 def _exact(data: Input) -> dict[str, JsonValue]:
     instance = Instance(scores_of(data))
     keywords = cast("dict[str, Any]", _params(data))  # only the algorithm's own parameter names, e.g. "a"
-    law = outcome_distribution(instance, str(data.get("algorithm")), _int(data, "budget"), **keywords)
+    algorithm, budget = str(data.get("algorithm")), _int(data, "budget")
+    law = outcome_distribution(instance, algorithm, budget, **keywords)
     error = 1 - sum((p for model, p in law.items() if model in instance.best), Fraction(0))
-    return {"error": exact_value(error), "law": {str(model): exact_value(p) for model, p in sorted(law.items())}}
+    answer: dict[str, JsonValue] = {
+        "error": exact_value(error), "law": {str(model): exact_value(p) for model, p in sorted(law.items())}
+    }
+    if "m" in keywords:  # SAR, SySAR: the law of the top-m set they return
+        m = check_m(keywords.pop("m"), instance.n_models)
+        prefixes = topm_distribution(instance, algorithm, budget, m, **keywords)
+        answer["top_m_law"] = {",".join(map(str, prefix)): exact_value(p) for prefix, p in prefixes.items()}
+        answer["top_m_error"] = exact_value(topm_error_probability(instance, algorithm, budget, m, **keywords))
+    return answer
 
 
 def solve(family: str, data: Input, *, fast: bool = False) -> dict[str, JsonValue]:

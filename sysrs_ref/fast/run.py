@@ -121,12 +121,14 @@ def run_fast(
 
 
 def _register() -> None:
+    from sysrs_ref.fast.accept_reject import accept_reject_kernel
     from sysrs_ref.fast.elimination import successive_rejects_kernel
     from sysrs_ref.fast.uniform import uniform_kernel
 
     KERNELS.update(us=uniform_kernel, syus=uniform_kernel, sr=successive_rejects_kernel, sysrs=successive_rejects_kernel)
+    KERNELS.update(sar=accept_reject_kernel, sysar=accept_reject_kernel)
     # orders (4) + gathered scores then prefix sums in place (8) + slack
-    CELL_BYTES.update(us=16, syus=16, sr=16, sysrs=16)
+    CELL_BYTES.update(us=16, syus=16, sr=16, sysrs=16, sar=16, sysar=16)
 
 
 _register()

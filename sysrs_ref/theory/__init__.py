@@ -20,6 +20,12 @@ from sysrs_ref.theory.exact import (
     error_probability,
     outcome_distribution,
 )
+from sysrs_ref.theory.exact_topm import (
+    is_topm_correct,
+    topm_distribution,
+    topm_enumeration_size,
+    topm_error_probability,
+)
 from sysrs_ref.theory.hardness import ArmHardness, Convention, Hardness, arm_hardness, hardness
 from sysrs_ref.theory.table import TableRow, dataset_table
 from sysrs_ref.theory.threshold import corollary_gap_bound, cov_max, theta_star, theta_star_numerator
@@ -42,6 +48,7 @@ __all__ = [
     "error_probability",
     "h3_two_arm",
     "hardness",
+    "is_topm_correct",
     "lower_bound",
     "lower_bound_pair",
     "outcome_distribution",
@@ -50,6 +57,9 @@ __all__ = [
     "sysrs_bound",
     "theta_star",
     "theta_star_numerator",
+    "topm_distribution",
+    "topm_enumeration_size",
+    "topm_error_probability",
     "ucbe_bound",
     "ucbe_max_a",
 ]

@@ -1,19 +1,24 @@
-"""Exact error probabilities of the six algorithms on small instances, and the exact Bayes error.
+"""Exact error probabilities of the registered algorithms on small instances, and the exact Bayes error.
 
 The probability is over a uniformly random :class:`~sysrs_ref.draws.Draw`: a
 uniform arm priority and uniform query order(s) (one shared order for SyUS,
-SySRs and SyUCB-E; K independent orders for US, SR and UCB-E), for a fixed
-score matrix. Nothing is sampled: the engines enumerate equivalence classes of
-draws (what each model, or each shared column, reveals) with their exact
-probabilities, so the answers are Fractions. How, per family, is described in
-:mod:`sysrs_ref.theory.exact_sync` and :mod:`sysrs_ref.theory.exact_unsync`.
+SySRs, SyUCB-E and SySAR; K independent orders for US, SR, UCB-E and SAR),
+for a fixed score matrix. Nothing is sampled: the engines enumerate
+equivalence classes of draws (what each model, or each shared column,
+reveals) with their exact probabilities, so the answers are Fractions. How,
+per family, is described in :mod:`sysrs_ref.theory.exact_sync`,
+:mod:`sysrs_ref.theory.exact_unsync` and :mod:`sysrs_ref.theory.exact_sar`
+(SAR and SySAR, whose top-m law is
+:func:`sysrs_ref.theory.exact_topm.topm_distribution`; here, the law of the
+first model they accept, ``ranking[0]``).
 
 Before enumerating, :func:`enumeration_size` bounds the work cheaply, and
 :func:`error_probability` refuses (``TooLargeToEnumerateError``) an instance
 whose bound exceeds ``limit``. K <= 4 and L <= 7 is always within
 :data:`DEFAULT_LIMIT` for US, SyUS, SR, SySRs and SyUCB-E; for UCB-E only
 when the rows have few distinct scores (binary rows are fine), since its
-engine is a DP on the joint state of all models.
+engine is a DP on the joint state of all models; the same holds for SAR
+(always fine for SySAR).
 """
 
 from __future__ import annotations
@@ -23,11 +28,12 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from sysrs_ref.algorithms.registry import ParamValue, get_algorithm
+from sysrs_ref.algorithms.successive_accepts_rejects import check_m
 from sysrs_ref.algorithms.ucb import exploration
 from sysrs_ref.errors import ParameterError, TooLargeToEnumerateError
 from sysrs_ref.instance import Instance
 from sysrs_ref.schedule import check_budget
-from sysrs_ref.theory import exact_sync, exact_unsync
+from sysrs_ref.theory import exact_sar, exact_sync, exact_unsync
 
 __all__ = [
     "DEFAULT_LIMIT",
@@ -48,25 +54,34 @@ _SIZES: dict[str, Callable[[Instance, int], int]] = {
     "sysrs": exact_sync.sysrs_size,
     "ucbe": exact_unsync.ucbe_size,
     "syucbe": exact_sync.syucbe_size,
+    "sar": exact_sar.sar_size,
+    "sysar": exact_sar.sysar_size,
 }
 
 
 _SMALL = {
     name: "K <= 4, L <= 7 is always fine"
-    for name in ("us", "syus", "sr", "sysrs", "syucbe")
-} | {"ucbe": "K <= 4, L <= 7 with at most two distinct scores per row is fine"}
+    for name in ("us", "syus", "sr", "sysrs", "syucbe", "sysar")
+} | {
+    name: "K <= 4, L <= 7 with at most two distinct scores per row is fine"
+    for name in ("ucbe", "sar")
+}
 
 
 def _prepare(
     instance: Instance, algorithm: str, budget: int, params: dict[str, ParamValue]
-) -> tuple[str, Fraction]:
+) -> tuple[str, dict[str, ParamValue]]:
+    """The algorithm's registered name and its validated parameters (``a`` as a Fraction, ``m`` an int)."""
     if not isinstance(instance, Instance):
         raise TypeError(f"instance must be an Instance, got {type(instance).__name__}")
     spec = get_algorithm(algorithm)
     full = spec.check_params(params)
     check_budget(budget, instance.n_models, instance.n_queries)
-    a = exploration(full["a"]) if "a" in full else Fraction(1)
-    return spec.name, a
+    if "a" in full:
+        full["a"] = exploration(full["a"])
+    if "m" in full:
+        full["m"] = check_m(full["m"], instance.n_models)
+    return spec.name, full
 
 
 def enumeration_size(
@@ -131,8 +146,10 @@ def outcome_distribution(
 
     Keys are the models that can be returned, values their probabilities
     (positive Fractions summing to 1). *params* are the algorithm's parameters
-    (``a`` for ``ucbe`` and ``syucbe``, validated by the registry); *budget*
-    must lie in [K, K*L]. Raises
+    (``a`` for ``ucbe`` and ``syucbe``, ``m`` for ``sar`` and ``sysar``,
+    validated by the registry); *budget* must lie in [K, K*L]. For SAR and
+    SySAR the returned model is ``ranking[0]``, the first model accepted
+    (or, with no accept, the one left at the end). Raises
     :class:`~sysrs_ref.errors.TooLargeToEnumerateError` when
     :func:`enumeration_size` exceeds *limit*.
 
@@ -144,9 +161,16 @@ def outcome_distribution(
     >>> outcome_distribution(inst, "sysrs", 4)
     {0: Fraction(5, 8), 1: Fraction(3, 8)}
     """
-    name, a = _prepare(instance, algorithm, budget, dict(params))
+    name, full = _prepare(instance, algorithm, budget, dict(params))
     _check_limit(instance, name, budget, limit)
-    if name == "us":
+    a = Fraction(full.get("a", 1))
+    law: dict[int, Fraction]
+    if name in ("sar", "sysar"):
+        engine = exact_sar.sar_prefix_distribution if name == "sar" else exact_sar.sysar_prefix_distribution
+        law = {}
+        for prefix, p in engine(instance, budget, int(full["m"])).items():
+            law[prefix[0]] = law.get(prefix[0], Fraction(0)) + p
+    elif name == "us":
         law = exact_unsync.us_distribution(instance, budget)
     elif name == "syus":
         law = exact_sync.syus_distribution(instance, budget)
@@ -170,16 +194,20 @@ def error_probability(
     budget: int,
     *,
     a: Fraction | int | str | None = None,
+    m: int | str | None = None,
     limit: int = DEFAULT_LIMIT,
 ) -> Fraction:
     """The exact probability that *algorithm* fails to return a best model, over a uniform draw.
 
     1 - P(chosen in ``instance.best``): with tied best models, returning any
     of them is a success. *algorithm* is one of ``us``, ``syus``, ``sr``,
-    ``sysrs`` (the paper's Algorithm 1), ``ucbe``, ``syucbe``; *a* is the
-    exploration parameter of ``ucbe``/``syucbe`` (default 1, parsed exactly
-    by :func:`~sysrs_ref.algorithms.ucb.exploration`) and a ParameterError
-    for the others. Raises
+    ``sysrs`` (the paper's Algorithm 1), ``ucbe``, ``syucbe``, ``sar``,
+    ``sysar``; *a* is the exploration parameter of ``ucbe``/``syucbe``
+    (default 1, parsed exactly by
+    :func:`~sysrs_ref.algorithms.ucb.exploration`) and *m* the top-m size of
+    ``sar``/``sysar`` (default 1; their returned model is ``ranking[0]``, for
+    the top-m error see :func:`~sysrs_ref.theory.exact_topm.topm_error_probability`),
+    each a ParameterError for the other algorithms. Raises
     :class:`~sysrs_ref.errors.TooLargeToEnumerateError` when the enumeration
     would exceed *limit* (see :func:`enumeration_size`).
 
@@ -192,6 +220,8 @@ def error_probability(
     (Fraction(1, 3), Fraction(3, 8))
     """
     params: dict[str, ParamValue] = {} if a is None else {"a": a}
+    if m is not None:
+        params["m"] = m
     law = outcome_distribution(instance, algorithm, budget, limit=limit, **params)
     return 1 - sum((p for model, p in law.items() if model in instance.best), Fraction(0))
 
