@@ -38,7 +38,8 @@ def run_from(args: argparse.Namespace) -> Run:
     spec = get_algorithm(args.algorithm)
     instance = load_scores(args.scores)
     budget = parse_budget(args.budget, instance.n_models, instance.n_queries)
-    return Run(spec, instance, budget, algorithm_params(args), spec.check_params(algorithm_params(args)))
+    params = algorithm_params(args)
+    return Run(spec, instance, budget, params, spec.check_params(params))
 
 
 def algorithm_params(args: argparse.Namespace) -> dict[str, ParamValue]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
@@ -155,10 +156,10 @@ def test_options_differ_as_documented() -> None:
     instance = Instance([[1, 1, 1, 1], [0, 0, 0, 0], [0, 0, 0, 1]])
     order = tuple([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])  # warm-up 25% = 3 cells, all of model 0
     draw = LRFDraw(order, (0, 1, 2), seed=5)
-    base = dict(warmup=Fraction(25), batch=1, members=4, sweeps=3)
-    eager = drive(ucbe_lrf(4, draw, LRFParams(**base, unseen_first=True)), instance)  # type: ignore[arg-type]
+    base = LRFParams(warmup=Fraction(25), batch=1, members=4, sweeps=3)
+    eager = drive(ucbe_lrf(4, draw, dataclasses.replace(base, unseen_first=True)), instance)
     assert eager.trace[1].requests[0].model == 1  # unseen models 1 and 2 have B = inf; priority: 1
-    paper = drive(ucbe_lrf(4, draw, LRFParams(**base)), instance)  # type: ignore[arg-type]
+    paper = drive(ucbe_lrf(4, draw, base), instance)
     assert paper.trace[1].requests[0].model == 0  # imputation: model 0 has the largest B
 
 

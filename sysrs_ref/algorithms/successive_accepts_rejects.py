@@ -41,7 +41,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from sysrs_ref.algorithms.base import AlgorithmRun, Outcome, Request, Step, accept_scores
+from sysrs_ref.algorithms.base import AlgorithmRun, Outcome, Step
+from sysrs_ref.algorithms.successive_rejects import phase_batch
 from sysrs_ref.draws import Draw
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.schedule import schedule
@@ -136,16 +137,8 @@ def _successive_accepts_rejects(
     spent = 0
     seen = 0
     for n_k in lengths:
-        batch = tuple(
-            Request(model, draw.order_of(model)[position])
-            for model in active
-            for position in range(seen, n_k)
-        )
-        if batch:
-            scores = accept_scores(batch, (yield batch))
-            for request, score in zip(batch, scores):
-                sums[request.model] += score
-            spent += len(batch)
+        batch = yield from phase_batch(draw, active, seen, n_k, sums)
+        spent += len(batch)
         seen = n_k
         ordered = sorted(active, key=lambda model: (-sums[model], draw.rank[model]))
         accept = sar_decision([sums[model] for model in ordered], places - len(accepted))

@@ -17,13 +17,14 @@ current worst (all remaining models tie when nothing was seen).
 
 from __future__ import annotations
 
+from collections.abc import Generator, Sequence
 from fractions import Fraction
 
-from sysrs_ref.algorithms.base import AlgorithmRun, Outcome, Request, Step, accept_scores
+from sysrs_ref.algorithms.base import AlgorithmRun, Batch, Outcome, Request, Step, accept_scores
 from sysrs_ref.draws import Draw
 from sysrs_ref.schedule import schedule
 
-__all__ = ["sr", "sysrs"]
+__all__ = ["phase_batch", "sr", "sysrs"]
 
 
 def sr(budget: int, draw: Draw) -> AlgorithmRun:
@@ -54,6 +55,25 @@ def sysrs(budget: int, draw: Draw) -> AlgorithmRun:
     return _successive_rejects("sysrs", budget, draw, synchronized=True)
 
 
+def phase_batch(
+    draw: Draw, active: list[int], seen: int, n_k: int, sums: list[Fraction]
+) -> Generator[Batch, Sequence[object], Batch]:
+    """One phase of SR's schedule: every active model on positions *seen* .. *n_k* - 1 of its order.
+
+    Yields the batch (if it is not empty), adds its scores to *sums*, and
+    returns it; use as ``batch = yield from phase_batch(...)``. Shared by SR,
+    SySRs, SAR and SySAR, which differ only in what they do after a phase.
+    """
+    batch = tuple(
+        Request(model, draw.order_of(model)[position]) for model in active for position in range(seen, n_k)
+    )
+    if batch:
+        scores = accept_scores(batch, (yield batch))
+        for request, score in zip(batch, scores):
+            sums[request.model] += score
+    return batch
+
+
 def _successive_rejects(name: str, budget: int, draw: Draw, *, synchronized: bool) -> AlgorithmRun:
     draw.require(draw.n_models, draw.n_queries, synchronized=synchronized, who=name)
     lengths = schedule(draw.n_models, draw.n_queries, budget)
@@ -63,16 +83,8 @@ def _successive_rejects(name: str, budget: int, draw: Draw, *, synchronized: boo
     spent = 0
     seen = 0  # n_{k-1}: queries each active model has been evaluated on
     for n_k in lengths:
-        batch = tuple(
-            Request(model, draw.order_of(model)[position])
-            for model in active
-            for position in range(seen, n_k)
-        )
-        if batch:
-            scores = accept_scores(batch, (yield batch))
-            for request, score in zip(batch, scores):
-                sums[request.model] += score
-            spent += len(batch)
+        batch = yield from phase_batch(draw, active, seen, n_k, sums)
+        spent += len(batch)
         seen = n_k
         worst = min(active, key=lambda model: (sums[model], -draw.rank[model]))
         active.remove(worst)

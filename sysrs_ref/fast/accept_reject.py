@@ -32,10 +32,9 @@ import numpy.typing as npt
 from sysrs_ref.algorithms.successive_accepts_rejects import check_m, sar_decision
 from sysrs_ref.fast.batch import DrawBatch
 from sysrs_ref.fast.certify import exact_prefix_sum, tolerance
-from sysrs_ref.fast.elimination import _keys
-from sysrs_ref.fast.kernel import Chunk, prefix_at
+from sysrs_ref.fast.elimination import phase_sums
+from sysrs_ref.fast.kernel import Chunk
 from sysrs_ref.fast.table import ScoreTable
-from sysrs_ref.schedule import schedule, schedule_spend
 
 __all__ = ["accept_reject_kernel"]
 
@@ -60,21 +59,16 @@ def accept_reject_kernel(
     """
     n_runs, n_models = draws.n_runs, table.n_models
     places = check_m(params.get("m", Fraction(1)), n_models)
-    schedules = [schedule(n_models, table.n_queries, budget) for budget in budgets]
-    counts = sorted({n_k for lengths in schedules for n_k in lengths if n_k > 0})
-    slot = {n_k: index for index, n_k in enumerate(counts)}
-    rank = draws.rank.astype(np.int64)
-    keys = _keys(table, draws, counts, rank)
-    floats = None if keys is not None or not counts else prefix_at(table, draws, counts)
+    sums = phase_sums(table, budgets, draws)
+    slot, rank, keys, floats = sums.slot, sums.rank, sums.keys, sums.floats
     # the rank term of the key, as a slab: the n_k = 0 phase (nothing seen) sorts by priority alone
-    priority_key = (n_models - 1 - rank).astype(np.int64)
+    priority_key = (n_models - 1 - rank).reshape(-1)
     chosen = np.empty((n_runs, len(budgets)), dtype=np.int32)
     ranks = np.empty((n_runs, len(budgets), n_models), dtype=np.int32) if ranking else None
-    spent = np.array([schedule_spend(lengths) for lengths in schedules], dtype=np.int64)
     runs = np.arange(n_runs)
     offsets = (runs * n_models)[:, None]
     decisions = 0
-    for column, lengths in enumerate(schedules):
+    for column, lengths in enumerate(sums.schedules):
         cells = np.arange(n_runs * n_models, dtype=np.intp).reshape(n_runs, n_models)
         order = np.empty((n_runs, n_models), dtype=np.int32)  # the final ranking, filled from both ends
         accepted = np.zeros(n_runs, dtype=np.intp)
@@ -83,13 +77,14 @@ def accept_reject_kernel(
             size = n_models - phase
             live = cells[:, :size]
             left = places - accepted  # m', per run
-            if n_k == 0 or keys is not None:
-                slab = priority_key.reshape(-1) if n_k == 0 else keys[slot[n_k]].reshape(-1)  # type: ignore[index]
-                position, accept = _integer_phase(np.take(slab, live), left, size, n_models, scaled=n_k > 0)
+            if n_k == 0:
+                position, accept = _integer_phase(np.take(priority_key, live), left, size, n_models, scaled=False)
+            elif keys is not None:
+                position, accept = _integer_phase(np.take(keys[slot[n_k]], live), left, size, n_models, scaled=True)
             else:
                 assert floats is not None
-                sums = np.take(floats[slot[n_k]].astype(np.float64, copy=False).reshape(-1), live)
-                position, accept, resolved = _float_phase(table, draws, n_k, sums, live - offsets, rank, left)
+                values = np.take(floats[slot[n_k]], live)
+                position, accept, resolved = _float_phase(table, draws, n_k, values, live - offsets, rank, left)
                 decisions += resolved
             leaving = live[runs, position]
             spot = np.where(accept, accepted, n_models - 1 - rejected)
@@ -102,7 +97,7 @@ def accept_reject_kernel(
         chosen[:, column] = order[:, 0]
         if ranks is not None:
             ranks[:, column] = order
-    return Chunk(chosen, ranks, spent, decisions)
+    return Chunk(chosen, ranks, sums.spent, decisions)
 
 
 def _integer_phase(

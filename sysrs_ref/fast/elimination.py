@@ -18,6 +18,7 @@ exact arg-min. On float scores, see :mod:`sysrs_ref.fast.certify`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, cast
 
@@ -30,7 +31,42 @@ from sysrs_ref.fast.kernel import Chunk, prefix_at
 from sysrs_ref.fast.table import ScoreTable
 from sysrs_ref.schedule import schedule, schedule_spend
 
-__all__ = ["successive_rejects_kernel"]
+__all__ = ["PhaseSums", "phase_sums", "successive_rejects_kernel"]
+
+
+@dataclass(frozen=True, eq=False)
+class PhaseSums:
+    """What the phase-by-phase kernels (SR, SySRs, SAR, SySAR) read: schedules and prefix sums at their n_k.
+
+    ``slot[n_k]`` is the slab of ``keys`` (integer tables: exact keys
+    ``P * K + (K - 1 - rank)``) or of ``floats`` (float tables: certified
+    float sums) holding every run's sums after n_k queries; ``spent[b]`` is
+    budget b's schedule spend.
+    """
+
+    schedules: list[tuple[int, ...]]
+    slot: dict[int, int]
+    rank: npt.NDArray[np.int64]
+    keys: npt.NDArray[np.signedinteger[Any]] | None
+    floats: npt.NDArray[np.float64] | None
+    spent: npt.NDArray[np.int64]
+
+
+def phase_sums(table: ScoreTable, budgets: tuple[int, ...], draws: DrawBatch) -> PhaseSums:
+    """The schedules of *budgets* and the prefix sums at every n_k they use, once for the whole grid."""
+    schedules = [schedule(table.n_models, table.n_queries, budget) for budget in budgets]
+    counts = sorted({n_k for lengths in schedules for n_k in lengths if n_k > 0})
+    rank = draws.rank.astype(np.int64)
+    keys = _keys(table, draws, counts, rank)
+    floats = None if keys is not None or not counts else prefix_at(table, draws, counts)
+    return PhaseSums(
+        schedules,
+        {n_k: index for index, n_k in enumerate(counts)},  # n_k -> its slab of prefix sums
+        rank,
+        keys,
+        None if floats is None else floats.astype(np.float64, copy=False),
+        np.array([schedule_spend(lengths) for lengths in schedules], dtype=np.int64),
+    )
 
 
 def successive_rejects_kernel(
@@ -49,21 +85,16 @@ def successive_rejects_kernel(
     >>> out.ranking[:, 0].tolist(), out.spent.tolist()
     ([[0, 1, 2], [0, 1, 2]], [8])
     """
-    n_runs, n_models, n_queries = draws.n_runs, table.n_models, table.n_queries
-    schedules = [schedule(n_models, n_queries, budget) for budget in budgets]
-    counts = sorted({n_k for lengths in schedules for n_k in lengths if n_k > 0})
-    slot = {n_k: index for index, n_k in enumerate(counts)}  # n_k -> its slab of prefix sums
-    rank = draws.rank.astype(np.int64)
-    keys = _keys(table, draws, counts, rank)
-    floats = None if keys is not None or not counts else prefix_at(table, draws, counts)
+    n_runs, n_models = draws.n_runs, table.n_models
+    sums = phase_sums(table, budgets, draws)
+    slot, rank, keys, floats = sums.slot, sums.rank, sums.keys, sums.floats
     chosen = np.empty((n_runs, len(budgets)), dtype=np.int32)
     ranks = np.empty((n_runs, len(budgets), n_models), dtype=np.int32) if ranking else None
-    spent = np.array([schedule_spend(lengths) for lengths in schedules], dtype=np.int64)
     runs = np.arange(n_runs)
     offsets = (runs * n_models)[:, None]
     flat_rank = rank.reshape(-1)
     decisions = 0
-    for column, lengths in enumerate(schedules):
+    for column, lengths in enumerate(sums.schedules):
         # cells[r, :size] are run r's models still in play, as flat cells r K + model of the
         # (R, K) slabs; the eliminated one is swapped to the end of the live part, so the arrays
         # stay rectangular.
@@ -77,8 +108,7 @@ def successive_rejects_kernel(
                 position = np.take(keys[slot[n_k]], live).argmin(axis=1)
             else:
                 assert floats is not None
-                sums = np.take(floats[slot[n_k]].astype(np.float64, copy=False), live)
-                position, resolved = _float_worst(table, draws, n_k, sums, live - offsets, rank)
+                position, resolved = _float_worst(table, draws, n_k, np.take(floats[slot[n_k]], live), live - offsets, rank)
                 decisions += resolved
             worst = live[runs, position]
             live[runs, position] = live[:, size - 1]
@@ -88,7 +118,7 @@ def successive_rejects_kernel(
         chosen[:, column] = order[:, 0]
         if ranks is not None:
             ranks[:, column] = order
-    return Chunk(chosen, ranks, spent, decisions)
+    return Chunk(chosen, ranks, sums.spent, decisions)
 
 
 def _keys(
