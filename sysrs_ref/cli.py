@@ -16,11 +16,13 @@ from typing import Any, NoReturn, cast
 
 from sysrs_ref import cli_conform, cli_exact, cli_hardness, cli_reproduce
 from sysrs_ref.algorithms.base import Outcome
+from sysrs_ref.algorithms.lrf import LRFDraw, lrf_params
 from sysrs_ref.algorithms.registry import ALGORITHMS, get_algorithm
 from sysrs_ref.cli_common import JsonValue, algorithm_params, emit, run_from
 from sysrs_ref.draws import random_draw
 from sysrs_ref.driver import drive
 from sysrs_ref.errors import SysrsError
+from sysrs_ref.fast.lrf import run_lrf
 from sysrs_ref.instance import Instance
 from sysrs_ref.loaders import load_scores
 from sysrs_ref.progress import Progress
@@ -37,6 +39,7 @@ DEMO_SHAPE = (30, 2000)
 DEMO_DATA_SEED = 5
 DEMO_RUN_SEED = 0
 DEMO_PERCENT = "10%"
+WARMUP_HELP = "warm-up of ucbe-lrf in %% of K*L (default 5; 0 = the No Warm-up variant)"
 
 
 class _UsageError(Exception):
@@ -82,6 +85,7 @@ def _build_parser() -> _Parser:
         sub.add_argument("--algorithm", default="sysrs", metavar="NAME", help=f"one of {', '.join(ALGORITHMS)} (default sysrs)")
         sub.add_argument("--a", metavar="A", help="exploration parameter of ucbe and syucbe (default 1)")
         sub.add_argument("--m", metavar="M", help="size of the top-m set sar and sysar identify (default 1)")
+        sub.add_argument("--warmup", metavar="P", help=WARMUP_HELP)
 
     select = command(
         "select",
@@ -109,6 +113,7 @@ def _build_parser() -> _Parser:
         "--m", metavar="M",
         help="size of the top-m set sar and sysar identify (default: each --top-m target, else 1)",
     )
+    sim.add_argument("--warmup", metavar="P", help=WARMUP_HELP)
     sim.add_argument(
         "--top-m", metavar="M1,M2,...",
         help="also report top-m identification, ranking and per-rank errors for these m (Appendix Top-m)",
@@ -211,8 +216,12 @@ def _select(args: argparse.Namespace) -> None:
     if args.seed < 0:
         raise SysrsError(f"--seed must be a non-negative integer, got {args.seed}")
     spec, instance, budget, params, checked = run_from(args)
-    draw = random_draw(args.seed, instance.n_models, instance.n_queries, synchronized=spec.synchronized)
-    outcome = drive(spec.start(budget, draw, **params), instance)
+    draw = spec.random_draw(args.seed, instance.n_models, instance.n_queries)
+    if isinstance(draw, LRFDraw):  # the numpy path: the reference fits in pure Python (seconds per fit)
+        ranking = run_lrf(instance.array, [budget], draw, lrf_params(checked))[0]
+        outcome = Outcome(spec.name, ranking[0], ranking, budget, ())
+    else:
+        outcome = drive(spec.start(budget, draw, **params), instance)
     full = instance.n_models * instance.n_queries
     payload: dict[str, JsonValue] = {
         "algorithm": spec.name,
@@ -232,7 +241,7 @@ def _select(args: argparse.Namespace) -> None:
     text = "\n".join(
         [
             f"{spec.title} on {args.scores}: {instance.n_models} models x {instance.n_queries} queries, "
-            f"seed {args.seed}" + "".join(f", {key} = {checked[key]}" for key in ("a", "m") if key in checked),
+            f"seed {args.seed}" + "".join(f", {key} = {checked[key]}" for key in ("a", "m", "warmup") if key in checked),
             f"budget:  {budget:,} evaluations ({100 * budget / full:.4g}% of {full:,})",
             f"chose:   {_name(instance, outcome.chosen)}, mean {float(instance.means[outcome.chosen]):.4f}"
             f" ({'a true best model' if payload['correct'] else 'NOT a best model'})",

@@ -44,4 +44,5 @@ def run_from(args: argparse.Namespace) -> Run:
 
 def algorithm_params(args: argparse.Namespace) -> dict[str, ParamValue]:
     """The algorithm parameters given on the command line (an algorithm without one refuses it)."""
-    return {key: value for key, value in (("a", args.a), ("m", args.m)) if value is not None}
+    given = (("a", args.a), ("m", args.m), ("warmup", getattr(args, "warmup", None)))
+    return {key: value for key, value in given if value is not None}

@@ -23,11 +23,14 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--seed", type=int, default=0, metavar="S", help="run r draws from SeedSequence(S, spawn_key=(r,)) (default 0)")
     sub.add_argument(
         "--grid", default="paper", metavar="GRID",
-        help="paper (the 107 budget levels, default), table (8,12,16,20,25,30,35%%) or a file with one percentage per line",
+        help="paper (the 107 budget levels, default), table (8,12,16,20,25,30,35%%), lrf (UCB-E-LRF's 38 levels) "
+        "or a file with one percentage per line",
     )
     sub.add_argument(
         "--algorithms", default="paper", metavar="LIST",
-        help="paper (US, SyUS, SR, SySRs, UCB-E, SyUCB-E with a in 0.1,1,10; default) or a list such as paper,ucbe:a=100",
+        help="paper (US, SyUS, SR, SySRs, UCB-E, SyUCB-E with a in 0.1,1,10; default), lrf (UCB-E-LRF with 5%% and 0%% "
+        "warm-up: hours on real data, see README), lrf-banditeval (the same with the public code's rules) "
+        "or a list such as paper,ucbe:a=100,ucbe-lrf:warmup=0",
     )
     sub.add_argument(
         "--top-m", metavar="M1,M2,...",

@@ -7,8 +7,7 @@ from collections.abc import Callable
 import numpy as np
 
 from sysrs_ref.algorithms.base import AlgorithmRun, Outcome
-from sysrs_ref.algorithms.registry import ParamValue, get_algorithm
-from sysrs_ref.draws import Draw, random_draw
+from sysrs_ref.algorithms.registry import AnyDraw, ParamValue, get_algorithm
 from sysrs_ref.instance import Instance
 from sysrs_ref.schedule import parse_budget
 
@@ -45,15 +44,19 @@ def select(
     budget: int | str,
     algorithm: str = "sysrs",
     *,
-    draw: Draw | None = None,
+    draw: AnyDraw | None = None,
     seed: int | np.random.Generator = 0,
     **params: ParamValue,
 ) -> Outcome:
     """Run *algorithm* once on *instance* with *budget* (an integer or a percentage like ``"12%"``).
 
     The randomness is *draw* if given, else ``random_draw(seed, K, L,
-    synchronized=...)`` for the algorithm's kind. Parameters (``a`` for the UCB
-    family) are passed by keyword.
+    synchronized=...)`` for the algorithm's kind (``random_lrf_draw(seed, K, L)``
+    for ``ucbe-lrf``). Parameters (``a`` for the UCB family, ``m`` for SAR,
+    ``warmup`` and the others of :data:`~sysrs_ref.algorithms.lrf.LRF_DEFAULTS`
+    for UCB-E-LRF) are passed by keyword. This is the reference: UCB-E-LRF's
+    pure-Python fits take seconds each on real benchmarks, so use
+    :func:`~sysrs_ref.simulation.simulate` (or :func:`sysrs_ref.fast.lrf.run_lrf`) there.
 
     >>> from sysrs_ref import Instance
     >>> inst = Instance([[1, 1, 1, 0], [1, 0, 1, 0], [0, 1, 0, 0]])
@@ -64,7 +67,7 @@ def select(
     spec = get_algorithm(algorithm)
     n = parse_budget(budget, instance.n_models, instance.n_queries)
     if draw is None:
-        draw = random_draw(seed, instance.n_models, instance.n_queries, synchronized=spec.synchronized)
+        draw = spec.random_draw(seed, instance.n_models, instance.n_queries)
     else:
-        draw.require(instance.n_models, instance.n_queries, synchronized=spec.synchronized, who=spec.name)
+        spec.check_draw(draw, instance.n_models, instance.n_queries)
     return drive(spec.start(n, draw, **params), instance)

@@ -28,14 +28,16 @@ from typing import Any, cast
 
 import numpy as np
 
+from sysrs_ref.algorithms.lrf import LRF_DEFAULTS, lrf_params
 from sysrs_ref.algorithms.registry import get_algorithm
 from sysrs_ref.cache import CACHE_FORMAT, Cache, Point, TopMPoint, atomic_write
 from sysrs_ref.datasets import Dataset
 from sysrs_ref.errors import BudgetError, ParameterError
+from sysrs_ref.fast.lrf import lrf_rankings
 from sysrs_ref.fast.run import CELL_BYTES, CHUNK_BYTES, chunk_runs, exact_params, run_fast
 from sysrs_ref.fast.table import ScoreTable, score_table
 from sysrs_ref.loaders import load_scores
-from sysrs_ref.paper import PAPER_GRID, TABLE_GRID
+from sysrs_ref.paper import LRF_GRID, PAPER_GRID, TABLE_GRID
 from sysrs_ref.schedule import budget_from_percentage, parse_percentage
 from sysrs_ref.scores import decimal_text
 from sysrs_ref.simulation import MAX_CHUNK, simulation_draws
@@ -51,6 +53,7 @@ __all__ = [
     "Task",
     "atomic_write",
     "cells",
+    "lrf_configs",
     "parse_configs",
     "parse_grid",
     "paper_configs",
@@ -63,8 +66,8 @@ __all__ = [
 TOPM_GRID: tuple[str, ...] = tuple(f"{p}%" for p in range(5, 101, 5))
 
 #: The named budget grids: the paper's 107 levels, the seven budgets of Table "identification-accuracy",
-#: and the 5% steps of the Appendix "Top-m".
-GRIDS: Mapping[str, tuple[str, ...]] = {"paper": PAPER_GRID, "table": TABLE_GRID, "topm": TOPM_GRID}
+#: the 5% steps of the Appendix "Top-m", and UCB-E-LRF's 38 levels.
+GRIDS: Mapping[str, tuple[str, ...]] = {"paper": PAPER_GRID, "table": TABLE_GRID, "topm": TOPM_GRID, "lrf": LRF_GRID}
 
 #: The exploration parameters the paper's tables report for UCB-E and SyUCB-E.
 PAPER_EXPLORATION = ("0.1", "1", "10")
@@ -106,6 +109,12 @@ class Config:
     @property
     def label(self) -> str:
         """``name`` or ``name(key=value,...)`` with exact decimal values: the key of the paper's tables."""
+        if self.cells:  # UCB-E-LRF: its warm-up, then only what differs from the paper's settings
+            shown = [f"warmup={decimal_text(dict(self.params)['warmup'])}%"] + [
+                f"{key}={decimal_text(value)}" for key, value in self.params
+                if key != "warmup" and value != Fraction(str(LRF_DEFAULTS[key]))
+            ]
+            return f"{self.algorithm}({','.join(shown)})"
         if not self.params:
             return self.algorithm
         return f"{self.algorithm}({','.join(f'{key}={decimal_text(value)}' for key, value in self.params)})"
@@ -115,9 +124,29 @@ class Config:
         """Whether the algorithm uses one shared query order per run."""
         return get_algorithm(self.algorithm).synchronized
 
+    @property
+    def cells(self) -> bool:
+        """Whether the algorithm draws cells (UCB-E-LRF) rather than query orders."""
+        return get_algorithm(self.algorithm).cells
+
+
+def lrf_configs(banditeval: bool = False) -> tuple[Config, ...]:
+    """The paper's two UCB-E-LRF rows: 5% warm-up and No Warm-up (``--algorithms lrf``).
+
+    With *banditeval*, both with the public implementation's rules (``--algorithms
+    lrf-banditeval``): no bonus on observed cells, and unseen models first.
+
+    >>> [c.label for c in lrf_configs()]
+    ['ucbe-lrf(warmup=5%)', 'ucbe-lrf(warmup=0%)']
+    >>> lrf_configs(banditeval=True)[1].label
+    'ucbe-lrf(warmup=0%,bonus_on_observed=0,unseen_first=1)'
+    """
+    switches = {"bonus_on_observed": 0, "unseen_first": 1} if banditeval else {}
+    return Config.of("ucbe-lrf", **switches), Config.of("ucbe-lrf", warmup=0, **switches)
+
 
 def paper_configs() -> tuple[Config, ...]:
-    """The configurations of the paper's tables that this package runs (all but UCB-E-LRF).
+    """The configurations of the paper's tables but UCB-E-LRF's (hours of work: ``--algorithms paper,lrf``).
 
     >>> [c.label for c in paper_configs()][:5]
     ['us', 'syus', 'sr', 'sysrs', 'ucbe(a=0.1)']
@@ -128,7 +157,8 @@ def paper_configs() -> tuple[Config, ...]:
 
 
 def parse_configs(text: str) -> tuple[Config, ...]:
-    """Configurations from the command line: ``paper``, names, and ``name:key=value`` items, comma-separated.
+    """Configurations from the command line: ``paper``, ``lrf``, ``lrf-banditeval``, names, and ``name:key=value``
+    items, comma-separated.
 
     >>> [c.label for c in parse_configs("sysrs,ucbe:a=100,syucbe")]
     ['sysrs', 'ucbe(a=100)', 'syucbe(a=1)']
@@ -139,8 +169,8 @@ def parse_configs(text: str) -> tuple[Config, ...]:
     for item in (part.strip() for part in text.split(",")):
         if not item:
             raise ParameterError(f"--algorithms {text!r} has an empty item; write e.g. paper,ucbe:a=100")
-        if item == "paper":
-            out.extend(paper_configs())
+        if item in ("paper", "lrf", "lrf-banditeval"):
+            out.extend(paper_configs() if item == "paper" else lrf_configs(banditeval=item != "lrf"))
             continue
         name, *assignments = item.split(":")
         params: dict[str, str] = {}
@@ -204,6 +234,8 @@ class Task:
     seed: int
     top_m: tuple[int, ...] = ()
     """The targets m of the top-m study (empty: the best-model study)."""
+    cells: bool = False
+    """UCB-E-LRF's configurations: draws of cells, run one by one (:func:`~sysrs_ref.fast.lrf.lrf_rankings`)."""
 
 
 _TABLES: dict[tuple[str, str], ScoreTable] = {}
@@ -231,6 +263,16 @@ def run_task(task: Task) -> dict[str, tuple[Point, ...]]:
     errors: dict[tuple[Config, int], TopMCounts] = {}
     for start in range(0, task.runs, size):
         stop = min(task.runs, start + size)
+        if task.cells:
+            for config in task.configs:
+                rankings = lrf_rankings(table.instance.array, task.budgets, task.seed, start, stop, lrf_params(dict(config.params)))
+                correct[config] += np.isin(rankings[:, :, 0], best).sum(axis=0)
+                spent[config] = np.asarray(task.budgets, dtype=np.int64)  # UCB-E-LRF spends each budget exactly
+                for m in task.top_m:
+                    assert truth is not None
+                    found = topm_counts(rankings, truth, m)
+                    errors[config, m] = errors[config, m].merged(found) if (config, m) in errors else found
+            continue
         draws = simulation_draws(task.seed, start, stop, n_models, n_queries, synchronized=task.synchronized)
         for config in task.configs:
             params = cast("dict[str, Any]", dict(config.params))  # only the algorithm's own names, e.g. "a"
@@ -293,12 +335,14 @@ def plan(
     done = 0
     for dataset in datasets:
         budgets = _budgets(dataset, grid, None if shapes is None else shapes.get(dataset.name))
-        for synchronized in (True, False):
-            kind = [c for c in configs if c.synchronized == synchronized]
+        for synchronized, lrf in ((True, False), (False, False), (False, True)):
+            kind = [c for c in configs if (c.synchronized, c.cells) == (synchronized, lrf)]
             missing = [c for c in kind if any(cache.get(dataset, c, pct, runs, seed) is None for pct in grid)]
             done += len(kind) - len(missing)
             if missing:
-                tasks.append(Task(dataset, synchronized, tuple(missing), tuple(grid), budgets, runs, seed, cache.top_m))
+                tasks.append(
+                    Task(dataset, synchronized, tuple(missing), tuple(grid), budgets, runs, seed, cache.top_m, lrf)
+                )
     return tasks, done
 
 

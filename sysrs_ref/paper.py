@@ -18,6 +18,7 @@ __all__ = [
     "CB_TABLE",
     "DATASET_TABLE",
     "DIVERSITY_TABLE",
+    "LRF_GRID",
     "PAPER_GRID",
     "TABLE_GRID",
     "PaperDataset",
@@ -76,13 +77,26 @@ PAPER_GRID: tuple[str, ...] = tuple(
     )
 )
 
+#: UCB-E-LRF's 38 budget levels (Appendix "Budget Grid for UCB-E-LRF"): 1..10 by 1 with 1.25,
+#: 1.5, 1.75, 2.5, 3.5, 4.5, 5.5, then 12..20 by 2 and 25..100 by 5. The Appendix lists the
+#: sub-integer steps, 6..10, 10..20 by 2 and 25..100 by 5: 33 levels; with 1..5 as well (the
+#: integers the sub-integer steps sit between, as in the 107-level grid) they are its 38.
+LRF_GRID: tuple[str, ...] = tuple(
+    f"{level}%"
+    for level in sorted(
+        [str(p) for p in range(1, 11)] + ["1.25", "1.5", "1.75", "2.5", "3.5", "4.5", "5.5"]
+        + [str(p) for p in range(12, 21, 2)] + [str(p) for p in range(25, 101, 5)],
+        key=float,
+    )
+)
+
 #: The seven budgets of Table "identification-accuracy".
 TABLE_GRID: tuple[str, ...] = ("8%", "12%", "16%", "20%", "25%", "30%", "35%")
 
 #: Table "identification-accuracy": identification accuracy in % averaged over the
 #: paper's 15 datasets at each budget of :data:`TABLE_GRID`, "rounded down to nearest
-#: 0.1%". Keys are configuration labels (``name`` or ``name(param=value)``); the two
-#: UCB-E-LRF rows are the paper's, for an algorithm this package does not run yet.
+#: 0.1%". Keys are configuration labels (``name`` or ``name(param=value)``; UCB-E-LRF's
+#: show its warm-up, ``ucbe-lrf(warmup=5%)``).
 ACCURACY_TABLE: MappingProxyType[str, tuple[float, ...]] = MappingProxyType(
     {
         "us": (30.2, 36.7, 42.0, 45.3, 50.5, 54.2, 58.0),

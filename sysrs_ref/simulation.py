@@ -16,7 +16,9 @@ priority, then the query order(s)). So
 
 Runs go through :func:`sysrs_ref.fast.run_fast`, which gives exactly the
 reference's outcome for each draw (and falls back to the reference itself for
-an algorithm without a fast kernel).
+an algorithm without a fast kernel). UCB-E-LRF draws an
+:class:`~sysrs_ref.algorithms.lrf.LRFDraw` from the same child generator
+(``random_lrf_draw``) and runs through :func:`sysrs_ref.fast.lrf.lrf_rankings`.
 """
 
 from __future__ import annotations
@@ -32,9 +34,11 @@ from typing import Any, NamedTuple, cast
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref.algorithms.lrf import lrf_params
 from sysrs_ref.algorithms.registry import ParamValue, get_algorithm
-from sysrs_ref.errors import BudgetError, DrawError, ParameterError
-from sysrs_ref.fast.batch import DrawBatch
+from sysrs_ref.errors import BudgetError, ParameterError
+from sysrs_ref.fast.batch import simulation_draws
+from sysrs_ref.fast.lrf import lrf_rankings
 from sysrs_ref.fast.outcomes import FastOutcomes
 from sysrs_ref.fast.run import CELL_BYTES, CHUNK_BYTES, KERNELS, chunk_runs, exact_params, run_fast
 from sysrs_ref.fast.table import ScoreTable, score_table
@@ -54,49 +58,6 @@ PIECES_PER_WORKER = 8
 #: overhead once too often), at most MAX (more fall out of the caches; measured on
 #: gsm, ifeval and wmt_14), and never above the memory bound.
 MIN_CHUNK, MAX_CHUNK = 64, 256
-
-
-def simulation_draws(
-    seed: int, start: int, stop: int, n_models: int, n_queries: int, *, synchronized: bool
-) -> DrawBatch:
-    """The draws of runs *start* .. *stop* - 1 of a simulation seeded with *seed*, as one batch.
-
-    Run r's draw is ``random_draw(numpy.random.default_rng(numpy.random.SeedSequence(seed,
-    spawn_key=(r,))), K, L, synchronized=...)``: the r-th child stream of
-    ``numpy.random.default_rng(seed).spawn(...)``. Row i of the batch is run
-    start + i, whatever the range, so chunks of runs can be drawn anywhere.
-
-    >>> from sysrs_ref import random_draw
-    >>> batch = simulation_draws(7, 2, 5, 3, 4, synchronized=True)
-    >>> child = np.random.default_rng(7).spawn(5)[3]   # run 3 is row 1 of the batch
-    >>> batch.draw(1) == random_draw(child, 3, 4, synchronized=True)
-    True
-    >>> batch.n_runs, simulation_draws(7, 3, 4, 3, 4, synchronized=True).draw(0) == batch.draw(1)
-    (3, True)
-    """
-    for value, what in ((seed, "seed"), (start, "start"), (stop, "stop")):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-            raise DrawError(f"{what} must be a non-negative integer, got {value!r}")
-    if stop <= start:
-        raise DrawError(f"the run range must hold at least one run, got start={start}, stop={stop}")
-    for value, what, least in ((n_models, "n_models", 2), (n_queries, "n_queries", 1)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
-            raise DrawError(f"{what} must be an integer >= {least}, got {value!r}")
-    seed, start, stop = int(seed), int(start), int(stop)
-    count = 1 if synchronized else n_models
-    orders = np.empty((stop - start, count, n_queries), dtype=np.int32)
-    priority = np.empty((stop - start, n_models), dtype=np.int32)
-    identity = np.tile(np.arange(n_queries, dtype=np.int64), (count, 1))  # int64 shuffles faster; same stream
-    shuffled = np.empty_like(identity)
-    for row, run in enumerate(range(start, stop)):
-        generator = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(run,)))
-        priority[row] = generator.permutation(n_models)
-        # the same stream as `count` successive generator.permutation(L) calls (fast.random_draws);
-        # shuffled in place in one reused buffer (a fresh copy per run is slower)
-        np.copyto(shuffled, identity)
-        generator.permuted(shuffled, axis=1, out=shuffled)
-        orders[row] = shuffled
-    return DrawBatch._trusted(orders, priority)
 
 
 class SimulationRow(NamedTuple):
@@ -338,6 +299,10 @@ def _chunk_size(name: str, n_models: int, n_queries: int, n_budgets: int, runs: 
 
 def _run_task(table: ScoreTable, task: _Task) -> _TaskResult:
     """(chosen (runs, B), largest spend per budget (B,), top-m counts per m) of the task's runs."""
+    if task.algorithm == "ucbe-lrf":  # its own draws (cell orders); a run spends exactly each budget
+        rankings = lrf_rankings(table.instance.array, task.budgets, task.seed, task.start, task.stop, lrf_params(task.params))
+        found = {m: topm_counts(rankings, task.truth, m) for m in task.top_m if task.truth is not None}
+        return rankings[:, :, 0], np.asarray(task.budgets, dtype=np.int64), found
     draws = simulation_draws(
         task.seed, task.start, task.stop, table.n_models, table.n_queries, synchronized=task.synchronized
     )

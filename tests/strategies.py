@@ -8,10 +8,12 @@ from fractions import Fraction
 from hypothesis import strategies as st
 
 from sysrs_ref import ALGORITHMS, Draw, Instance
+from sysrs_ref.algorithms.lrf import LRFDraw, LRFParams
 
-ALGORITHM_NAMES = tuple(ALGORITHMS)
-SYNCHRONIZED = tuple(name for name, spec in ALGORITHMS.items() if spec.synchronized)
-UNSYNCHRONIZED = tuple(name for name, spec in ALGORITHMS.items() if not spec.synchronized)
+#: The algorithms whose draw is query orders (a Draw): all but UCB-E-LRF, whose properties have their own tests.
+ALGORITHM_NAMES = tuple(name for name, spec in ALGORITHMS.items() if not spec.cells)
+SYNCHRONIZED = tuple(name for name in ALGORITHM_NAMES if ALGORITHMS[name].synchronized)
+UNSYNCHRONIZED = tuple(name for name in ALGORITHM_NAMES if not ALGORITHMS[name].synchronized)
 
 binary_scores = st.sampled_from([0, 1])
 #: Continuous scores with small denominators, so that exact ties between sums are common.
@@ -124,3 +126,25 @@ def topm_cases(
     instance = Instance(rows)  # type: ignore[arg-type]
     budget = draw(st.integers(n_models, n_models * instance.n_queries))
     return instance, budget
+
+
+@st.composite
+def lrf_draws(draw: st.DrawFn, n_models: int, n_queries: int) -> LRFDraw:
+    """An arbitrary UCB-E-LRF draw for a K x L instance: cell order, arm priority, 64-bit seed."""
+    order = draw(st.permutations(range(n_models * n_queries)))
+    priority = draw(st.permutations(range(n_models)))
+    return LRFDraw(tuple(order), tuple(priority), draw(st.integers(0, 2**64 - 1)))
+
+
+@st.composite
+def lrf_params(draw: st.DrawFn) -> LRFParams:
+    """Small, fast UCB-E-LRF settings covering both variants and both documented options."""
+    return LRFParams(
+        warmup=draw(st.sampled_from([Fraction(0), Fraction(5), Fraction(25), Fraction(50), Fraction(100)])),
+        batch=draw(st.integers(1, 4)),
+        members=draw(st.integers(2, 4)),
+        sweeps=draw(st.integers(1, 3)),
+        dropout=draw(st.sampled_from([0.0, 0.05, 0.5])),
+        bonus_on_observed=draw(st.booleans()),
+        unseen_first=draw(st.booleans()),
+    )

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from naive import naive_run
 from strategies import SYNCHRONIZED, Case, cases
 from sysrs_ref import ALGORITHMS, Draw, Instance, Outcome, drive, schedule, schedule_spend
+from sysrs_ref.algorithms.lrf import LRFDraw
 
 
 def run(case: Case) -> Outcome:
@@ -120,12 +121,15 @@ def test_agrees_with_an_independent_naive_implementation(case: Case) -> None:
 
 
 def test_ties_are_broken_by_arm_priority_not_by_row() -> None:
-    """All models identical: every algorithm returns the priority's first model, ranks by priority."""
+    """All models identical: every algorithm returns the priority's first model, ranks by priority.
+
+    (UCB-E-LRF too: at n = K L every cell is observed, so its final means are the exact, tied row means.)"""
     inst = Instance([[1, 0, 1]] * 4)
     for name, spec in ALGORITHMS.items():
         for priority in [(2, 0, 3, 1), (3, 1, 0, 2)]:
             orders = ((0, 1, 2),) if spec.synchronized else ((0, 1, 2),) * 4
-            out = drive(spec.start(12, Draw(orders, priority)), inst)
+            draw = LRFDraw(tuple(range(12)), priority, seed=1) if spec.cells else Draw(orders, priority)
+            out = drive(spec.start(12, draw, **({"members": 2, "sweeps": 1} if spec.cells else {})), inst)
             assert out.chosen == priority[0], name
             assert out.ranking == priority, name
 

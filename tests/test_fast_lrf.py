@@ -1,17 +1,18 @@
-"""The numpy UCB-E-LRF (issue 9, in progress) against the reference: the stream, the fits, whole runs with checkpoints."""
+"""The numpy UCB-E-LRF against the reference: the stream, the dropout walk, the fits, whole runs with checkpoints."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sysrs_ref import Instance, drive
 from sysrs_ref.algorithms.lrf import LRFParams, random_lrf_draw, ucbe_lrf
-from sysrs_ref.algorithms.lrf_model import fit_ensemble, uniform
-from sysrs_ref.fast.lrf import fit_ensemble_fast, run_lrf, uniforms
+from sysrs_ref.algorithms.lrf_model import dropout_table, dropped_ranks, fit_ensemble, uniform
+from sysrs_ref.fast.lrf import _rank_one_statistics, dropped_cells, fit_ensemble_fast, run_lrf, uniforms
 
 #: Fits agree to this absolute tolerance (only the order of float additions differs).
 TOLERANCE = 1e-10
@@ -58,3 +59,37 @@ def test_runs_with_checkpoints_equal_separate_reference_runs() -> None:
         instance = Instance(matrix.tolist())
         for budget, ranking in zip(budgets, fast):
             assert drive(ucbe_lrf(budget, draw, params), instance).ranking == ranking, (case, budget)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**64 - 1), st.integers(1, 5), st.integers(0, 400), st.sampled_from([0.001, 0.05, 0.5, 0.95]),
+       st.sampled_from([None, 1, 3]))
+def test_dropped_cells_are_the_reference_walk(seed: int, members: int, observed: int, dropout: float, first: int | None) -> None:
+    """For every member, the same cells as the reference's walk, whatever the first batch of gaps (1 forces doubling)."""
+    base = np.arange(members, dtype=np.uint64) * np.uint64(1000)
+    seen = np.sort(np.random.default_rng(seed % 1000).choice(2000, size=observed, replace=False)).astype(np.intp)
+    member, cell = dropped_cells(seed, base, seen, dropout, first)
+    table = dropout_table(dropout)
+    for c in range(members):
+        assert cell[member == c].tolist() == [int(seen[r]) for r in dropped_ranks(seed, 1000 * c, observed, table)]
+
+
+@pytest.mark.parametrize("kind", ["random", "identical-members", "tiny", "zero-column", "mixed"])
+def test_rank_one_statistics_agree_with_two_passes(kind: str) -> None:
+    """The one-pass variance with its two-pass fallback stays within 1e-11 of numpy's two-pass std, also
+    where the one-pass formula cancels (identical members: variance 0 under large squares)."""
+    rng = np.random.default_rng(3)
+    a, b = rng.normal(size=(64, 30)), rng.normal(size=(64, 40))
+    if kind == "identical-members":
+        a, b = np.repeat(a[:1], 64, axis=0) * 7.0, np.repeat(b[:1], 64, axis=0)
+    elif kind == "tiny":
+        a, b = a * 1e-5, b * 1e-4
+    elif kind == "zero-column":
+        b[:, :10] = 0.0
+    elif kind == "mixed":
+        a[:, :5] = np.repeat(a[:1, :5], 64, axis=0)
+        b[:, :5] = np.repeat(b[:1, :5], 64, axis=0) + rng.normal(size=(64, 5)) * 1e-7
+    products = a[:, :, None] * b[:, None, :]
+    mean, spread = _rank_one_statistics(a, b, ddof=1)
+    assert np.max(np.abs(mean - products.mean(axis=0))) < 1e-12
+    assert np.max(np.abs(spread - products.std(axis=0, ddof=1))) < 1e-11

@@ -1,8 +1,9 @@
 """UCB-E-LRF (Zhou et al. 2025; the paper's Algorithm "UCB-E-LRF"), the reference step generator.
 
-Work in progress for issue 9: not yet registered as ``ucbe-lrf``; the numpy
-version with budget checkpoints is :mod:`sysrs_ref.fast.lrf`. A run is a
-function of the budget and an :class:`LRFDraw`:
+Registered as ``ucbe-lrf`` (parameters :data:`LRF_DEFAULTS`, read by
+:func:`lrf_params`); the numpy version with budget checkpoints is
+:mod:`sysrs_ref.fast.lrf`. A run is a function of the budget and an
+:class:`LRFDraw`:
 
 1. **Warm-up**: the first n_0 = floor(warmup% x K L) cells of the draw's
    ``cell_order`` (cell = model * L + query), in one batch, in that order
@@ -26,7 +27,10 @@ differ, the paper is followed and the other behaviour is an option:
 - ``bonus_on_observed`` (default True, the paper): eta R_ij is added on
   observed cells too; banditeval adds it only on unobserved ones (False);
 - ``unseen_first`` (default False, the paper): a model with no observation
-  gets its B from the imputation; banditeval gives it B = +inf (True);
+  gets its B from the imputation; banditeval gives it B = +inf (True). The
+  imputation of a row without data is exactly 0 (ridge ALS), so without a
+  warm-up the paper's rule evaluates the models one at a time, whole, in
+  priority order; the paper's No Warm-up results need banditeval's rule;
 - warm-up: exactly n_0 cells (banditeval draws batches of 32 until the
   observed fraction reaches the warm-up, overshooting by up to 31);
 - ties: by the draw's arm priority and cell order (banditeval: the lowest
@@ -39,18 +43,19 @@ differ, the paper is followed and the other behaviour is an option:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
 
 from sysrs_ref.algorithms.base import AlgorithmRun, Outcome, Request, Step, accept_scores
-from sysrs_ref.algorithms.lrf_model import Ensemble, fit_ensemble
+from sysrs_ref.algorithms.lrf_model import Ensemble, check_dropout, fit_ensemble
 from sysrs_ref.errors import DrawError, ParameterError
 from sysrs_ref.schedule import check_budget
 
-__all__ = ["LRFDraw", "LRFParams", "random_lrf_draw", "ucbe_lrf"]
+__all__ = ["LRF_DEFAULTS", "LRFDraw", "LRFParams", "lrf_params", "random_lrf_draw", "ucbe_lrf"]
 
 
 @dataclass(frozen=True)
@@ -84,6 +89,13 @@ class LRFDraw:
     def n_models(self) -> int:
         """K."""
         return len(self.arm_priority)
+
+    def require(self, n_models: int, n_queries: int) -> None:
+        """DrawError unless this draw is for K = *n_models* models and L = *n_queries* queries."""
+        if (self.n_models, self.n_queries) != (n_models, n_queries):
+            raise DrawError(
+                f"the draw is for K = {self.n_models}, L = {self.n_queries}; the scores are K = {n_models}, L = {n_queries}"
+            )
 
     @property
     def n_queries(self) -> int:
@@ -130,8 +142,49 @@ class LRFParams:
                 raise ParameterError(f"{name} must be a positive integer, got {value!r}")
         if self.members < 2:
             raise ParameterError(f"members must be at least 2 (R is their spread), got {self.members}")
-        if not 0 <= self.dropout < 1 or self.ridge < 0 or self.eta < 0:
-            raise ParameterError("need 0 <= dropout < 1, ridge >= 0 and eta >= 0")
+        check_dropout(self.dropout)
+        if not self.ridge > 0:
+            raise ParameterError(f"ridge must be positive (a model or query without data has no ALS solution), got {self.ridge}")
+        if not self.eta >= 0:
+            raise ParameterError(f"eta must be non-negative, got {self.eta}")
+
+
+#: ``ucbe-lrf``'s parameters and defaults (the paper's); booleans as 1 / 0. See :class:`LRFParams`.
+LRF_DEFAULTS: Mapping[str, int | str] = {
+    "warmup": 5, "batch": 32, "rank": 1, "members": 64, "eta": 5, "dropout": "0.05", "ridge": "0.1", "sweeps": 10,
+    "bonus_on_observed": 1, "unseen_first": 0,
+}
+
+
+def lrf_params(values: Mapping[str, int | float | str | Fraction | Decimal | bool]) -> LRFParams:
+    """The :class:`LRFParams` that registry-style *values* describe (numbers or decimal strings; unknown keys refused).
+
+    >>> lrf_params({"warmup": "0", "eta": "2.5", "unseen_first": 1})
+    LRFParams(warmup=Fraction(0, 1), batch=32, rank=1, members=64, eta=2.5, dropout=0.05, ridge=0.1, sweeps=10, bonus_on_observed=True, unseen_first=True)
+    """
+    known = {field.name for field in fields(LRFParams)}
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise ParameterError(f"ucbe-lrf has no parameter {unknown[0]!r} (it takes {', '.join(LRF_DEFAULTS)})")
+    merged = {**LRF_DEFAULTS, **values}
+    exact: dict[str, Fraction] = {}
+    for key, value in merged.items():
+        try:
+            exact[key] = Fraction(str(int(value) if isinstance(value, bool) else value))
+        except (ValueError, ZeroDivisionError):
+            raise ParameterError(f"ucbe-lrf parameter {key} must be a number, got {value!r}") from None
+    for key in ("batch", "rank", "members", "sweeps", "bonus_on_observed", "unseen_first"):
+        if exact[key].denominator != 1:
+            raise ParameterError(f"ucbe-lrf parameter {key} must be an integer, got {merged[key]!r}")
+    for key in ("bonus_on_observed", "unseen_first"):
+        if exact[key] not in (0, 1):
+            raise ParameterError(f"ucbe-lrf parameter {key} is a switch: 1 (on) or 0 (off), got {merged[key]!r}")
+    return LRFParams(
+        warmup=exact["warmup"], batch=int(exact["batch"]), rank=int(exact["rank"]), members=int(exact["members"]),
+        eta=float(exact["eta"]), dropout=float(exact["dropout"]), ridge=float(exact["ridge"]),
+        sweeps=int(exact["sweeps"]), bonus_on_observed=exact["bonus_on_observed"] == 1,
+        unseen_first=exact["unseen_first"] == 1,
+    )
 
 
 def _fit(observed: list[list[float | None]], draw: LRFDraw, fit: int, params: LRFParams) -> Ensemble:

@@ -7,19 +7,25 @@ SplitMix64's output function ``mix64`` (Steele, Lea and Flood 2014), and the
 uniform ``u(seed, i) = (word >> 11) * 2^-53`` in [0, 1). The index of a
 number says what it is for: fit t (0 = the fit after the warm-up), ensemble
 member c, and a position p inside the member's block of
-``P = K L + 2 (K + L) r`` numbers,
+``P = K L + 1 + 2 (K + L) r`` numbers,
 ``i = p + P (c + C t)``:
 
-- p = cell = model * L + query (0 <= p < K L): the cell's dropout uniform;
-  an observed cell is left out of member c's data when it is below the
-  dropout probability;
-- p = K L + 2 k, K L + 2 k + 1: the pair of uniforms (u1, u2) of the k-th
-  initial factor, by Box-Muller ``sqrt(-2 ln(1 - u1)) cos(2 pi u2)``, the
-  factors being U (K x r, row-major) then V (L x r).
+- p = 0, 1, ... (at most K L + 1 of them): the uniforms of member c's
+  dropout gaps. The observed cells, in increasing cell index (cell = model *
+  L + query), are numbered 0, 1, ..., N - 1; member c leaves out the cells
+  numbered ``d_0 = G(u_0)`` and ``d_(k+1) = d_k + 1 + G(u_(k+1))`` while
+  below N, where G is the geometric number of kept cells before a dropped
+  one, by inversion on a threshold table (:func:`dropout_table`). Each
+  observed cell is thus left out independently with the dropout probability
+  q, and drawing only the gaps costs about q N numbers instead of N;
+- p = K L + 1 + 2 k, K L + 2 + 2 k: the pair of uniforms (u1, u2) of the
+  k-th initial factor, by Box-Muller ``sqrt(-2 ln(1 - u1)) cos(2 pi u2)``,
+  the factors being U (K x r, row-major) then V (L x r).
 
 Indexing by (t, c, p) rather than by how many numbers came before makes a
-fit's randomness independent of what was observed, so a run stopped at a
-smaller budget uses the same numbers as the longer run up to there.
+fit's randomness a function of (t, c) and of the observed cells only, so a
+run stopped at a smaller budget uses the same numbers as the longer run up to
+there.
 
 **The fit.** Each member starts from its own U and V, drops its own cells,
 and runs ``sweeps`` ALS sweeps on its own data: V first, row j solving
@@ -36,11 +42,17 @@ path is compared with it to a stated tolerance.
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["GAMMA", "Ensemble", "Matrix", "fit_ensemble", "fit_member", "fit_members", "mix64", "uniform"]
+from sysrs_ref.errors import ParameterError
+
+__all__ = [
+    "GAMMA", "Ensemble", "Matrix", "check_dropout", "dropout_gap", "dropout_table", "dropped_ranks", "fit_ensemble", "fit_member",
+    "fit_members", "mix64", "uniform",
+]
 
 MASK64 = (1 << 64) - 1
 
@@ -73,6 +85,65 @@ def _normal(seed: int, index: int) -> float:
     """Box-Muller from the uniforms at *index* and *index* + 1."""
     u1, u2 = uniform(seed, index), uniform(seed, index + 1)
     return math.sqrt(-2.0 * math.log(1.0 - u1)) * math.cos(2.0 * math.pi * u2)
+
+
+def check_dropout(dropout: float) -> float:
+    """*dropout* if it is 0 or in [0.001, 1), else ParameterError (a smaller one would need a huge gap table).
+
+    >>> check_dropout(0.05)
+    0.05
+    """
+    if not (dropout == 0 or 0.001 <= dropout < 1):
+        raise ParameterError(f"dropout must be 0 or in [0.001, 1) (its gap table has ~37/dropout entries), got {dropout}")
+    return dropout
+
+
+def dropout_table(dropout: float) -> tuple[float, ...]:
+    """The geometric gap's thresholds ``T_g = 1 - (1 - q)^(g + 1)`` for dropout probability q, up to 1.0.
+
+    Computed in IEEE double by repeated multiplication, ``p_0 = 1``, ``p_(g+1)
+    = p_g * (1 - q)``, ``T_g = 1 - p_(g+1)``, stopping at the first T equal to
+    1.0, so any implementation can rebuild it bit for bit. Empty when q = 0
+    (nothing is dropped). The gap of a uniform u is the number of thresholds
+    at most u (:func:`dropout_gap`).
+
+    >>> dropout_table(0.5)[:3], len(dropout_table(0.05))
+    ((0.5, 0.75, 0.875), 730)
+    """
+    if check_dropout(dropout) == 0:
+        return ()
+    keep, power = 1.0 - dropout, 1.0
+    table: list[float] = []
+    while not table or table[-1] < 1.0:
+        power *= keep
+        table.append(1.0 - power)
+    return tuple(table)
+
+
+def dropout_gap(table: Sequence[float], u: float) -> int:
+    """G(u): how many observed cells are kept before the next dropped one (the thresholds at most *u*).
+
+    >>> dropout_gap(dropout_table(0.5), 0.6), dropout_gap(dropout_table(0.5), 0.1)
+    (1, 0)
+    """
+    return bisect.bisect_right(table, u)
+
+
+def dropped_ranks(seed: int, base: int, observed: int, table: Sequence[float]) -> list[int]:
+    """The numbers (0 .. *observed* - 1) of the observed cells a member leaves out; its gaps start at *base*.
+
+    >>> dropped_ranks(3, 0, 10, ()), len(dropped_ranks(3, 0, 1000, dropout_table(0.5))) in range(400, 600)
+    ([], True)
+    """
+    if not table:
+        return []
+    out, k = [], 0
+    rank = dropout_gap(table, uniform(seed, base))
+    while rank < observed:
+        out.append(rank)
+        k += 1
+        rank += 1 + dropout_gap(table, uniform(seed, base + k))
+    return out
 
 
 #: A K x L matrix of floats, row by row.
@@ -177,7 +248,7 @@ def fit_ensemble(
 
     Fit number *fit* of the run seeded *seed* (its random numbers are those
     of the module's stream at (fit, member, position)). Member c's data is
-    the observed cells whose dropout uniform is at least *dropout*; member c
+    the observed cells less those its dropout gaps land on; member c
     is fitted to its own data from its own initial factors, never to another
     member's.
 
@@ -188,20 +259,19 @@ def fit_ensemble(
     ([[0.5, 0.25], [1.0, 0.5]], True)
     """
     n_models, n_queries = len(scores), len(scores[0])
-    block = n_models * n_queries + 2 * (n_models + n_queries) * rank
+    cells = n_models * n_queries
+    block = cells + 1 + 2 * (n_models + n_queries) * rank
+    seen = [i * n_queries + j for i, row in enumerate(scores) for j, value in enumerate(row) if value is not None]
+    table = dropout_table(dropout)
     datas: list[list[list[float | None]]] = []
     us: list[list[list[float]]] = []
     vs: list[list[list[float]]] = []
     for member in range(members):
         base = block * (member + members * fit)
-        data = [
-            [
-                value if value is not None and uniform(seed, base + i * n_queries + j) >= dropout else None
-                for j, value in enumerate(row)
-            ]
-            for i, row in enumerate(scores)
-        ]
-        start = base + n_models * n_queries
+        data = [list(row) for row in scores]
+        for number in dropped_ranks(seed, base, len(seen), table):
+            data[seen[number] // n_queries][seen[number] % n_queries] = None
+        start = base + cells + 1
         u = [[_normal(seed, start + 2 * (i * rank + p)) for p in range(rank)] for i in range(n_models)]
         start += 2 * n_models * rank
         v = [[_normal(seed, start + 2 * (j * rank + p)) for p in range(rank)] for j in range(n_queries)]

@@ -59,6 +59,11 @@ def _object(properties: dict[str, JsonValue], required: list[str] | None = None)
     }
 
 
+_PRIORITY: dict[str, JsonValue] = {
+    "description": "a permutation of 0..K-1, highest priority first: it breaks every tie",
+    **_INDEX_LIST,
+}
+
 _CASES: dict[str, dict[str, JsonValue]] = {
     "algorithms": _case(
         _object({
@@ -68,16 +73,23 @@ _CASES: dict[str, dict[str, JsonValue]] = {
             "L": {"type": "integer", "minimum": 1},
             "budget": {"type": "integer", "minimum": 2, "description": "n, with K <= n <= K L"},
             **_MATRIX,
-            "draw": _object({
-                "query_orders": {
-                    "description": "one permutation of 0..L-1 (synchronized algorithms) or one per model",
-                    "type": "array", "minItems": 1, "items": _INDEX_LIST,
-                },
-                "arm_priority": {
-                    "description": "a permutation of 0..K-1, highest priority first: it breaks every tie",
-                    **_INDEX_LIST,
-                },
-            }),
+            "draw": {"anyOf": [
+                _object({
+                    "query_orders": {
+                        "description": "one permutation of 0..L-1 (synchronized algorithms) or one per model",
+                        "type": "array", "minItems": 1, "items": _INDEX_LIST,
+                    },
+                    "arm_priority": _PRIORITY,
+                }),
+                _object({
+                    "cell_order": {
+                        "description": "ucbe-lrf: a permutation of the K L cells (cell = model * L + query)",
+                        **_INDEX_LIST,
+                    },
+                    "arm_priority": _PRIORITY,
+                    "seed": {"description": "ucbe-lrf: the stream's 64-bit seed (below 2^53 in these vectors)", **_NAT},
+                }),
+            ]},
         }),
         _object({
             "chosen": _NAT,

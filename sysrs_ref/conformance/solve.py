@@ -14,13 +14,15 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any, cast
 
-from sysrs_ref.algorithms.registry import get_algorithm
+from sysrs_ref.algorithms.lrf import LRFDraw, lrf_params
+from sysrs_ref.algorithms.registry import AnyDraw, get_algorithm
 from sysrs_ref.conformance.values import JsonValue, exact_value, parse_exact, scores_of
 from sysrs_ref.algorithms.successive_accepts_rejects import check_m
 from sysrs_ref.draws import Draw
 from sysrs_ref.driver import drive
 from sysrs_ref.errors import ParameterError, SysrsError
 from sysrs_ref.fast.batch import DrawBatch
+from sysrs_ref.fast.lrf import run_lrf
 from sysrs_ref.fast.run import run_fast
 from sysrs_ref.instance import Instance
 from sysrs_ref.schedule import paper_schedule, parse_budget, schedule, schedule_spend
@@ -56,10 +58,15 @@ def _params(data: Input) -> dict[str, str]:
     return {str(key): str(value) for key, value in params.items()}
 
 
-def _draw(data: Input) -> Draw:
+def _draw(data: Input) -> AnyDraw:
     draw = data.get("draw")
     if not isinstance(draw, Mapping):
         raise ParameterError("an algorithm case needs a \"draw\" with \"query_orders\" and \"arm_priority\"")
+    if "cell_order" in draw:
+        seed = draw.get("seed")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ParameterError(f"an ucbe-lrf draw needs an integer \"seed\", got {seed!r}")
+        return LRFDraw(_integers(draw.get("cell_order"), "cell_order"), _integers(draw.get("arm_priority"), "arm_priority"), seed)
     orders = draw.get("query_orders")
     if not isinstance(orders, list) or not orders:
         raise ParameterError("the draw needs \"query_orders\": a list of permutations of the queries")
@@ -83,7 +90,13 @@ def _algorithm(data: Input, fast: bool) -> dict[str, JsonValue]:
         "spent": outcome.spent,
         "batches": [[[r.model, r.query] for r in step.requests] for step in outcome.trace if step.requests],
     }
-    if fast:
+    if fast and isinstance(draw, LRFDraw):
+        fast_ranking = run_lrf(instance.array, [budget], draw, lrf_params(params))[0]
+        if list(fast_ranking) != list(outcome.ranking):
+            raise AssertionError(f"the fast path disagrees with the reference on this case: {fast_ranking}")
+    elif fast:
+        spec.check_draw(draw, instance.n_models, instance.n_queries)
+        assert isinstance(draw, Draw)
         keywords = cast("dict[str, Any]", params)  # only the algorithm's own parameter names, e.g. "a"
         out = run_fast(instance, spec.name, (budget,), DrawBatch.from_draws([draw]), **keywords)
         chosen, ranking, spent = out.outcome(0, 0)

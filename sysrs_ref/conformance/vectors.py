@@ -50,7 +50,13 @@ DESCRIPTIONS = {
         "n_k = n_{k-1} requests nothing but still eliminates), in each batch the active models by index, each "
         "on positions n_{k-1} .. n_k - 1 of its order; the schedule is the family 'schedules'. ucbe/syucbe: "
         "a first batch with every model on the first query of its order, then one request per step for the "
-        "model with the largest index among those with queries left."
+        "model with the largest index among those with queries left. ucbe-lrf (UCB-E-LRF) takes a different "
+        "draw: cell_order (a permutation of the K L cells, cell = model * L + query; the warm-up is its first "
+        "floor(warmup% K L) cells, and it breaks ties between queries), arm_priority, and seed, which seeds the "
+        "SplitMix64 stream of dropout gaps and initial factors laid out in sysrs_ref.algorithms.lrf_model. Its "
+        "batches: the warm-up, then per step the chosen model's unobserved queries with the largest ensemble "
+        "spread. Its fits are floating point (IEEE double, the documented order of ALS updates); the reference "
+        "and the numpy path, which sum in different orders, agree on every case."
     ),
     "schedules": (
         "The Successive Rejects schedule n_1 .. n_{K-1} for K models, L queries and budget n: the paper's "

@@ -19,7 +19,7 @@ import numpy.typing as npt
 from sysrs_ref.draws import Draw
 from sysrs_ref.errors import DrawError
 
-__all__ = ["DrawBatch", "random_draws"]
+__all__ = ["DrawBatch", "random_draws", "simulation_draws"]
 
 IntArray = npt.NDArray[np.int32]
 
@@ -176,3 +176,46 @@ def _freeze(batch: DrawBatch, orders: IntArray, priority: IntArray) -> None:
     object.__setattr__(batch, "query_orders", orders)
     object.__setattr__(batch, "arm_priority", priority)
     object.__setattr__(batch, "_rank", rank)
+
+
+def simulation_draws(
+    seed: int, start: int, stop: int, n_models: int, n_queries: int, *, synchronized: bool
+) -> DrawBatch:
+    """The draws of runs *start* .. *stop* - 1 of a simulation seeded with *seed*, as one batch.
+
+    Run r's draw is ``random_draw(numpy.random.default_rng(numpy.random.SeedSequence(seed,
+    spawn_key=(r,))), K, L, synchronized=...)``: the r-th child stream of
+    ``numpy.random.default_rng(seed).spawn(...)``. Row i of the batch is run
+    start + i, whatever the range, so chunks of runs can be drawn anywhere.
+
+    >>> from sysrs_ref import random_draw
+    >>> batch = simulation_draws(7, 2, 5, 3, 4, synchronized=True)
+    >>> child = np.random.default_rng(7).spawn(5)[3]   # run 3 is row 1 of the batch
+    >>> batch.draw(1) == random_draw(child, 3, 4, synchronized=True)
+    True
+    >>> batch.n_runs, simulation_draws(7, 3, 4, 3, 4, synchronized=True).draw(0) == batch.draw(1)
+    (3, True)
+    """
+    for value, what in ((seed, "seed"), (start, "start"), (stop, "stop")):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+            raise DrawError(f"{what} must be a non-negative integer, got {value!r}")
+    if stop <= start:
+        raise DrawError(f"the run range must hold at least one run, got start={start}, stop={stop}")
+    for value, what, least in ((n_models, "n_models", 2), (n_queries, "n_queries", 1)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
+            raise DrawError(f"{what} must be an integer >= {least}, got {value!r}")
+    seed, start, stop = int(seed), int(start), int(stop)
+    count = 1 if synchronized else n_models
+    orders = np.empty((stop - start, count, n_queries), dtype=np.int32)
+    priority = np.empty((stop - start, n_models), dtype=np.int32)
+    identity = np.tile(np.arange(n_queries, dtype=np.int64), (count, 1))  # int64 shuffles faster; same stream
+    shuffled = np.empty_like(identity)
+    for row, run in enumerate(range(start, stop)):
+        generator = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(run,)))
+        priority[row] = generator.permutation(n_models)
+        # the same stream as `count` successive generator.permutation(L) calls (fast.random_draws);
+        # shuffled in place in one reused buffer (a fresh copy per run is slower)
+        np.copyto(shuffled, identity)
+        generator.permuted(shuffled, axis=1, out=shuffled)
+        orders[row] = shuffled
+    return DrawBatch._trusted(orders, priority)

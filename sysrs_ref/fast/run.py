@@ -13,6 +13,7 @@ from sysrs_ref.fast.batch import DrawBatch
 from sysrs_ref.fast.kernel import Chunk, Kernel
 from sysrs_ref.fast.outcomes import FastOutcomes
 from sysrs_ref.fast.reference_kernel import reference_kernel
+from sysrs_ref.errors import DrawError
 from sysrs_ref.fast.table import ScoreTable, score_table
 from sysrs_ref.instance import Instance
 from sysrs_ref.schedule import check_budget
@@ -90,6 +91,8 @@ def run_fast(
     ([0, 0, 0, 0], [12, 12, 12, 12])
     """
     spec = get_algorithm(algorithm)
+    if spec.cells:
+        raise DrawError(f"{spec.name} draws cells, not query orders: use sysrs_ref.fast.lrf.run_lrf or lrf_rankings")
     table = scores if isinstance(scores, ScoreTable) else score_table(scores)
     n_models, n_queries = table.n_models, table.n_queries
     grid = tuple(check_budget(budget, n_models, n_queries) for budget in budgets)

@@ -75,6 +75,11 @@ def _prepare(
     if not isinstance(instance, Instance):
         raise TypeError(f"instance must be an Instance, got {type(instance).__name__}")
     spec = get_algorithm(algorithm)
+    if spec.cells:
+        raise ParameterError(
+            f"{spec.name} has no exact law here: its randomness includes a 64-bit stream seed and floating-point "
+            "fits; estimate it with simulate"
+        )
     full = spec.check_params(params)
     check_budget(budget, instance.n_models, instance.n_queries)
     if "a" in full:
