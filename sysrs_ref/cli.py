@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, NoReturn, cast
 
-from sysrs_ref import cli_conform, cli_exact, cli_hardness, cli_reproduce
+from sysrs_ref import cli_conform, cli_exact, cli_hardness, cli_reproduce, cli_subset
 from sysrs_ref.algorithms.base import Outcome
 from sysrs_ref.algorithms.lrf import LRFDraw, lrf_params
 from sysrs_ref.algorithms.registry import ALGORITHMS, get_algorithm
@@ -168,6 +168,10 @@ def _build_parser() -> _Parser:
                   cli_conform.CONFORM_EXAMPLE)
     cli_conform.add_conform_arguments(con)
 
+    sub = command("subset", "a subset-selection baseline (anchor points, k-means, MetaBench): its anchors and pick",
+                  cli_subset.EXAMPLE)
+    cli_subset.add_arguments(sub)
+
     demo = command("demo", "SySRs on a synthetic benchmark at 10%% of the full cost (no files needed)", "")
     demo.add_argument("--json", action="store_true", help=json_help)
     return parser
@@ -192,6 +196,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             cli_conform.vectors(args)
         elif args.command == "conform":
             return cli_conform.conform(args)
+        elif args.command == "subset":
+            cli_subset.run(args)
         else:
             _demo(args)
     except (_UsageError, SysrsError) as err:

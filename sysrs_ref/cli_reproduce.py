@@ -7,6 +7,8 @@ import json
 from collections.abc import Callable
 from contextlib import ExitStack
 
+from sysrs_ref.errors import ParameterError
+from sysrs_ref.subset.study import SubsetSettings
 from sysrs_ref.progress import Progress
 from sysrs_ref.reproduce import reproduce
 
@@ -44,6 +46,14 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
         "--top-m-algorithms", metavar="LIST",
         help="configurations of the top-m study (default: those of --algorithms plus sar and sysar)",
     )
+    sub.add_argument(
+        "--subset-selection", action="store_true",
+        help="also compare SySRs with the subset-selection baselines at 5..35%%, fitted on the full matrix (the "
+        "paper's protocol) and on held-out models: subset_selection.{json,csv,md,png}",
+    )
+    sub.add_argument("--subset-seeds", type=int, default=100, metavar="N", help="clustering seeds per budget (default 100)")
+    sub.add_argument("--subset-splits", type=int, default=20, metavar="N", help="random model halves, held-out protocol (default 20)")
+    sub.add_argument("--subset-dims", default="2,5,10,15", metavar="D1,D2,...", help="IRT dimensions of kmeans-irt (default 2,5,10,15)")
     sub.add_argument("--workers", type=int, default=1, metavar="N", help="local worker processes (default 1)")
     sub.add_argument("--scheduler", metavar="ADDRESS", help="run the cells on this Dask scheduler (needs the distributed extra)")
     sub.add_argument("--no-plots", action="store_true", help="write no figures")
@@ -65,6 +75,7 @@ def run(args: argparse.Namespace) -> None:
                 args.data, args.out, grid=args.grid, algorithms=args.algorithms, runs=args.runs, seed=args.seed,
                 workers=args.workers, scheduler=args.scheduler, plots=not args.no_plots, progress=progress,
                 top_m=args.top_m, top_m_grid=args.top_m_grid, top_m_algorithms=args.top_m_algorithms,
+                subset_selection=_subset_settings(args),
             )
         except KeyboardInterrupt:
             raise KeyboardInterrupt(
@@ -103,3 +114,20 @@ def run(args: argparse.Namespace) -> None:
             f"{len(study.grid)} budgets: {outcome.out / 'topm_report.md'}"
         )
     print("\n".join(lines))
+
+
+def _subset_settings(args: argparse.Namespace) -> SubsetSettings | None:
+    """The --subset-* options, checked (None without --subset-selection)."""
+    if not args.subset_selection:
+        return None
+    for flag, value in (("--subset-seeds", args.subset_seeds), ("--subset-splits", args.subset_splits)):
+        if value < 1:
+            raise ParameterError(f"{flag} must be a positive integer, got {value}")
+    try:
+        dims = tuple(int(part) for part in args.subset_dims.split(","))
+    except ValueError:
+        raise ParameterError(f"--subset-dims must be integers such as 2,5,10,15, got {args.subset_dims!r}") from None
+    if not dims or min(dims) < 2 or len(set(dims)) != len(dims):
+        raise ParameterError(f"--subset-dims must be distinct integers of at least 2, got {args.subset_dims!r}")
+    return SubsetSettings(seeds=args.subset_seeds, splits=args.subset_splits, dims=dims, sysrs_runs=args.runs,
+                          seed=args.seed)

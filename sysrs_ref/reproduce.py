@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from sysrs_ref.subset.study import SubsetSettings, run_subset_study, write_subset_outputs
 from sysrs_ref.datasets import find_datasets
 from sysrs_ref.errors import InstanceError, ParameterError
 from sysrs_ref.experiments import Cache, Config, cells, paper_configs, parse_configs, parse_grid, plan, run_cells
@@ -113,6 +114,7 @@ def reproduce(
     top_m: str | Sequence[int] | None = None,
     top_m_grid: str = "topm",
     top_m_algorithms: str | tuple[Config, ...] | None = None,
+    subset_selection: SubsetSettings | None = None,
 ) -> ReproduceOutcome:
     """Run the paper's experiments on every matrix of *data* and write the results into *out*.
 
@@ -128,6 +130,10 @@ def reproduce(
     (default ``topm``: 5%, 10%, ..., 100%) for *top_m_algorithms* (default: the
     configurations of *algorithms* plus ``sar`` and ``sysar``, each run with m
     set to the target).
+
+    *subset_selection* adds the Appendix "Subset Selection" comparison with
+    those settings (:mod:`sysrs_ref.subset.study`): both protocols on every
+    matrix, ``subset_selection.{json,csv,md,png}``.
     """
     began = time.perf_counter()
     _check_count(runs, "--runs", 1)
@@ -178,6 +184,9 @@ def reproduce(
         study = study_of(datasets, topm_configs, topm_points, runs, seed, targets, found)
         topm_figures, topm_note = write_topm_plots(study, target) if plots else ([], "Plots were not asked for (--no-plots).")
         files += write_topm_outputs(target, study, topm_note) + topm_figures
+    if subset_selection is not None:
+        subset = run_subset_study(datasets, instances, target, subset_selection)
+        files += write_subset_outputs(target, subset, plots)
     return ReproduceOutcome(
         target, tuple(files + figures), to_compute, cached + topm_cached, time.perf_counter() - began, summary, study
     )

@@ -5,10 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+import numpy.typing as npt
 from hypothesis import strategies as st
 
 from sysrs_ref import ALGORITHMS, Draw, Instance
 from sysrs_ref.algorithms.lrf import LRFDraw, LRFParams
+from sysrs_ref.subset.clustering import squared_distances
 
 #: The algorithms whose draw is query orders (a Draw): all but UCB-E-LRF, whose properties have their own tests.
 ALGORITHM_NAMES = tuple(name for name, spec in ALGORITHMS.items() if not spec.cells)
@@ -148,3 +151,61 @@ def lrf_params(draw: st.DrawFn) -> LRFParams:
         bonus_on_observed=draw(st.booleans()),
         unseen_first=draw(st.booleans()),
     )
+
+
+# -- subset selection (sysrs_ref.subset) ---------------------------------------------------------
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@st.composite
+def point_sets(draw: st.DrawFn) -> FloatArray:
+    """n x d points, from a coarse grid (many duplicates and ties) or arbitrary floats."""
+    n = draw(st.integers(1, 12))
+    d = draw(st.integers(1, 3))
+    element = draw(
+        st.sampled_from(
+            [st.sampled_from([0.0, 1.0]), st.sampled_from([0.0, 0.5, 1.0, 2.0]), st.floats(-10, 10, allow_nan=False)]
+        )
+    )
+    return np.array(draw(st.lists(st.lists(element, min_size=d, max_size=d), min_size=n, max_size=n)), dtype=float)
+
+
+@st.composite
+def distance_matrices(draw: st.DrawFn) -> FloatArray:
+    """n x n non-negative matrices with a zero diagonal: Euclidean, 1 - correlation-like, or arbitrary asymmetric."""
+    points = draw(point_sets())
+    kind = draw(st.sampled_from(["euclidean", "random", "coarse"]))
+    n = len(points)
+    if kind == "euclidean":
+        matrix = np.sqrt(squared_distances(points, points))
+    else:
+        element = st.sampled_from([0.0, 1.0, 2.0]) if kind == "coarse" else st.floats(0, 2, allow_nan=False)
+        matrix = np.array(draw(st.lists(st.lists(element, min_size=n, max_size=n), min_size=n, max_size=n)), dtype=float)
+    np.fill_diagonal(matrix, 0.0)
+    return matrix
+
+
+@st.composite
+def score_matrices(draw: st.DrawFn, max_models: int = 6, max_questions: int = 10) -> FloatArray:
+    """K x L scores: binary, in {0, 1/2, 1} or arbitrary in [0, 1]; often with constant columns."""
+    n_models = draw(st.integers(2, max_models))
+    n_questions = draw(st.integers(1, max_questions))
+    element = draw(
+        st.sampled_from([st.sampled_from([0.0, 1.0]), st.sampled_from([0.0, 0.5, 1.0]), st.floats(0.0, 1.0)])
+    )
+    rows = draw(st.lists(st.lists(element, min_size=n_questions, max_size=n_questions), min_size=n_models, max_size=n_models))
+    scores = np.array(rows, dtype=float)
+    for column in draw(st.sets(st.integers(0, n_questions - 1), max_size=n_questions)):
+        scores[:, column] = draw(st.sampled_from([0.0, 0.5, 1.0]))
+    return scores
+
+
+@st.composite
+def irt_points(draw: st.DrawFn) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
+    """A small instance with fractional scores and a random parameter point (moderate logits)."""
+    n_models, n_questions, d = draw(st.integers(2, 4)), draw(st.integers(1, 4)), draw(st.integers(1, 3))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    scores = rng.choice([0.0, 0.25, 0.5, 1.0], size=(n_models, n_questions))
+    hyper = np.array([rng.normal(), rng.normal(0, 0.5), rng.normal(), rng.normal(0, 0.5)])
+    return scores, rng.normal(size=(n_models, d)), rng.normal(size=(n_questions, d)), rng.normal(size=n_questions), hyper

@@ -1,0 +1,63 @@
+"""``reproduce --subset-selection``: the files, numbers equal to the comparison functions, the cache, the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from small_data import make_data_folder
+from sysrs_ref import Instance
+from sysrs_ref.cli import main
+from sysrs_ref.reproduce import reproduce
+from sysrs_ref.subset import study as study_module
+from sysrs_ref.subset.comparison import full_matrix_comparison, held_out_comparison
+from sysrs_ref.subset.study import SubsetSettings
+
+SETTINGS = SubsetSettings(seeds=2, splits=2, dims=(2,), sysrs_runs=20, seed=3, epochs=60, budgets=("10%", "30%"))
+
+
+def test_files_numbers_and_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = make_data_folder(tmp_path / "data")
+    out = tmp_path / "out"
+    outcome = reproduce(data, out, grid="table", algorithms="sysrs", runs=20, seed=3, plots=True,
+                        subset_selection=SETTINGS)
+    names = {path.name for path in outcome.files}
+    assert {"subset_selection.json", "subset_selection.csv", "subset_selection.md", "subset_selection.png"} <= names
+    document = json.loads((out / "subset_selection.json").read_text())
+    for name in ("alpha", "bravo"):
+        instance = Instance.from_file(data / f"{name}.npy")
+        full = full_matrix_comparison(instance, budgets=SETTINGS.budgets, seeds=2, dims=(2,), sysrs_runs=20, seed=3,
+                                      epochs=60)
+        held = held_out_comparison(instance, budgets=SETTINGS.budgets, splits=2, dims=(2,), sysrs_runs=10, seed=3,
+                                   epochs=60)
+        for protocol, cells in (("full", full), ("held-out", held)):
+            stored = [(c["label"], c["budget_pct"], c["correct"], c["runs"]) for c in document["cells"]
+                      if (c["dataset"], c["protocol"]) == (name, protocol)]
+            assert stored == [(c.label, c.budget_pct, c.correct, c.runs) for c in cells]
+    mean = next(m for m in document["mean_error"] if (m["protocol"], m["label"], m["budget_pct"]) == ("full", "sysrs", "10%"))
+    by_dataset = [c["error"] for c in document["cells"] if (c["protocol"], c["label"], c["budget_pct"]) == ("full", "sysrs", "10%")]
+    assert mean["error"] == pytest.approx(sum(by_dataset) / 2, abs=1e-15)
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("recomputed a cached comparison")
+
+    monkeypatch.setattr(study_module, "_compute", refuse)
+    reproduce(data, out, grid="table", algorithms="sysrs", runs=20, seed=3, plots=False, subset_selection=SETTINGS)
+    assert json.loads((out / "subset_selection.json").read_text())["cells"] == document["cells"]
+
+
+def test_cli_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = make_data_folder(tmp_path / "data")
+    base = ["reproduce", "--data", str(data), "--out", str(tmp_path / "out"), "--grid", "table", "--algorithms", "sysrs",
+            "--runs", "10", "--quiet", "--no-plots", "--subset-selection"]
+    for extra, message in ((["--subset-dims", "1,2"], "distinct integers of at least 2"),
+                           (["--subset-dims", "a"], "must be integers"),
+                           (["--subset-seeds", "0"], "--subset-seeds must be a positive integer")):
+        assert main(base + extra) == 2
+        err = capsys.readouterr().err
+        assert message in err and len(err.strip().splitlines()) == 1
+    assert main(base + ["--subset-seeds", "1", "--subset-splits", "1", "--subset-dims", "2", "--json"]) == 0
+    files = json.loads(capsys.readouterr().out)["files"]
+    assert any(path.endswith("subset_selection.md") for path in files)
