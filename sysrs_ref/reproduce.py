@@ -133,7 +133,7 @@ def reproduce(
 
     *subset_selection* adds the Appendix "Subset Selection" comparison with
     those settings (:mod:`sysrs_ref.subset.study`): both protocols on every
-    matrix, ``subset_selection.{json,csv,md,png}``.
+    matrix, ``subset_selection.{json,csv,md,png}``, on *workers* local processes.
     """
     began = time.perf_counter()
     _check_count(runs, "--runs", 1)
@@ -185,7 +185,7 @@ def reproduce(
         topm_figures, topm_note = write_topm_plots(study, target) if plots else ([], "Plots were not asked for (--no-plots).")
         files += write_topm_outputs(target, study, topm_note) + topm_figures
     if subset_selection is not None:
-        subset = run_subset_study(datasets, instances, target, subset_selection)
+        subset = run_subset_study(datasets, instances, target, subset_selection, workers=workers)
         files += write_subset_outputs(target, subset, plots)
     return ReproduceOutcome(
         target, tuple(files + figures), to_compute, cached + topm_cached, time.perf_counter() - began, summary, study

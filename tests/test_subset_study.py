@@ -61,3 +61,15 @@ def test_cli_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert main(base + ["--subset-seeds", "1", "--subset-splits", "1", "--subset-dims", "2", "--json"]) == 0
     files = json.loads(capsys.readouterr().out)["files"]
     assert any(path.endswith("subset_selection.md") for path in files)
+
+
+def test_workers_change_nothing(tmp_path: Path) -> None:
+    """Two processes compute the same cells, written in the same order, as one."""
+    data = make_data_folder(tmp_path / "data")
+    one = reproduce(data, tmp_path / "one", grid="table", algorithms="sysrs", runs=10, plots=False,
+                    subset_selection=SETTINGS)
+    two = reproduce(data, tmp_path / "two", grid="table", algorithms="sysrs", runs=10, plots=False, workers=2,
+                    subset_selection=SETTINGS)
+    assert one.computed == two.computed
+    first, second = (json.loads((path / "subset_selection.json").read_text()) for path in (tmp_path / "one", tmp_path / "two"))
+    assert first["cells"] == second["cells"] and first["mean_error"] == second["mean_error"]

@@ -18,8 +18,12 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
 
 from sysrs_ref._version import __version__
 from sysrs_ref.cache import atomic_write
@@ -84,26 +88,62 @@ def run_subset_study(
     out: Path,
     settings: SubsetSettings,
     progress: Callable[[str], None] | None = None,
+    workers: int = 1,
 ) -> SubsetStudy:
-    """Compute (or read from the cache) both protocols on every dataset; *progress* is told each one done."""
-    cells: dict[tuple[str, str], tuple[ComparisonCell, ...]] = {}
-    seconds: dict[tuple[str, str], float] = {}
-    for dataset in datasets:
-        for protocol in PROTOCOLS:
-            path = out / "cache" / "subset" / f"{dataset.name}.{protocol}.json"
-            key = _key(dataset, protocol, settings)
-            stored = json.loads(path.read_text()) if path.is_file() else None
-            if stored is None or stored.get("key") != key:
-                began = time.perf_counter()
-                found = _compute(instances[dataset.name], protocol, settings)
-                stored = {"key": key, "seconds": time.perf_counter() - began,
-                          "cells": [[c.label, c.budget_pct, c.correct, c.runs] for c in found]}
-                atomic_write(path, json.dumps(stored))
-            cells[dataset.name, protocol] = tuple(ComparisonCell(str(a), str(b), int(c), int(d)) for a, b, c, d in stored["cells"])
-            seconds[dataset.name, protocol] = float(stored["seconds"])
+    """Compute (or read from the cache) both protocols on every dataset; *progress* is told each one done.
+
+    With *workers* > 1 the (dataset, protocol) pairs not cached yet run in that
+    many processes; each is cached as it finishes, and the numbers do not
+    depend on the number of workers.
+    """
+    paths = {(d.name, p): out / "cache" / "subset" / f"{d.name}.{p}.json" for d in datasets for p in PROTOCOLS}
+    keys = {(d.name, p): _key(d, p, settings) for d in datasets for p in PROTOCOLS}
+    stored: dict[tuple[str, str], dict[str, JsonValue]] = {}
+    for pair, path in paths.items():
+        found = json.loads(path.read_text()) if path.is_file() else None
+        if isinstance(found, dict) and found.get("key") == keys[pair]:
+            stored[pair] = found
             if progress is not None:
-                progress(f"{dataset.name} {protocol}")
+                progress(f"{pair[0]} {pair[1]} (cached)")
+    missing = [pair for pair in paths if pair not in stored]
+
+    def record(pair: tuple[str, str], found: tuple[ComparisonCell, ...], seconds: float) -> None:
+        entry: dict[str, JsonValue] = {"key": keys[pair], "seconds": seconds,
+                                       "cells": [[c.label, c.budget_pct, c.correct, c.runs] for c in found]}
+        atomic_write(paths[pair], json.dumps(entry))
+        stored[pair] = entry
+        if progress is not None:
+            progress(f"{pair[0]} {pair[1]}")
+
+    if workers <= 1 or len(missing) <= 1:
+        for pair in missing:
+            record(pair, *_timed(instances[pair[0]].array, pair[1], settings))
+    else:
+        with ProcessPoolExecutor(max_workers=min(workers, len(missing))) as pool:
+            futures = {pool.submit(_timed, instances[pair[0]].array, pair[1], settings): pair for pair in missing}
+            try:
+                for future in as_completed(futures):
+                    record(futures[future], *future.result())
+            except BaseException:
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+    cells = {pair: tuple(ComparisonCell(str(a), str(b), int(str(c)), int(str(d))) for a, b, c, d in _rows(stored[pair]))
+             for pair in paths}  # in dataset, protocol order, whatever order the workers finished in
+    seconds = {pair: float(str(stored[pair]["seconds"])) for pair in paths}
     return SubsetStudy(settings, tuple(d.name for d in datasets), cells, seconds)
+
+
+def _rows(entry: Mapping[str, JsonValue]) -> list[list[JsonValue]]:
+    rows = entry["cells"]
+    assert isinstance(rows, list)
+    return [row for row in rows if isinstance(row, list)]
+
+
+def _timed(scores: npt.NDArray[np.float64], protocol: str, settings: SubsetSettings) -> tuple[tuple[ComparisonCell, ...], float]:
+    """One (dataset, protocol) computed (in a worker process) and the seconds it took."""
+    began = time.perf_counter()
+    found = _compute(Instance(scores), protocol, settings)
+    return found, time.perf_counter() - began
 
 
 def _compute(instance: Instance, protocol: str, s: SubsetSettings) -> tuple[ComparisonCell, ...]:
