@@ -299,7 +299,7 @@ def _chunk_size(name: str, n_models: int, n_queries: int, n_budgets: int, runs: 
 
 def _run_task(table: ScoreTable, task: _Task) -> _TaskResult:
     """(chosen (runs, B), largest spend per budget (B,), top-m counts per m) of the task's runs."""
-    if task.algorithm == "ucbe-lrf":  # its own draws (cell orders); a run spends exactly each budget
+    if get_algorithm(task.algorithm).cells:  # UCB-E-LRF: its own draws (cell orders); a run spends each budget
         rankings = lrf_rankings(table.instance.array, task.budgets, task.seed, task.start, task.stop, lrf_params(task.params))
         found = {m: topm_counts(rankings, task.truth, m) for m in task.top_m if task.truth is not None}
         return rankings[:, :, 0], np.asarray(task.budgets, dtype=np.int64), found

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from fractions import Fraction
 
 import numpy as np
@@ -19,9 +18,6 @@ from sysrs_ref.subset.metabench import (
     quantile_bins,
     select_items,
 )
-
-HAVE_IRT = importlib.util.find_spec("sysrs_ref.subset.irt") is not None
-
 
 def sigmoid(z: np.ndarray) -> np.ndarray:
     return np.asarray(1.0 / (1.0 + np.exp(-z)), dtype=np.float64)
@@ -235,7 +231,6 @@ def test_bad_inputs_raise_documented_errors() -> None:
 # --- the full pipeline ------------------------------------------------------------------------
 
 
-@pytest.mark.skipif(not HAVE_IRT, reason="sysrs_ref.subset.irt is not available")
 def test_metabench_pipeline_on_a_simulated_2pl() -> None:
     rng = np.random.default_rng(11)
     n_models, n_questions, k = 30, 150, 20

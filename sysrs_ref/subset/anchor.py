@@ -42,6 +42,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref.errors import ParameterError
 from sysrs_ref.subset.clustering import KMedoidsMethod, Seed, as_generator, kmedoids
 from sysrs_ref.subset.result import SubsetResult, check_subset_inputs, make_result
 
@@ -86,7 +87,12 @@ def question_correlations(scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
 
 
 def anchor_points(
-    scores: npt.ArrayLike, k: int, *, seed: Seed, kmedoids_method: KMedoidsMethod = "fasterpam"
+    scores: npt.ArrayLike,
+    k: int,
+    *,
+    seed: Seed,
+    kmedoids_method: KMedoidsMethod = "fasterpam",
+    correlations: npt.NDArray[np.float64] | None = None,
 ) -> SubsetResult:
     """Select k anchor questions by the Anchor Point Weighted Score and estimate every model's mean.
 
@@ -94,7 +100,9 @@ def anchor_points(
     ``kmedoids_method`` ``"fasterpam"``, the original code's, or the faster
     ``"alternate"``, see the module docstring), questions assigned to their most-correlated medoid, weights = fractional
     cluster sizes, estimates = weighted anchor scores, ``chosen`` = argmax
-    (ties: lowest model index). Deterministic given the seed.
+    (ties: lowest model index). Deterministic given the seed. *correlations*,
+    if given, must be ``question_correlations(scores)``: a caller running many
+    seeds or budgets on one matrix computes them once.
 
     >>> s = [[1, 1, 0, 0, 1, 0], [1, 1, 0, 0, 0, 1], [0, 0, 1, 1, 1, 0]]
     >>> r = anchor_points(s, 6, seed=0)
@@ -105,12 +113,15 @@ def anchor_points(
     """
     values = check_subset_inputs(scores, k)
     rng = as_generator(seed)
-    correlations = question_correlations(values)
+    n_questions = values.shape[1]
+    if correlations is None:
+        correlations = question_correlations(values)
+    elif correlations.shape != (n_questions, n_questions):
+        raise ParameterError(f"correlations must be L x L = {n_questions} x {n_questions}, got {correlations.shape}")
     distances = 1.0 - correlations
     np.fill_diagonal(distances, 0.0)
     medoids = np.array(kmedoids(distances, k, seed=rng, method=kmedoids_method).medoids, dtype=np.intp)
     assignment = np.argmax(correlations[medoids, :], axis=0)  # the first maximum: the lowest l
     assignment[medoids] = np.arange(k)
-    n_questions = values.shape[1]
     weights = np.bincount(assignment, minlength=k) / n_questions
     return make_result("anchor", values, medoids.tolist(), weights.tolist())

@@ -36,7 +36,7 @@ import numpy.typing as npt
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.instance import Instance
 from sysrs_ref.simulation import simulate
-from sysrs_ref.subset.anchor import anchor_points
+from sysrs_ref.subset.anchor import anchor_points, question_correlations
 from sysrs_ref.subset.irt import IRTFit, fit_irt
 from sysrs_ref.subset.kmeans_select import kmeans_correctness, kmeans_subset
 from sysrs_ref.subset.metabench import metabench_model
@@ -80,9 +80,17 @@ def labels(dims: Sequence[int] = IRT_DIMENSIONS) -> tuple[str, ...]:
 
 
 def _picks(
-    train: FloatArray, k: int, seed: int, fits: dict[int, IRTFit], held: FloatArray | None
+    train: FloatArray,
+    k: int,
+    seed: int,
+    fits: dict[int, IRTFit],
+    correlations: FloatArray,
+    held: FloatArray | None,
 ) -> dict[str, int]:
-    """Each method's chosen row: of *train* itself (held None) or of the held-out rows, fitted on *train*."""
+    """Each method's chosen row: of *train* itself (held None) or of the held-out rows, fitted on *train*.
+
+    *fits* and *correlations* (``question_correlations(train)``) are made once per matrix, not per call.
+    """
 
     def pick(result: SubsetResult) -> int:
         if held is None:
@@ -90,7 +98,7 @@ def _picks(
         estimates = held[:, list(result.anchors)] @ np.asarray(result.weights)
         return int(np.argmax(estimates))  # the first maximum, as SubsetResult.chosen
 
-    out = {"anchor": pick(anchor_points(train, k, seed=seed)),
+    out = {"anchor": pick(anchor_points(train, k, seed=seed, correlations=correlations)),
            "kmeans-correctness": pick(kmeans_correctness(train, k, seed=seed))}
     for dim, fit in fits.items():
         out[f"kmeans-irt(D={dim})"] = pick(kmeans_subset(train, fit.embeddings(), k, seed=seed, method="kmeans-irt"))
@@ -132,13 +140,14 @@ def full_matrix_comparison(
     best = instance.best
     fits = {dim: fit_irt(scores, dim, epochs=epochs, seed=IRT_SEED) for dim in dims}
     unidimensional = fits[2] if 2 in fits else fit_irt(scores, 2, epochs=epochs, seed=IRT_SEED)
+    correlations = question_correlations(scores)
     sysrs = simulate(instance, "sysrs", list(budgets), sysrs_runs, seed)
     cells: list[ComparisonCell] = []
     for column, pct in enumerate(budgets):
         k = anchors_for_budget(pct, n_models, n_queries)
         hits = dict.fromkeys(labels(dims)[:-2], 0)
         for run in range(seeds):
-            for label, chosen in _picks(scores, k, run, fits, None).items():
+            for label, chosen in _picks(scores, k, run, fits, correlations, None).items():
                 hits[label] += chosen in best
         cells += [ComparisonCell(label, pct, count, seeds) for label, count in hits.items()]
         cells.append(ComparisonCell("metabench", pct, int(_metabench_pick(scores, k, unidimensional, None) in best), 1))
@@ -178,10 +187,11 @@ def held_out_comparison(
         test_instance = Instance(test)
         fits = {dim: fit_irt(train, dim, epochs=epochs, seed=IRT_SEED) for dim in dims}
         unidimensional = fits[2] if 2 in fits else fit_irt(train, 2, epochs=epochs, seed=IRT_SEED)
+        correlations = question_correlations(train)
         sysrs = simulate(test_instance, "sysrs", list(budgets), sysrs_runs, split)
         for column, pct in enumerate(budgets):
             k = anchors_for_budget(pct, n_models, n_queries)
-            picks = _picks(train, k, split, fits, test)
+            picks = _picks(train, k, split, fits, correlations, test)
             picks["metabench"] = _metabench_pick(train, k, unidimensional, test)
             for label, chosen in picks.items():
                 hits[label, pct] += test_instance.is_best(chosen)

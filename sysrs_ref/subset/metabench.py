@@ -199,8 +199,12 @@ def metabench_estimates(
         raise ParameterError(f"anchors must be distinct question indices in [0, {n_questions}), got {picked}")
     theta = _vector(theta_subset, "theta_subset (the abilities on the anchors)", n_models)
     means = _vector(full_means, "full_means (the full-benchmark means)", n_models)
-    subset_means = values[:, picked].mean(axis=1)
-    return fit_gam(np.column_stack([theta, subset_means]), means).fitted
+    return _calibrate(values[:, picked], theta, means).fitted
+
+
+def _calibrate(on_anchors: FloatArray, theta: FloatArray, means: FloatArray) -> GAMFit:
+    """Step 3's GAM: full means ~ f_1(ability on the anchors) + f_2(mean score on the anchors) + c."""
+    return fit_gam(np.column_stack([theta, on_anchors.mean(axis=1)]), means)
 
 
 @dataclass(frozen=True, eq=False)
@@ -243,8 +247,7 @@ def metabench_model(scores: npt.ArrayLike, k: int, fit: IRTFit) -> MetaBenchMode
     picked = list(anchors)
     alpha, beta = fit.alpha[picked], fit.beta[picked]
     theta = estimate_abilities(values[:, picked], alpha, beta)
-    gam = fit_gam(np.column_stack([theta[:, 0], values[:, picked].mean(axis=1)]), values.mean(axis=1))
-    return MetaBenchModel(anchors, alpha, beta, gam)
+    return MetaBenchModel(anchors, alpha, beta, _calibrate(values[:, picked], theta[:, 0], values.mean(axis=1)))
 
 
 def metabench(
