@@ -122,9 +122,11 @@ def quantile_bins(theta: npt.ArrayLike, k: int) -> list[IndexArray]:
     position = np.arange(bins, dtype=np.int64) * (th.size - 1)
     low, rest = np.divmod(position, bins)
     high = np.minimum(low + 1, th.size - 1)
-    tau = ordered[low] + (rest / bins) * (ordered[high] - ordered[low])
-    tau = np.minimum(np.maximum(tau, ordered[low]), ordered[high])  # no rounding past a neighbour
-    which = np.searchsorted(tau, th, side="right") - 1
+    # For a data value v, tau_t <= v exactly when v >= sorted[low_t] (tau_t falls on a value, rest 0) or
+    # v >= sorted[low_t + 1] (tau_t strictly between two values): compare with those, never with a rounded
+    # interpolation, which can round onto sorted[low_t] when two abilities are a few ulps apart.
+    cut = np.where(rest == 0, ordered[low], ordered[high])
+    which = np.searchsorted(cut, th, side="right") - 1
     return [np.flatnonzero(which == t).astype(np.intp) for t in range(bins)]
 
 
