@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, NoReturn, cast
 
-from sysrs_ref import cli_conform, cli_exact, cli_hardness, cli_reproduce, cli_subset
+from sysrs_ref import cli_conform, cli_convert, cli_exact, cli_hardness, cli_live, cli_reproduce, cli_subset
 from sysrs_ref.algorithms.base import Outcome
 from sysrs_ref.algorithms.lrf import LRFDraw, lrf_params
 from sysrs_ref.algorithms.registry import ALGORITHMS, get_algorithm
@@ -172,6 +172,14 @@ def _build_parser() -> _Parser:
                   cli_subset.EXAMPLE)
     cli_subset.add_arguments(sub)
 
+    live = command("live", "a live session: evaluate what the algorithm asks for, in any harness, resumable",
+                   cli_live.EXAMPLE)
+    cli_live.add_arguments(live, WARMUP_HELP)
+
+    conv = command("convert", "per-instance results of lm-eval, HELM, inspect or a long CSV into a score matrix and its ids",
+                   cli_convert.EXAMPLE)
+    cli_convert.add_arguments(conv)
+
     demo = command("demo", "SySRs on a synthetic benchmark at 10%% of the full cost (no files needed)", "")
     demo.add_argument("--json", action="store_true", help=json_help)
     return parser
@@ -198,13 +206,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cli_conform.conform(args)
         elif args.command == "subset":
             cli_subset.run(args)
+        elif args.command == "live":
+            cli_live.run(args)
+        elif args.command == "convert":
+            cli_convert.run(args)
         else:
             _demo(args)
     except (_UsageError, SysrsError) as err:
         prefix = "" if isinstance(err, _UsageError) else "error: "
         print(f"{prefix}{err}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt as interrupt:  # Ctrl-C: only reproduce writes to disk, and says what it kept
+    except KeyboardInterrupt as interrupt:  # Ctrl-C: reproduce and live keep what they wrote (atomically, or fsynced)
         print(f"interrupted{': ' + str(interrupt) if str(interrupt) else ''}", file=sys.stderr)
         return 130
     except BrokenPipeError:  # piped into e.g. head: stop quietly, without a second error at exit

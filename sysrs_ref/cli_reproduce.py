@@ -54,6 +54,11 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--subset-seeds", type=int, default=100, metavar="N", help="clustering seeds per budget (default 100)")
     sub.add_argument("--subset-splits", type=int, default=20, metavar="N", help="random model halves, held-out protocol (default 20)")
     sub.add_argument("--subset-dims", default="2,5,10,15", metavar="D1,D2,...", help="IRT dimensions of kmeans-irt (default 2,5,10,15)")
+    sub.add_argument(
+        "--subset-kmedoids", choices=("alternate", "fasterpam"), default="alternate",
+        help="k-medoids search of the anchor-point method: alternate (default) or fasterpam, the paper's code's "
+        "(minutes per call on 5000 questions)",
+    )
     sub.add_argument("--workers", type=int, default=1, metavar="N", help="local worker processes (default 1)")
     sub.add_argument("--scheduler", metavar="ADDRESS", help="run the cells on this Dask scheduler (needs the distributed extra)")
     sub.add_argument("--no-plots", action="store_true", help="write no figures")
@@ -130,4 +135,4 @@ def _subset_settings(args: argparse.Namespace) -> SubsetSettings | None:
     if not dims or min(dims) < 2 or len(set(dims)) != len(dims):
         raise ParameterError(f"--subset-dims must be distinct integers of at least 2, got {args.subset_dims!r}")
     return SubsetSettings(seeds=args.subset_seeds, splits=args.subset_splits, dims=dims, sysrs_runs=args.runs,
-                          seed=args.seed)
+                          seed=args.seed, kmedoids=args.subset_kmedoids)

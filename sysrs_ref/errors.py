@@ -12,6 +12,8 @@ __all__ = [
     "BudgetError",
     "DrawError",
     "InstanceError",
+    "LiveError",
+    "LoaderError",
     "ParameterError",
     "ScoreError",
     "SysrsError",
@@ -26,6 +28,13 @@ class SysrsError(ValueError):
 
 class InstanceError(SysrsError):
     """A score matrix (or the file holding it) is unusable; the message says where."""
+
+
+class LoaderError(InstanceError):
+    """Evaluation results (lm-eval, HELM, inspect-ai logs or a long .csv) cannot be turned into a score matrix.
+
+    The message names the file (and line, entry or sample) and says what to do.
+    """
 
 
 class ScoreError(SysrsError):
@@ -54,3 +63,7 @@ class BoundConditionError(SysrsError):
 
 class TooLargeToEnumerateError(SysrsError):
     """An exact enumeration would be too large; the message says how large and what to do."""
+
+
+class LiveError(SysrsError):
+    """A live session refused an operation (a pair not requested, a conflicting score, a broken run directory)."""

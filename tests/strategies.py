@@ -209,3 +209,82 @@ def irt_points(draw: st.DrawFn) -> tuple[FloatArray, FloatArray, FloatArray, Flo
     scores = rng.choice([0.0, 0.25, 0.5, 1.0], size=(n_models, n_questions))
     hyper = np.array([rng.normal(), rng.normal(0, 0.5), rng.normal(), rng.normal(0, 0.5)])
     return scores, rng.normal(size=(n_models, d)), rng.normal(size=(n_questions, d)), rng.normal(size=n_questions), hyper
+
+
+# -- live sessions (sysrs_ref.live) ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LiveCase:
+    """A live session's settings and the matrix its scores come from (ids ``m<i>`` and ``q<j>``)."""
+
+    instance: Instance
+    algorithm: str
+    budget: int
+    seed: int
+    params: dict[str, Fraction | int]
+
+    @property
+    def models(self) -> list[str]:
+        return [f"m{i}" for i in range(self.instance.n_models)]
+
+    @property
+    def queries(self) -> list[str]:
+        return [f"q{j}" for j in range(self.instance.n_queries)]
+
+    def score(self, model: str, query: str) -> Fraction:
+        """The matrix's score for the pair named by ids."""
+        return self.instance.score(int(model[1:]), int(query[1:]))
+
+
+@st.composite
+def live_cases(draw: st.DrawFn, *, algorithms: tuple[str, ...] = tuple(ALGORITHMS)) -> LiveCase:
+    """Any registered algorithm (UCB-E-LRF small and fast) on a small instance, with a budget, a seed, parameters."""
+    name = draw(st.sampled_from(algorithms))
+    small = ALGORITHMS[name].cells
+    instance = draw(instances(max_models=3 if small else 5, max_queries=4 if small else 6))
+    n_models, n_queries = instance.shape
+    params: dict[str, Fraction | int] = {}
+    if "a" in ALGORITHMS[name].defaults:
+        params["a"] = draw(exploration_values)
+    if "m" in ALGORITHMS[name].defaults:
+        params["m"] = draw(st.integers(1, n_models - 1))
+    if small:
+        params.update(members=draw(st.integers(2, 3)), sweeps=draw(st.integers(1, 2)),
+                      warmup=draw(st.sampled_from([0, 25, 50])), batch=draw(st.integers(1, 3)))
+    budget = draw(st.integers(n_models, n_models * n_queries))
+    return LiveCase(instance, name, budget, draw(st.integers(0, 2**32)), params)
+
+
+# -- long .csv results (sysrs_ref.loaders.load_long_csv) ------------------------------------------
+
+#: Ids of models and queries: short, never empty, with commas, quotes, spaces and non-ASCII inside (never at the ends).
+csv_ids = st.text(alphabet=st.sampled_from(list("abxyz019 ,\"'/_-é")), min_size=1, max_size=5).filter(
+    lambda text: text == text.strip()
+)
+#: Scores as a long .csv may write them (several spellings of one value among them).
+csv_score_texts = st.sampled_from(["0", "1", "0.5", ".5", "0.25", "0.1", "1e-1", "0.333", "1.000", "0e0", "0.75"])
+
+
+@dataclass(frozen=True)
+class LongCsvTable:
+    """A long .csv in memory: the header's column order and the data rows (model, query, score text) in file order."""
+
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, str, str], ...]
+    """Each (model, query) pair once, except identical repeats of earlier rows."""
+
+
+@st.composite
+def long_csv_tables(draw: st.DrawFn, *, max_models: int = 4, max_queries: int = 5) -> LongCsvTable:
+    """A random subset of the cells of a random K x L table, in random order, with random identical repeats."""
+    models = draw(st.lists(csv_ids, min_size=1, max_size=max_models, unique=True))
+    queries = draw(st.lists(csv_ids, min_size=1, max_size=max_queries, unique=True))
+    pairs = [(model, query) for model in models for query in queries]
+    chosen = draw(st.lists(st.sampled_from(pairs), min_size=1, max_size=len(pairs), unique=True))
+    rows = [(model, query, draw(csv_score_texts)) for model, query in chosen]
+    for _ in range(draw(st.integers(0, 3))):  # identical repeats, anywhere after the original
+        source = draw(st.integers(0, len(rows) - 1))
+        rows.insert(draw(st.integers(source + 1, len(rows))), rows[source])
+    header = tuple(draw(st.permutations(["model", "query", "score", "note"])))
+    return LongCsvTable(header, tuple(rows))

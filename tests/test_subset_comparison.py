@@ -8,6 +8,7 @@ import pytest
 from sysrs_ref import Instance, simulate
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.subset.anchor import anchor_points
+from sysrs_ref.subset.clustering import KMedoidsMethod
 from sysrs_ref.subset.comparison import full_matrix_comparison, held_out_comparison, labels
 from sysrs_ref.subset.kmeans_select import kmeans_correctness
 from sysrs_ref.subset.methods import anchors_for_budget
@@ -17,8 +18,10 @@ INSTANCE = irt_benchmark(8, 60, seed=4)
 BUDGETS = ["10%", "30%"]
 
 
-def test_full_matrix_cells_are_the_methods_runs() -> None:
-    cells = full_matrix_comparison(INSTANCE, budgets=BUDGETS, seeds=3, dims=(2, 3), sysrs_runs=50, epochs=100)
+@pytest.mark.parametrize("kmedoids", ["fasterpam", "alternate"])
+def test_full_matrix_cells_are_the_methods_runs(kmedoids: KMedoidsMethod) -> None:
+    cells = full_matrix_comparison(INSTANCE, budgets=BUDGETS, seeds=3, dims=(2, 3), sysrs_runs=50, epochs=100,
+                                   kmedoids=kmedoids)
     assert [c.label for c in cells] == list(labels((2, 3))) * 2
     assert [c.budget_pct for c in cells] == ["10%"] * 6 + ["30%"] * 6
     by = {(c.label, c.budget_pct): c for c in cells}
@@ -26,12 +29,14 @@ def test_full_matrix_cells_are_the_methods_runs() -> None:
     sysrs = simulate(INSTANCE, "sysrs", BUDGETS, 50, 0)
     for column, pct in enumerate(BUDGETS):
         k = anchors_for_budget(pct, *scores.shape)
-        assert by["anchor", pct].correct == sum(INSTANCE.is_best(anchor_points(scores, k, seed=s).chosen) for s in range(3))
+        assert by["anchor", pct].correct == sum(
+            INSTANCE.is_best(anchor_points(scores, k, seed=s, kmedoids_method=kmedoids).chosen) for s in range(3))
         assert by["kmeans-correctness", pct].correct == sum(
             INSTANCE.is_best(kmeans_correctness(scores, k, seed=s).chosen) for s in range(3))
         assert by["metabench", pct].runs == 1 and by["anchor", pct].runs == 3
         assert (by["sysrs", pct].correct, by["sysrs", pct].runs) == (sysrs.rows[column].correct, 50)
-    again = full_matrix_comparison(INSTANCE, budgets=BUDGETS, seeds=3, dims=(2, 3), sysrs_runs=50, epochs=100)
+    again = full_matrix_comparison(INSTANCE, budgets=BUDGETS, seeds=3, dims=(2, 3), sysrs_runs=50, epochs=100,
+                                   kmedoids=kmedoids)
     assert again == cells
 
 

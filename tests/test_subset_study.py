@@ -29,9 +29,9 @@ def test_files_numbers_and_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     for name in ("alpha", "bravo"):
         instance = Instance.from_file(data / f"{name}.npy")
         full = full_matrix_comparison(instance, budgets=SETTINGS.budgets, seeds=2, dims=(2,), sysrs_runs=20, seed=3,
-                                      epochs=60)
+                                      epochs=60, kmedoids="alternate")  # the study's default
         held = held_out_comparison(instance, budgets=SETTINGS.budgets, splits=2, dims=(2,), sysrs_runs=10, seed=3,
-                                   epochs=60)
+                                   epochs=60, kmedoids="alternate")
         for protocol, cells in (("full", full), ("held-out", held)):
             stored = [(c["label"], c["budget_pct"], c["correct"], c["runs"]) for c in document["cells"]
                       if (c["dataset"], c["protocol"]) == (name, protocol)]
@@ -61,6 +61,13 @@ def test_cli_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert main(base + ["--subset-seeds", "1", "--subset-splits", "1", "--subset-dims", "2", "--json"]) == 0
     files = json.loads(capsys.readouterr().out)["files"]
     assert any(path.endswith("subset_selection.md") for path in files)
+    settings = json.loads((tmp_path / "out" / "subset_selection.json").read_text())["settings"]
+    assert (settings["seeds"], settings["splits"], settings["dims"], settings["kmedoids"]) == (1, 1, [2], "alternate")
+    assert main(base + ["--subset-seeds", "1", "--subset-splits", "1", "--subset-dims", "2", "--subset-kmedoids",
+                        "fasterpam", "--quiet"]) == 0
+    stored = json.loads((tmp_path / "out" / "subset_selection.json").read_text())
+    assert stored["settings"]["kmedoids"] == "fasterpam"  # another setting: recomputed, not read from the cache
+    assert "k-medoids by fasterpam" in (tmp_path / "out" / "subset_selection.md").read_text()
 
 
 def test_workers_change_nothing(tmp_path: Path) -> None:

@@ -21,6 +21,10 @@ error is the fraction of runs whose chosen model is not a best model.
   A method is right when it picks a best model *of the held-out half*; the
   clustering seed of split s is s.
 
+*kmedoids* is the anchor method's k-medoids search (:func:`~sysrs_ref.subset.clustering.kmedoids`):
+``"fasterpam"``, the paper's code's, or ``"alternate"``, which ``reproduce``
+uses by default because FasterPAM takes minutes per call on L = 5000 questions.
+
 Labels: ``anchor``, ``kmeans-correctness``, ``kmeans-irt(D=d)``,
 ``metabench``, ``sysrs``.
 """
@@ -37,6 +41,7 @@ from sysrs_ref.errors import ParameterError
 from sysrs_ref.instance import Instance
 from sysrs_ref.simulation import simulate
 from sysrs_ref.subset.anchor import anchor_points, question_correlations
+from sysrs_ref.subset.clustering import KMedoidsMethod
 from sysrs_ref.subset.irt import IRTFit, fit_irt
 from sysrs_ref.subset.kmeans_select import kmeans_correctness, kmeans_subset
 from sysrs_ref.subset.metabench import metabench_model
@@ -86,10 +91,12 @@ def _picks(
     fits: dict[int, IRTFit],
     correlations: FloatArray,
     held: FloatArray | None,
+    kmedoids: KMedoidsMethod,
 ) -> dict[str, int]:
     """Each method's chosen row: of *train* itself (held None) or of the held-out rows, fitted on *train*.
 
-    *fits* and *correlations* (``question_correlations(train)``) are made once per matrix, not per call.
+    *fits* and *correlations* (``question_correlations(train)``) are made once per matrix, not per call;
+    *kmedoids* is the anchor method's k-medoids local search.
     """
 
     def pick(result: SubsetResult) -> int:
@@ -98,7 +105,7 @@ def _picks(
         estimates = held[:, list(result.anchors)] @ np.asarray(result.weights)
         return int(np.argmax(estimates))  # the first maximum, as SubsetResult.chosen
 
-    out = {"anchor": pick(anchor_points(train, k, seed=seed, correlations=correlations)),
+    out = {"anchor": pick(anchor_points(train, k, seed=seed, correlations=correlations, kmedoids_method=kmedoids)),
            "kmeans-correctness": pick(kmeans_correctness(train, k, seed=seed))}
     for dim, fit in fits.items():
         out[f"kmeans-irt(D={dim})"] = pick(kmeans_subset(train, fit.embeddings(), k, seed=seed, method="kmeans-irt"))
@@ -125,6 +132,7 @@ def full_matrix_comparison(
     sysrs_runs: int = 1000,
     seed: int = 0,
     epochs: int = 2000,
+    kmedoids: KMedoidsMethod = "fasterpam",
 ) -> tuple[ComparisonCell, ...]:
     """The paper's comparison on one matrix: every method fitted on all of S, SySRs at the same budgets.
 
@@ -147,7 +155,7 @@ def full_matrix_comparison(
         k = anchors_for_budget(pct, n_models, n_queries)
         hits = dict.fromkeys(labels(dims)[:-2], 0)
         for run in range(seeds):
-            for label, chosen in _picks(scores, k, run, fits, correlations, None).items():
+            for label, chosen in _picks(scores, k, run, fits, correlations, None, kmedoids).items():
                 hits[label] += chosen in best
         cells += [ComparisonCell(label, pct, count, seeds) for label, count in hits.items()]
         cells.append(ComparisonCell("metabench", pct, int(_metabench_pick(scores, k, unidimensional, None) in best), 1))
@@ -164,6 +172,7 @@ def held_out_comparison(
     sysrs_runs: int = 100,
     seed: int = 0,
     epochs: int = 2000,
+    kmedoids: KMedoidsMethod = "fasterpam",
 ) -> tuple[ComparisonCell, ...]:
     """The honest comparison: methods fitted on half the models pick the best of the other half; SySRs on that half.
 
@@ -191,7 +200,7 @@ def held_out_comparison(
         sysrs = simulate(test_instance, "sysrs", list(budgets), sysrs_runs, split)
         for column, pct in enumerate(budgets):
             k = anchors_for_budget(pct, n_models, n_queries)
-            picks = _picks(train, k, split, fits, correlations, test)
+            picks = _picks(train, k, split, fits, correlations, test, kmedoids)
             picks["metabench"] = _metabench_pick(train, k, unidimensional, test)
             for label, chosen in picks.items():
                 hits[label, pct] += test_instance.is_best(chosen)

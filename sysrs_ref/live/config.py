@@ -1,0 +1,104 @@
+"""The files of a live session's run directory, and the checks on what goes into them.
+
+``session.json`` (:data:`CONFIG_NAME`) holds the model and query ids, the
+algorithm, its parameters (integers, or their exact text: ``"0.1"``,
+``"1/3"``), the budget n and the seed; :mod:`sysrs_ref.live.log` holds the
+log. These helpers check ids, read the configuration back, and turn
+parameters and scores into exact text and back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from fractions import Fraction
+
+from sysrs_ref.algorithms.registry import ParamValue
+from sysrs_ref.errors import LiveError
+from sysrs_ref.json_types import JsonValue
+from sysrs_ref.scores import decimal_text, parse_decimal
+
+__all__ = ["CONFIG_NAME", "FORMAT", "check_ids", "config_ids", "config_int", "exact_score", "param_json", "param_value", "shown"]
+
+#: The session's configuration file in the run directory.
+CONFIG_NAME = "session.json"
+#: The value of its "format" key.
+FORMAT = "sysrs-ref live session 1"
+
+
+def exact_score(text: str) -> Fraction:
+    """The exact value of a logged score: decimal text, or "p/q" when it has no finite decimal."""
+    return Fraction(text) if "/" in text else parse_decimal(text)
+
+
+def param_value(value: JsonValue) -> ParamValue:
+    """A parameter read back from ``session.json``: an int, or its exact text ("p/q" as a Fraction)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return Fraction(value) if "/" in value else value
+    raise LiveError(f"{CONFIG_NAME}: parameter values must be integers or strings, got {value!r}")
+
+
+def param_json(value: ParamValue) -> JsonValue:
+    """A parameter as written to ``session.json``: an int as it is, anything else as its exact text.
+
+    >>> param_json(3), param_json(0.5), param_json(Fraction(1, 3)), param_json("0.1")
+    (3, '0.5', '1/3', '0.1')
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return value
+    return decimal_text(Fraction(value) if not isinstance(value, Decimal) else Fraction(value))
+
+
+def check_ids(ids: Sequence[str], what: str) -> tuple[str, ...]:
+    """*ids* as a tuple if they are distinct non-empty strings without surrounding spaces, else LiveError.
+
+    >>> check_ids(["a", "b"], "model")
+    ('a', 'b')
+    >>> check_ids(["a", "a"], "model")
+    Traceback (most recent call last):
+    ...
+    sysrs_ref.errors.LiveError: model id 'a' appears twice; ids must be distinct
+    """
+    if isinstance(ids, str):
+        raise LiveError(f"the {what} ids must be a list of strings, not one string")
+    found = tuple(ids)
+    bad = [item for item in found if not isinstance(item, str) or not item.strip() or item != item.strip()]
+    if bad:
+        raise LiveError(f"{what} ids must be non-empty strings without surrounding spaces, got {bad[0]!r}")
+    if not found:
+        raise LiveError(f"a session needs at least one {what}")
+    seen: set[str] = set()
+    for item in found:
+        if item in seen:
+            raise LiveError(f"{what} id {item!r} appears twice; ids must be distinct")
+        seen.add(item)
+    return found
+
+
+def config_ids(config: Mapping[str, JsonValue], key: str) -> tuple[str, ...]:
+    """The checked id list ``config[key]`` (``"models"`` or ``"queries"``) of a ``session.json``."""
+    values = config.get(key)
+    if not isinstance(values, list):
+        raise LiveError(f"{CONFIG_NAME}: {key!r} must be a list of ids")
+    return check_ids([str(v) for v in values], "model" if key == "models" else "query")
+
+
+def config_int(config: Mapping[str, JsonValue], key: str) -> int:
+    """The integer ``config[key]`` of a ``session.json``, else LiveError."""
+    value = config.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise LiveError(f"{CONFIG_NAME}: {key!r} must be an integer, got {value!r}")
+    return value
+
+
+def shown(ids: Sequence[str]) -> str:
+    """The first five ids, for an error message.
+
+    >>> shown([str(i) for i in range(7)])
+    "'0', '1', '2', '3', '4', ... (7 in all)"
+    """
+    return ", ".join(repr(i) for i in ids[:5]) + (f", ... ({len(ids)} in all)" if len(ids) > 5 else "")

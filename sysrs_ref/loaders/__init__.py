@@ -1,0 +1,34 @@
+"""Reading score matrices: plain files (``.npy``, ``.csv``) and per-instance results of evaluation harnesses.
+
+:func:`load_scores` reads one ``.npy``, ``.csv`` matrix or long ``.csv`` into an
+:class:`~sysrs_ref.instance.Instance`. The harness loaders
+(:func:`load_lm_eval`, :func:`load_helm`, :func:`load_inspect`,
+:func:`load_long_csv`, or :func:`convert` by source name) read
+lm-evaluation-harness, HELM, inspect-ai or long ``.csv`` results into a
+:class:`ScoreTable` (scores, ids and a report of what was merged or dropped),
+which :func:`save_table` writes as ``FILE.npy`` plus ``FILE.ids.json``.
+"""
+
+from sysrs_ref.errors import LoaderError
+from sysrs_ref.loaders.convert import SOURCES, convert
+from sysrs_ref.loaders.files import load_scores
+from sysrs_ref.loaders.helm import load_helm
+from sysrs_ref.loaders.inspect_ai import load_inspect
+from sysrs_ref.loaders.lm_eval import load_lm_eval
+from sysrs_ref.loaders.long_csv import load_long_csv
+from sysrs_ref.loaders.table import MISSING_POLICIES, MissingPolicy, ScoreTable, save_table
+
+__all__ = [
+    "MISSING_POLICIES",
+    "SOURCES",
+    "LoaderError",
+    "MissingPolicy",
+    "ScoreTable",
+    "convert",
+    "load_helm",
+    "load_inspect",
+    "load_lm_eval",
+    "load_long_csv",
+    "load_scores",
+    "save_table",
+]

@@ -1,0 +1,114 @@
+"""Finding and reading the input files of the harness loaders, every failure a :class:`LoaderError` naming the file.
+
+Paths are taken in the order given; a directory stands for the matching files
+found anywhere below it, in sorted order of their path inside that directory
+(so ``a/x`` comes before ``b/x``, and ``samples_gsm8k_...`` before
+``samples_gsm8k_cot_...``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from os import PathLike, fspath
+from pathlib import Path
+
+from sysrs_ref.errors import LoaderError
+from sysrs_ref.json_types import JsonValue
+
+__all__ = ["PathArg", "PathsArg", "describe_paths", "find_files", "parse_json", "read_json", "read_text"]
+
+#: One input path: a file or a directory.
+PathArg = str | PathLike[str]
+#: One path or several.
+PathsArg = PathArg | Iterable[PathArg]
+
+
+def _as_list(paths: PathsArg) -> list[Path]:
+    if isinstance(paths, (str, PathLike)):
+        return [Path(fspath(paths))]
+    return [Path(fspath(path)) for path in paths]
+
+
+def describe_paths(paths: PathsArg, limit: int = 3) -> str:
+    """The input paths as one short phrase for messages: the first *limit* of them, then how many more.
+
+    >>> describe_paths(["a", "b", "c", "d", "e"])
+    'a, b, c and 2 more'
+    """
+    given = [str(path) for path in _as_list(paths)]
+    shown = ", ".join(given[:limit])
+    return shown + (f" and {len(given) - limit} more" if len(given) > limit else "")
+
+
+def find_files(paths: PathsArg, matches: Callable[[Path], bool], what: str) -> list[Path]:
+    """The input files that *paths* stand for: files as given, directories searched recursively, sorted.
+
+    *matches* says which files inside a directory count (an explicitly named
+    file is always taken); *what* describes them for the error messages
+    ("samples_*.jsonl files"). Raises :class:`LoaderError` for no paths, a path
+    that does not exist, or a directory holding no matching file.
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     for name in ("b/x.csv", "a/y.csv", "a/notes.txt"):
+    ...         os.makedirs(os.path.dirname(os.path.join(d, name)), exist_ok=True)
+    ...         _ = open(os.path.join(d, name), "w").write("")
+    ...     [p.relative_to(d).as_posix() for p in find_files([d], lambda p: p.suffix == ".csv", ".csv files")]
+    ['a/y.csv', 'b/x.csv']
+    """
+    given = _as_list(paths)
+    if not given:
+        raise LoaderError(f"no input paths given: name one or more {what} or directories holding them")
+    found: list[Path] = []
+    for path in given:
+        if path.is_dir():
+            inside = sorted(
+                (candidate for candidate in path.rglob("*") if candidate.is_file() and matches(candidate)),
+                key=lambda candidate: candidate.relative_to(path).parts,
+            )
+            if not inside:
+                raise LoaderError(f"{path}: found no {what} in this directory or below it; check the path")
+            found.extend(inside)
+        elif path.is_file():
+            found.append(path)
+        elif path.exists():
+            raise LoaderError(f"{path}: not a regular file or a directory")
+        else:
+            raise LoaderError(f"{path}: no such file or directory")
+    return found
+
+
+def read_text(path: Path) -> str:
+    """The UTF-8 text of *path* (a leading byte order mark dropped), or a :class:`LoaderError` saying why not."""
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise LoaderError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise LoaderError(f"{path}: is a directory, not a file") from None
+    except PermissionError:
+        raise LoaderError(f"{path}: permission denied; make the file readable") from None
+    except UnicodeDecodeError as err:
+        raise LoaderError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+    except OSError as err:
+        raise LoaderError(f"{path}: cannot read it ({err.strerror or err})") from None
+
+
+def parse_json(text: str | bytes, where: str) -> JsonValue:
+    """*text* parsed as JSON, or a :class:`LoaderError` naming *where* and the position of the mistake."""
+    try:
+        value: JsonValue = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise LoaderError(
+            f"{where}: not valid JSON ({err.msg} at line {err.lineno}, column {err.colno}); "
+            "is the file complete?"
+        ) from None
+    except (ValueError, RecursionError) as err:  # bad UTF-8, an integer of thousands of digits, deep nesting
+        raise LoaderError(f"{where}: not usable JSON ({err})") from None
+    return value
+
+
+def read_json(path: Path) -> JsonValue:
+    """The JSON document in *path*, or a :class:`LoaderError` naming the file."""
+    return parse_json(read_text(path), str(path))

@@ -1,0 +1,305 @@
+"""The score table that every harness loader returns: assembled from cells, with a report of what was merged or dropped.
+
+A loader turns its files into a stream of :class:`Cell` (model id, query id,
+score, where it was read) and :func:`assemble` builds the table:
+
+- models and queries are numbered in order of first appearance in the stream;
+- every score must be a number in [0, 1] (NaN, infinities, strings, values
+  outside [0, 1] raise :class:`~sysrs_ref.errors.LoaderError` naming where);
+- the same (model, query) pair twice with the same score is merged and counted
+  in :attr:`ScoreTable.duplicates`; with different scores it is an error naming
+  both places;
+- a model lacking some query that another model has is handled by the
+  ``missing`` policy: ``"fail"`` (the default) refuses, ``"drop-models"``
+  removes the incomplete models, ``"drop-queries"`` keeps only the queries
+  every model has. :attr:`ScoreTable.missing` always reports the counts
+  before any dropping.
+
+:func:`save_table` writes the matrix as ``FILE.npy`` and the ids as
+``FILE.ids.json``, each atomically.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from types import MappingProxyType
+from typing import Literal, NamedTuple, get_args
+
+import numpy as np
+import numpy.typing as npt
+
+from sysrs_ref.errors import LoaderError, ParameterError
+from sysrs_ref.instance import Instance
+from sysrs_ref.json_types import JsonValue
+from sysrs_ref.loaders.reading import PathArg
+from sysrs_ref.scores import checked_score
+
+__all__ = ["MISSING_POLICIES", "Cell", "MissingPolicy", "ScoreTable", "assemble", "check_missing_policy", "save_table"]
+
+#: What to do when a model lacks some query that another model has.
+MissingPolicy = Literal["fail", "drop-models", "drop-queries"]
+MISSING_POLICIES: tuple[MissingPolicy, ...] = get_args(MissingPolicy)
+
+_LISTED = 10
+"""How many incomplete models an error message lists by name."""
+
+
+class Cell(NamedTuple):
+    """One score read from a file: which model, which query, the raw value, and where it was read."""
+
+    model: str
+    query: str
+    score: object
+    where: str
+    """For messages: the file and the line, entry or sample ("runs/x.jsonl line 3")."""
+
+
+@dataclass(frozen=True, eq=False)
+class ScoreTable:
+    """A models x queries score matrix read from evaluation results, with its ids and a report.
+
+    ``scores[i, j]`` is model ``models[i]``'s score on query ``queries[j]``, a
+    float64 in [0, 1]; the array is read-only. ``missing`` maps each model that
+    lacked some queries to how many, counted before any dropping;
+    ``dropped_models`` and ``dropped_queries`` are what the missing policy
+    removed, ``duplicates`` how many repeated identical cells were merged.
+    Tables compare by identity (compare their fields to compare contents).
+
+    >>> table = ScoreTable(np.array([[1.0, 0.5], [0.0, 1.0]]), ("m1", "m2"), ("q1", "q2"), "long-csv", "score", {})
+    >>> table.shape, table.to_instance().means
+    ((2, 2), (Fraction(3, 4), Fraction(1, 2)))
+    """
+
+    scores: npt.NDArray[np.float64]
+    models: tuple[str, ...]
+    queries: tuple[str, ...]
+    source: str
+    metric: str
+    missing: Mapping[str, int]
+    dropped_models: tuple[str, ...] = ()
+    dropped_queries: tuple[str, ...] = ()
+    duplicates: int = 0
+
+    def __post_init__(self) -> None:
+        scores = np.array(self.scores, dtype=np.float64)  # a private copy, so read-only really means unchanging
+        if scores.shape != (len(self.models), len(self.queries)):
+            raise LoaderError(
+                f"a score table needs one row per model and one column per query: the scores have shape "
+                f"{scores.shape}, for {len(self.models)} models and {len(self.queries)} queries"
+            )
+        scores.setflags(write=False)
+        object.__setattr__(self, "scores", scores)
+        object.__setattr__(self, "models", tuple(self.models))
+        object.__setattr__(self, "queries", tuple(self.queries))
+        object.__setattr__(self, "missing", MappingProxyType(dict(self.missing)))
+        object.__setattr__(self, "dropped_models", tuple(self.dropped_models))
+        object.__setattr__(self, "dropped_queries", tuple(self.dropped_queries))
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(K, L): the number of models and of queries."""
+        return (len(self.models), len(self.queries))
+
+    def to_instance(self) -> Instance:
+        """The table as a validated :class:`~sysrs_ref.instance.Instance`, with model and query names.
+
+        Raises :class:`~sysrs_ref.errors.InstanceError` when it holds fewer than 2 models.
+        """
+        return Instance(self.scores, model_names=self.models, query_names=self.queries)
+
+    def ids_json(self) -> dict[str, JsonValue]:
+        """The sidecar ``FILE.ids.json`` written beside the matrix, as a dict.
+
+        >>> ScoreTable(np.zeros((1, 2)), ("m",), ("q1", "q2"), "helm", "exact_match", {}).ids_json()["queries"]
+        ['q1', 'q2']
+        """
+        return {
+            "source": self.source,
+            "metric": self.metric,
+            "models": list(self.models),
+            "queries": list(self.queries),
+            "missing": dict(self.missing),
+            "dropped_models": list(self.dropped_models),
+            "dropped_queries": list(self.dropped_queries),
+            "duplicates": self.duplicates,
+        }
+
+
+def check_missing_policy(missing: str) -> MissingPolicy:
+    """*missing* if it is one of :data:`MISSING_POLICIES`, else a :class:`~sysrs_ref.errors.ParameterError`.
+
+    >>> check_missing_policy("drop-models")
+    'drop-models'
+    """
+    for policy in MISSING_POLICIES:
+        if missing == policy:
+            return policy
+    raise ParameterError(f"unknown missing-cell policy {missing!r}; use one of {', '.join(MISSING_POLICIES)}")
+
+
+def assemble(
+    cells: Iterable[Cell | tuple[str, str, object, str]],
+    *,
+    source: str,
+    metric: str,
+    missing: str = "fail",
+    origin: str = "",
+) -> ScoreTable:
+    """Build a :class:`ScoreTable` from *cells* (model, query, score, where), as the module docstring describes.
+
+    *origin* names the inputs (files or directories) in the messages about the
+    whole table; each cell's ``where`` names its own place. Raises
+    :class:`~sysrs_ref.errors.LoaderError` for a bad score, a conflicting
+    duplicate, missing cells under ``missing="fail"``, or an empty result, and
+    :class:`~sysrs_ref.errors.ParameterError` for an unknown policy.
+
+    >>> cells = [("a", "q1", 1, "x line 1"), ("a", "q2", 0.5, "x line 2"), ("b", "q2", 0, "x line 3"),
+    ...          ("b", "q2", 0, "x line 4")]
+    >>> table = assemble(cells, source="long-csv", metric="score", missing="drop-queries")
+    >>> table.scores.tolist(), table.queries, dict(table.missing), table.dropped_queries, table.duplicates
+    ([[0.5], [0.0]], ('q2',), {'b': 1}, ('q1',), 1)
+    """
+    policy = check_missing_policy(missing)
+    models: dict[str, int] = {}
+    queries: dict[str, int] = {}
+    values: dict[tuple[int, int], tuple[Fraction, object, str]] = {}
+    duplicates = 0
+    for model, query, score, where in cells:
+        try:
+            exact = checked_score(score)
+        except ValueError as problem:
+            raise LoaderError(f"{where}: score {problem}; every score must be a number in [0, 1]") from None
+        key = (models.setdefault(model, len(models)), queries.setdefault(query, len(queries)))
+        seen = values.get(key)
+        if seen is None:
+            values[key] = (exact, score, where)
+        elif seen[0] == exact:
+            duplicates += 1
+        else:
+            raise LoaderError(
+                f"model '{model}', query '{query}' has two different scores: {seen[1]} at {seen[2]} and "
+                f"{score} at {where}; keep one of them (remove the other file or entry) and convert again"
+            )
+    prefix = f"{origin}: " if origin else ""
+    if not values:
+        raise LoaderError(f"{prefix}no scores found for metric '{metric}'; check the paths and the metric name")
+    model_names, query_names = list(models), list(queries)
+    per_model = [0] * len(model_names)
+    per_query = [0] * len(query_names)
+    for model_index, query_index in values:
+        per_model[model_index] += 1
+        per_query[query_index] += 1
+    lacking = {
+        name: len(query_names) - count for name, count in zip(model_names, per_model) if count < len(query_names)
+    }
+    if lacking and policy == "fail":
+        raise LoaderError(prefix + _missing_message(lacking, values, model_names, query_names, models))
+    keep_models = [i for i, name in enumerate(model_names) if policy != "drop-models" or name not in lacking]
+    keep_queries = [j for j, count in enumerate(per_query) if policy != "drop-queries" or count == len(model_names)]
+    if not keep_models or not keep_queries:
+        left = "model" if not keep_models else "query"
+        raise LoaderError(
+            f"{prefix}no {left} is left after --missing {policy}: {len(lacking)} of {len(model_names)} models lack "
+            f"some of the {len(query_names)} queries; try the other policy or convert fewer files together"
+        )
+    scores = np.empty((len(keep_models), len(keep_queries)), dtype=np.float64)
+    for row, model_index in enumerate(keep_models):
+        for column, query_index in enumerate(keep_queries):
+            scores[row, column] = float(values[(model_index, query_index)][0])
+    kept_models, kept_queries = set(keep_models), set(keep_queries)
+    return ScoreTable(
+        scores=scores,
+        models=tuple(model_names[i] for i in keep_models),
+        queries=tuple(query_names[j] for j in keep_queries),
+        source=source,
+        metric=metric,
+        missing=lacking,
+        dropped_models=tuple(name for i, name in enumerate(model_names) if i not in kept_models),
+        dropped_queries=tuple(name for j, name in enumerate(query_names) if j not in kept_queries),
+        duplicates=duplicates,
+    )
+
+
+def _missing_message(
+    lacking: dict[str, int],
+    values: Mapping[tuple[int, int], object],
+    model_names: list[str],
+    query_names: list[str],
+    index: Mapping[str, int],
+) -> str:
+    parts = []
+    for name, count in list(lacking.items())[:_LISTED]:
+        first = next(query for j, query in enumerate(query_names) if (index[name], j) not in values)
+        parts.append(f"'{name}' lacks {count} (first: '{first}')")
+    more = f" and {len(lacking) - _LISTED} more" if len(lacking) > _LISTED else ""
+    return (
+        f"{len(lacking)} of {len(model_names)} models lack scores for some of the {len(query_names)} queries: "
+        + "; ".join(parts)
+        + more
+        + ". Every model needs a score on every query: score the missing ones, or pass --missing drop-models "
+        "(drop those models) or --missing drop-queries (keep only the queries every model has)"
+    )
+
+
+def _read_umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _read_umask()
+
+
+def _atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write *data* to *path* so that a reader (or a crash) sees the old file or the new one, never a part."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fchmod(out.fileno(), 0o666 & ~_UMASK)  # as open() would create it, not mkstemp's 0600
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def save_table(table: ScoreTable, out: PathArg) -> tuple[Path, Path]:
+    """Write *table*'s matrix to *out* (``FILE.npy``) and its ids to ``FILE.ids.json``; return both paths.
+
+    The ``.npy`` is ``numpy.save`` of the float64 matrix (read it back with
+    ``numpy.load(path, allow_pickle=False)`` or
+    :func:`sysrs_ref.loaders.load_scores`); the sidecar holds
+    :meth:`ScoreTable.ids_json`. Each file is written to a temporary file in
+    the same directory, flushed, synced and renamed into place, so a reader
+    never sees a partial file. Missing parent directories are created.
+
+    >>> import tempfile, os
+    >>> table = ScoreTable(np.array([[1.0], [0.0]]), ("a", "b"), ("q",), "long-csv", "score", {})
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     matrix, ids = save_table(table, os.path.join(d, "s.npy"))
+    ...     np.load(matrix, allow_pickle=False).tolist(), ids.name
+    ([[1.0], [0.0]], 's.ids.json')
+    """
+    path = Path(os.fspath(out))
+    if path.suffix != ".npy":
+        raise LoaderError(f"{path}: the output file must end in .npy (its ids are written beside it as FILE.ids.json)")
+    ids_path = path.with_suffix(".ids.json")
+    buffer = io.BytesIO()
+    np.save(buffer, np.ascontiguousarray(table.scores, dtype=np.float64), allow_pickle=False)
+    sidecar = json.dumps(table.ids_json(), indent=1, ensure_ascii=False) + "\n"
+    for target, data in ((path, buffer.getvalue()), (ids_path, sidecar.encode("utf-8"))):
+        try:
+            _atomic_write_bytes(target, data)
+        except OSError as err:
+            raise LoaderError(f"{target}: cannot write it ({err.strerror or err}); check the directory") from None
+    return path, ids_path

@@ -1,0 +1,136 @@
+"""The evaluator driver: concurrent calls, retries with backoff, failures reported, Ctrl-C, nothing lost."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from strategies import LiveCase
+from sysrs_ref import select
+from sysrs_ref.errors import ParameterError
+from sysrs_ref.live import EvaluationFailed, Session, run
+from sysrs_ref.live.driver import Failure
+from sysrs_ref.synthetic import irt_benchmark
+
+CASE = LiveCase(irt_benchmark(8, 40, seed=3), "sysrs", 96, 5, {})
+
+
+def _lookup(model: str, queries: Sequence[str]) -> list[object]:
+    return [CASE.score(model, query) for query in queries]
+
+
+def _expected() -> tuple[int, tuple[int, ...]]:
+    outcome = select(CASE.instance, CASE.budget, CASE.algorithm, seed=CASE.seed)
+    return outcome.chosen, outcome.ranking
+
+
+def _session(folder: Path) -> Session:
+    return Session.create(folder, CASE.models, CASE.queries, budget=CASE.budget, seed=CASE.seed)
+
+
+@pytest.mark.parametrize(("workers", "chunk"), [(1, None), (3, None), (2, 1), (4, 3)])
+def test_the_driver_ends_as_select_whatever_the_workers_and_chunks(tmp_path: Path, workers: int, chunk: int | None) -> None:
+    calls: list[int] = []
+
+    def evaluate(model: str, queries: Sequence[str]) -> list[object]:
+        calls.append(len(queries))
+        return _lookup(model, queries)
+
+    with _session(tmp_path / "run") as session:
+        report = run(session, evaluate, workers=workers, chunk=chunk)
+    assert (report.outcome.chosen, report.outcome.ranking) == _expected()
+    assert report.chosen == f"m{report.outcome.chosen}"
+    assert report.recorded == sum(calls) == report.outcome.spent <= CASE.budget
+    assert report.calls == len(calls) and report.failures == ()
+    assert max(calls) <= (chunk or CASE.instance.n_queries)
+
+
+def test_failed_calls_are_retried_with_backoff_and_reported(tmp_path: Path) -> None:
+    """Every call fails at random (seeded, probability 0.4) before it succeeds: the outcome does not change."""
+    rng = np.random.default_rng(11)
+    lock = threading.Lock()
+    seen: list[Failure] = []
+
+    def flaky(model: str, queries: Sequence[str]) -> list[object]:
+        with lock:
+            fail = rng.random() < 0.4
+        if fail:
+            raise TimeoutError(f"grader timed out on {model}")
+        return _lookup(model, queries)
+
+    with _session(tmp_path / "run") as session:
+        report = run(session, flaky, workers=2, retries=20, backoff=0.001, on_failure=seen.append)
+    assert (report.outcome.chosen, report.outcome.ranking) == _expected()
+    assert report.failures == tuple(seen) and len(seen) > 0
+    assert all("TimeoutError" in f.error and f.retry_in == 0.001 * 2 ** (f.attempt - 1) for f in seen)
+    successful = sum(len({r.model for r in step.requests}) for step in report.outcome.trace)  # one call per model and batch
+    assert report.calls == successful + len(seen)
+
+
+def test_a_call_that_keeps_failing_stops_the_run_and_keeps_every_score(tmp_path: Path) -> None:
+    def broken_for_m3(model: str, queries: Sequence[str]) -> list[object]:
+        if model == "m3":
+            raise ConnectionError("m3's server is down")
+        return _lookup(model, queries)
+
+    with _session(tmp_path / "run") as session:
+        first = session.pending()
+        with pytest.raises(EvaluationFailed, match=r"evaluate\('m3', .* failed 3 times, last with ConnectionError") as info:
+            run(session, broken_for_m3, workers=1, retries=2, backoff=0.0)
+        assert [f.attempt for f in info.value.failures] == [1, 2, 3]
+        assert info.value.failures[-1].retry_in is None
+        kept = session.status().spent
+        # one worker: m0, m1, m2 were evaluated and kept; m3 failed, retried first, and the run stopped before m4
+        assert set(session.pending()) == {pair for pair in first if pair[0] >= "m3"}
+        assert kept == len(first) - len(session.pending()) == 3 * len(first) // 8
+    with Session.open(tmp_path / "run") as session:  # the server is back: resume
+        assert session.status().spent == kept
+        report = run(session, _lookup)
+    assert (report.outcome.chosen, report.outcome.ranking) == _expected()
+    assert report.recorded == report.outcome.spent - kept
+
+
+@pytest.mark.parametrize(("answer", "message"), [
+    (lambda queries: [1] * (len(queries) + 1), "returned 6 instead of 5 scores"),
+    (lambda queries: "1", "returned str instead of 5 scores"),
+    (lambda queries: [float("nan")] * len(queries), "unusable score: model 'm0'.*is nan"),
+    (lambda queries: [2] * len(queries), "unusable score.*outside"),
+])
+def test_an_unusable_answer_is_a_bug_reported_at_once_and_not_recorded(tmp_path: Path, answer: object, message: str) -> None:
+    with _session(tmp_path / "run") as session:
+        with pytest.raises(EvaluationFailed, match=message) as info:
+            run(session, lambda model, queries: answer(queries), retries=5)  # type: ignore[operator]
+        assert info.value.failures == ()  # not retried
+        assert session.status().spent == 0
+
+
+def test_ctrl_c_stops_the_run_and_keeps_the_finished_calls(tmp_path: Path) -> None:
+    done: list[str] = []
+
+    def interrupted(model: str, queries: Sequence[str]) -> list[object]:
+        if len(done) == 5:
+            raise KeyboardInterrupt
+        done.append(model)
+        return _lookup(model, queries)
+
+    with _session(tmp_path / "run") as session:
+        per_model = len(session.pending()) // CASE.instance.n_models  # SySRs' first phase: the same n_1 for every model
+        with pytest.raises(KeyboardInterrupt):
+            run(session, interrupted, workers=1)
+        assert session.status().spent == 5 * per_model
+    with Session.open(tmp_path / "run") as session:
+        report = run(session, _lookup, workers=2)
+    assert (report.outcome.chosen, report.outcome.ranking) == _expected()
+
+
+def test_bad_driver_settings_are_refused(tmp_path: Path) -> None:
+    with _session(tmp_path / "run") as session:
+        for kwargs, message in (({"workers": 0}, "workers must be an integer of at least 1"),
+                                ({"retries": -1}, "retries must be"), ({"chunk": 0}, "chunk must be a positive"),
+                                ({"backoff": float("nan")}, "backoff must be")):
+            with pytest.raises(ParameterError, match=message):
+                run(session, _lookup, **kwargs)  # type: ignore[arg-type]
