@@ -133,13 +133,13 @@ def _read_umask() -> int:
 _UMASK = _read_umask()
 
 
-def atomic_write(path: Path, text: str) -> None:
-    """Write *text* to *path* so that a reader (or a crash) sees the old file or the new one, never a part."""
+def atomic_write(path: Path, content: str | bytes) -> None:
+    """Write *content* (text as UTF-8, or bytes) to *path* so that a reader (or a crash) sees the old file or the new one, never a part."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
+        with os.fdopen(handle, "wb") as out:
+            out.write(content.encode("utf-8") if isinstance(content, str) else content)
             out.flush()
             os.fchmod(out.fileno(), 0o666 & ~_UMASK)  # as open() would create it, not mkstemp's 0600
             os.fsync(out.fileno())

@@ -209,3 +209,17 @@ def test_a_damaged_run_directory_is_reported_not_repaired(tmp_path: Path) -> Non
     (folder / "session.json").write_text(json.dumps(config))
     with pytest.raises(LiveError, match="batch 1 of the log is not what the algorithm asks for"):
         Session.open(folder)
+
+
+@given(scores=st.lists(st.one_of(st.floats(0, 1), st.fractions(0, 1, max_denominator=10**6),
+                                 st.decimals(0, 1, places=30, allow_nan=False)), min_size=4, max_size=4))
+def test_any_exact_score_survives_the_log(scores: list[object]) -> None:
+    """Floats (written as JSON numbers), decimals and fractions (exact text) read back as the same Fraction."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "run"
+        with Session.create(folder, ["a", "b", "c", "d"], ["x"], budget=4) as session:
+            session.record_many((model, query, score) for (model, query), score in zip(session.pending(), scores))
+            recorded = dict(session.recorded())
+        with Session.open(folder, readonly=True) as again:
+            assert dict(again.recorded()) == recorded
+            assert sorted(recorded.values()) == sorted(Fraction(s) for s in scores)  # type: ignore[arg-type]

@@ -18,7 +18,7 @@ from sysrs_ref.errors import LiveError
 from sysrs_ref.json_types import JsonValue
 from sysrs_ref.scores import decimal_text, parse_decimal
 
-__all__ = ["CONFIG_NAME", "FORMAT", "check_ids", "config_ids", "config_int", "exact_score", "param_json", "param_value", "shown"]
+__all__ = ["CONFIG_NAME", "FORMAT", "check_ids", "config_ids", "config_int", "exact_score", "param_json", "param_value", "score_json", "shown"]
 
 #: The session's configuration file in the run directory.
 CONFIG_NAME = "session.json"
@@ -26,9 +26,30 @@ CONFIG_NAME = "session.json"
 FORMAT = "sysrs-ref live session 1"
 
 
-def exact_score(text: str) -> Fraction:
-    """The exact value of a logged score: decimal text, or "p/q" when it has no finite decimal."""
-    return Fraction(text) if "/" in text else parse_decimal(text)
+def score_json(score: Fraction) -> JsonValue:
+    """A score as the log writes it: a JSON number when it is a float's exact value, else its exact text.
+
+    A float prints as its shortest round-trip decimal, which reads back as the
+    same float, so either way the log holds the score exactly.
+
+    >>> score_json(Fraction(0.1)), score_json(Fraction(1, 10)), score_json(Fraction(1, 3)), score_json(Fraction(1))
+    (0.1, '0.1', '1/3', 1.0)
+    """
+    as_float = float(score)
+    return as_float if Fraction(as_float) == score else decimal_text(score)
+
+
+def exact_score(value: JsonValue) -> Fraction:
+    """The exact score that :func:`score_json` wrote; ValueError (or ZeroDivisionError) when it is none.
+
+    >>> exact_score(0.1) == Fraction(0.1), exact_score("0.1"), exact_score("1/3")
+    (True, Fraction(1, 10), Fraction(1, 3))
+    """
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return Fraction(value)
+    if isinstance(value, str):
+        return Fraction(value) if "/" in value else parse_decimal(value)
+    raise ValueError(f"{value!r} is not a score")
 
 
 def param_value(value: JsonValue) -> ParamValue:

@@ -100,7 +100,14 @@ class LogWriter:
         path = directory / LOG_NAME
         try:
             records, complete = read_log(path)
+            created = not path.exists()
             log = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+            if created:  # make the new file's directory entry durable too (a power cut, not only a crash)
+                folder = os.open(directory, os.O_RDONLY)
+                try:
+                    os.fsync(folder)
+                finally:
+                    os.close(folder)
             if os.fstat(log).st_size > complete:
                 os.ftruncate(log, complete)
                 os.fsync(log)

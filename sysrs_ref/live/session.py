@@ -30,7 +30,9 @@ harmless and writes nothing. Scores are kept exactly (a float's exact value;
 
 Log records (one JSON object per line): ``{"t": "batch", "index": b,
 "pairs": [[model, query], ...]}`` for each batch the algorithm asks for,
-and ``{"t": "score", "model": id, "query": id, "score": "exact decimal"}``.
+and ``{"t": "score", "model": id, "query": id, "score": S}``, S a JSON number
+when the score is a float's exact value (its shortest round-trip text), else
+its exact decimal (``"0.1"``, the decimal 1/10) or ``"p/q"``.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ from sysrs_ref.cache import atomic_write
 from sysrs_ref.errors import LiveError, ScoreError
 from sysrs_ref.json_types import JsonValue
 from sysrs_ref.live.config import (
-    CONFIG_NAME, FORMAT, check_ids, config_ids, config_int, exact_score, param_json, param_value, shown,
+    CONFIG_NAME, FORMAT, check_ids, config_ids, config_int, exact_score, param_json, param_value, score_json, shown,
 )
 from sysrs_ref.live.log import LOG_NAME, LogWriter, read_log
 from sysrs_ref.schedule import parse_budget
@@ -130,6 +132,7 @@ class Session:
         self._writer = writer
         self._scores: dict[Pair, Fraction] = {}
         self._batches: list[tuple[Pair, ...]] = []
+        self._waiting: set[Pair] = set()  # the current batch's pairs not recorded yet
         self._outcome: Outcome | None = None
         spec = get_algorithm(self.algorithm)
         draw = spec.random_draw(self.seed, len(self.models), len(self.queries))
@@ -248,7 +251,7 @@ class Session:
         """The (model id, query id) pairs the algorithm needs next, in its batch's order; empty when done."""
         if self._outcome is not None or not self._batches:
             return ()
-        return tuple(pair for pair in self._batches[-1] if pair not in self._scores)
+        return tuple(pair for pair in self._batches[-1] if pair in self._waiting)
 
     def recorded(self) -> Mapping[Pair, Fraction]:
         """Every score recorded so far, by (model id, query id), exactly (a read-only view)."""
@@ -271,7 +274,7 @@ class Session:
         """
         if self._writer is None:
             raise LiveError(f"the session in {self.directory} was opened read-only (or closed); open it to record")
-        waiting = set(self.pending())
+        waiting = self._waiting
         new: dict[Pair, Fraction] = {}
         for model, query, value in scores:
             pair = (model, query)
@@ -296,8 +299,9 @@ class Session:
                 )
             new[pair] = score
         if new:
-            self._writer.append({"t": "score", "model": m, "query": q, "score": decimal_text(s)} for (m, q), s in new.items())
+            self._writer.append({"t": "score", "model": m, "query": q, "score": score_json(s)} for (m, q), s in new.items())
             self._scores.update(new)
+            self._waiting.difference_update(new)
             self._advance()
             self._log_new_batches()
         return len(new)
@@ -335,7 +339,7 @@ class Session:
                 pair = (str(record.get("model")), str(record.get("query")))
                 self._check_pair(pair)
                 try:
-                    score = exact_score(str(record.get("score")))
+                    score = exact_score(record.get("score"))
                 except (ValueError, ZeroDivisionError):
                     raise LiveError(f"{where} record {number}: unreadable score {record.get('score')!r}") from None
                 if self._scores.setdefault(pair, score) != score:
@@ -362,17 +366,23 @@ class Session:
         except StopIteration as stop:
             self._finish(stop.value)
             return
-        self._batches.append(self._pairs(batch))
+        self._asked(batch)
 
     def _advance(self) -> None:
         """Send every complete batch's scores to the algorithm, until it needs one not fully recorded."""
-        while self._outcome is None and self._batches and all(pair in self._scores for pair in self._batches[-1]):
+        while self._outcome is None and self._batches and not self._waiting:
             try:
                 batch = self._run.send([self._scores[pair] for pair in self._batches[-1]])
             except StopIteration as stop:
                 self._finish(stop.value)
                 return
-            self._batches.append(self._pairs(batch))
+            self._asked(batch)
+
+    def _asked(self, batch: Batch) -> None:
+        """The algorithm asked for *batch*: it becomes the current one."""
+        pairs = self._pairs(batch)
+        self._batches.append(pairs)
+        self._waiting = {pair for pair in pairs if pair not in self._scores}
 
     def _finish(self, outcome: object) -> None:
         if not isinstance(outcome, Outcome):

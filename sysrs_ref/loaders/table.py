@@ -24,7 +24,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -35,6 +34,7 @@ from typing import Literal, NamedTuple, get_args
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref.cache import atomic_write
 from sysrs_ref.errors import LoaderError, ParameterError
 from sysrs_ref.instance import Instance
 from sysrs_ref.json_types import JsonValue
@@ -248,31 +248,6 @@ def _missing_message(
     )
 
 
-def _read_umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-_UMASK = _read_umask()
-
-
-def _atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write *data* to *path* so that a reader (or a crash) sees the old file or the new one, never a part."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fchmod(out.fileno(), 0o666 & ~_UMASK)  # as open() would create it, not mkstemp's 0600
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 def save_table(table: ScoreTable, out: PathArg) -> tuple[Path, Path]:
     """Write *table*'s matrix to *out* (``FILE.npy``) and its ids to ``FILE.ids.json``; return both paths.
 
@@ -299,7 +274,7 @@ def save_table(table: ScoreTable, out: PathArg) -> tuple[Path, Path]:
     sidecar = json.dumps(table.ids_json(), indent=1, ensure_ascii=False) + "\n"
     for target, data in ((path, buffer.getvalue()), (ids_path, sidecar.encode("utf-8"))):
         try:
-            _atomic_write_bytes(target, data)
+            atomic_write(target, data)
         except OSError as err:
             raise LoaderError(f"{target}: cannot write it ({err.strerror or err}); check the directory") from None
     return path, ids_path
