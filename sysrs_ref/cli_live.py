@@ -58,6 +58,11 @@ def add_arguments(sub: argparse.ArgumentParser, warmup_help: str) -> None:
     action("next", "print the (model, query) pairs to evaluate now: CSV model,query, or JSON", "--dir run1 --json")
     record = action("record", "record scores from a CSV with columns model,query,score", "--dir run1 --scores scores.csv")
     record.add_argument("--scores", required=True, metavar="FILE.csv", help="CSV with a header naming model, query, score")
+    record.add_argument(
+        "--float", action="store_true",
+        help="read each score as the nearest float64, as a .npy matrix holds it (default: exactly, as a decimal: "
+        "0.1 is 1/10, as in a .csv matrix)",
+    )
     action("status", "spent / budget, phase, active models; the chosen model when done", "--dir run1 --json")
 
 
@@ -68,7 +73,7 @@ def run(args: argparse.Namespace) -> None:
         return
     with Session.open(args.dir, readonly=args.live_command != "record") as session:
         if args.live_command == "record":
-            rows = read_scores_csv(Path(args.scores))
+            rows = read_scores_csv(Path(args.scores), as_float=args.float)
             recorded = session.record_many(rows)
             _status(args, session, f"recorded {recorded} new scores ({len(rows) - recorded} already known)")
         elif args.live_command == "next":
@@ -121,7 +126,7 @@ def read_ids(path: Path, key: str) -> list[str]:
     unreadable file or a JSON file of another shape.
     """
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as err:
         raise LiveError(f"cannot read the {key} file {path}: {getattr(err, 'strerror', None) or err}") from None
     if path.suffix == ".json":
@@ -137,11 +142,13 @@ def read_ids(path: Path, key: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
-def read_scores_csv(path: Path) -> list[tuple[str, str, Fraction]]:
+def read_scores_csv(path: Path, *, as_float: bool = False) -> list[tuple[str, str, Fraction]]:
     """The (model, query, score) rows of a CSV with a header naming ``model``, ``query`` and ``score``.
 
-    Other columns are ignored; scores are read as exact decimals. LiveError
-    names the file and line of anything unusable.
+    Other columns are ignored; scores are read as exact decimals (``0.1`` is
+    1/10, as in a ``.csv`` matrix), or with *as_float* as the nearest float64
+    (as a ``.npy`` matrix holds them). LiveError names the file and line of
+    anything unusable.
     """
     try:
         text = path.read_text(encoding="utf-8-sig")
@@ -166,5 +173,5 @@ def read_scores_csv(path: Path) -> list[tuple[str, str, Fraction]]:
             raise LiveError(f"{path} line {number}: the score {err}") from None
         if not 0 <= value <= 1:
             raise LiveError(f"{path} line {number}: the score is {score}, outside [0, 1]")
-        rows.append((model, query, value))
+        rows.append((model, query, Fraction(float(value)) if as_float else value))
     return rows

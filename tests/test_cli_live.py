@@ -9,9 +9,6 @@ import numpy as np
 import pytest
 
 from sysrs_ref.cli import main
-from sysrs_ref.synthetic import irt_benchmark
-
-INSTANCE = irt_benchmark(6, 25, seed=2)
 
 
 def _json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict[str, object]:
@@ -28,10 +25,19 @@ def _ids(tmp_path: Path) -> tuple[Path, Path]:
     return models, queries
 
 
-@pytest.mark.parametrize(("algorithm", "extra"), [("sysrs", []), ("ucbe", ["--a", "0.5"]), ("us", [])])
+#: Scores with two decimals: "0.1" as text is 1/10, as a float it is not, and ties between sums are common.
+DECIMALS = np.round(np.random.default_rng(7).random((6, 25)), 2)
+
+
+@pytest.mark.parametrize(("algorithm", "extra"), [("sysrs", []), ("ucbe", ["--a", "0.5"]), ("us", []), ("sr", [])])
+@pytest.mark.parametrize("kind", ["npy", "csv"])
 def test_the_command_line_loop_ends_as_select(tmp_path: Path, capsys: pytest.CaptureFixture[str], algorithm: str,
-                                              extra: list[str]) -> None:
-    np.save(tmp_path / "scores.npy", np.asarray(INSTANCE.array))
+                                              extra: list[str], kind: str) -> None:
+    """Scores as a .npy holds them (--float) end as select on the .npy; as exact decimals, as select on a .csv matrix."""
+    if kind == "npy":
+        np.save(tmp_path / "scores.npy", DECIMALS)
+    else:
+        (tmp_path / "scores.csv").write_text("".join(",".join(f"{v:.2f}" for v in row) + "\n" for row in DECIMALS))
     models, queries = _ids(tmp_path)
     run = str(tmp_path / "run")
     started = _json(capsys, ["live", "init", "--models", str(models), "--queries", str(queries), "--budget", "30%",
@@ -44,15 +50,16 @@ def test_the_command_line_loop_ends_as_select(tmp_path: Path, capsys: pytest.Cap
         if not pending:
             break
         lines = ["query,score,model"]  # any column order, extra columns ignored
-        lines += [f"{p['query']},{float(INSTANCE.array[int(p['model'][6:]), int(p['query'][5:])])!r},{p['model']}" for p in pending]
-        (tmp_path / "scores.csv").write_text("\n".join(lines) + "\n")
-        recorded = _json(capsys, ["live", "record", "--dir", run, "--scores", str(tmp_path / "scores.csv"), "--json"])
+        lines += [f"{p['query']},{DECIMALS[int(p['model'][6:]), int(p['query'][5:])]:.2f},{p['model']}" for p in pending]
+        (tmp_path / "answers.csv").write_text("\n".join(lines) + "\n")
+        recorded = _json(capsys, ["live", "record", "--dir", run, "--scores", str(tmp_path / "answers.csv"), "--json",
+                                  *(["--float"] if kind == "npy" else [])])
         assert recorded["done"] or recorded["phase"] == phase + 1  # a whole batch recorded: the algorithm moved on
         phase = recorded["phase"]  # type: ignore[assignment]
         rounds += 1
     status = _json(capsys, ["live", "status", "--dir", run, "--json"])
-    chosen = _json(capsys, ["select", "--scores", str(tmp_path / "scores.npy"), "--budget", "30%", "--algorithm", algorithm,
-                            "--seed", "3", "--json", *extra])
+    chosen = _json(capsys, ["select", "--scores", str(tmp_path / f"scores.{kind}"), "--budget", "30%", "--algorithm",
+                            algorithm, "--seed", "3", "--json", *extra])
     assert status["done"] is True and status["spent"] == chosen["spent"] and rounds >= 1
     assert status["chosen"] == f"model-{chosen['chosen']}"
     assert status["ranking"] == [f"model-{i}" for i in chosen["ranking"]]  # type: ignore[union-attr]
@@ -137,3 +144,28 @@ def test_convert_then_live_from_the_sidecar_ends_as_select(tmp_path: Path, capsy
     chosen = _json(capsys, ["select", "--scores", str(out), "--budget", "50%", "--json"])
     assert status["chosen"] == sidecar["models"][chosen["chosen"]]
     assert status["ranking"] == [sidecar["models"][i] for i in chosen["ranking"]]  # type: ignore[union-attr]
+
+
+def test_float_reads_scores_as_a_npy_holds_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """0.1 + 0.2 = 0.3 + 0 exactly as decimals (a tie, broken by the draw), but not as floats (model 0 ahead)."""
+    matrix = np.array([[0.1, 0.2], [0.3, 0.0]])
+    np.save(tmp_path / "m.npy", matrix)
+    (tmp_path / "m.csv").write_text("0.1,0.2\n0.3,0.0\n")
+    (tmp_path / "models.txt").write_text("m0\nm1\n")
+    (tmp_path / "queries.txt").write_text("q0\nq1\n")
+    (tmp_path / "all.csv").write_text("model,query,score\nm0,q0,0.1\nm0,q1,0.2\nm1,q0,0.3\nm1,q1,0.0\n")
+    picks = {}
+    for seed in range(6):
+        for flag in ([], ["--float"]):
+            run = str(tmp_path / f"run{seed}{len(flag)}")
+            _json(capsys, ["live", "init", "--models", str(tmp_path / "models.txt"), "--queries",
+                           str(tmp_path / "queries.txt"), "--budget", "4", "--algorithm", "us", "--seed", str(seed),
+                           "--dir", run, "--json"])
+            picks[seed, bool(flag)] = _json(capsys, ["live", "record", "--dir", run, "--scores", str(tmp_path / "all.csv"),
+                                                     "--json", *flag])["chosen"]
+        for kind, as_float in (("npy", True), ("csv", False)):
+            chosen = _json(capsys, ["select", "--scores", str(tmp_path / f"m.{kind}"), "--budget", "4", "--algorithm",
+                                    "us", "--seed", str(seed), "--json"])["chosen"]
+            assert picks[seed, as_float] == f"m{chosen}"
+    assert {picks[seed, True] for seed in range(6)} == {"m0"}  # as floats, model 0 is ahead
+    assert {picks[seed, False] for seed in range(6)} == {"m0", "m1"}  # as decimals, a tie: the draw decides

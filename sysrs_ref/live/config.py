@@ -9,16 +9,21 @@ parameters and scores into exact text and back.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
+from pathlib import Path
 
 from sysrs_ref.algorithms.registry import ParamValue
 from sysrs_ref.errors import LiveError
 from sysrs_ref.json_types import JsonValue
+from sysrs_ref.live.log import LOCK_NAME, LOG_NAME
 from sysrs_ref.scores import decimal_text, parse_decimal
 
-__all__ = ["CONFIG_NAME", "FORMAT", "check_ids", "config_ids", "config_int", "exact_score", "param_json", "param_value", "score_json", "shown"]
+__all__ = [
+    "CONFIG_NAME", "FORMAT", "check_ids", "check_new_folder", "config_ids", "config_int", "exact_score", "param_json", "param_value", "score_json", "shown",
+]
 
 #: The session's configuration file in the run directory.
 CONFIG_NAME = "session.json"
@@ -48,7 +53,10 @@ def exact_score(value: JsonValue) -> Fraction:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return Fraction(value)
     if isinstance(value, str):
-        return Fraction(value) if "/" in value else parse_decimal(value)
+        if "/" not in value:
+            return parse_decimal(value)
+        top, bottom = value.split("/", 1)  # through Decimal: no limit on the digits, unlike int(str)
+        return Fraction(int(Decimal(top)), int(Decimal(bottom)))
     raise ValueError(f"{value!r} is not a score")
 
 
@@ -61,17 +69,19 @@ def param_value(value: JsonValue) -> ParamValue:
     raise LiveError(f"{CONFIG_NAME}: parameter values must be integers or strings, got {value!r}")
 
 
-def param_json(value: ParamValue) -> JsonValue:
+def param_json(value: ParamValue | numbers.Real) -> JsonValue:
     """A parameter as written to ``session.json``: an int as it is, anything else as its exact text.
 
     >>> param_json(3), param_json(0.5), param_json(Fraction(1, 3)), param_json("0.1")
     (3, '0.5', '1/3', '0.1')
     """
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value)  # numpy integers too
     if isinstance(value, str):
         return value
-    return decimal_text(Fraction(value) if not isinstance(value, Decimal) else Fraction(value))
+    if isinstance(value, (Fraction, Decimal, float)):
+        return decimal_text(Fraction(value))
+    return decimal_text(Fraction(float(value)))
 
 
 def check_ids(ids: Sequence[str], what: str) -> tuple[str, ...]:
@@ -87,9 +97,12 @@ def check_ids(ids: Sequence[str], what: str) -> tuple[str, ...]:
     if isinstance(ids, str):
         raise LiveError(f"the {what} ids must be a list of strings, not one string")
     found = tuple(ids)
-    bad = [item for item in found if not isinstance(item, str) or not item.strip() or item != item.strip()]
+    bad = [item for item in found if not isinstance(item, str) or not item.strip() or item != item.strip()
+           or any(ord(c) < 32 or ord(c) == 127 for c in item)]
     if bad:
-        raise LiveError(f"{what} ids must be non-empty strings without surrounding spaces, got {bad[0]!r}")
+        raise LiveError(
+            f"{what} ids must be non-empty strings without surrounding spaces or control characters, got {bad[0]!r}"
+        )
     if not found:
         raise LiveError(f"a session needs at least one {what}")
     seen: set[str] = set()
@@ -123,3 +136,18 @@ def shown(ids: Sequence[str]) -> str:
     "'0', '1', '2', '3', '4', ... (7 in all)"
     """
     return ", ".join(repr(i) for i in ids[:5]) + (f", ... ({len(ids)} in all)" if len(ids) > 5 else "")
+
+
+def check_new_folder(folder: Path) -> None:
+    """LiveError unless *folder* is absent, empty, or left empty by a failed start (a lock, an empty log)."""
+    if not folder.exists():
+        return
+    if not folder.is_dir():
+        raise LiveError(f"{folder} exists and is not a folder: a session needs a new run directory")
+    for entry in folder.iterdir():
+        if entry.name == LOCK_NAME or (entry.name == LOG_NAME and entry.stat().st_size == 0):
+            continue
+        raise LiveError(
+            f"{folder} exists and is not an empty folder: a session needs a new run directory "
+            "(to continue the session there, use it as it is)"
+        )

@@ -14,20 +14,26 @@ A call that returns the wrong number of scores, or a value that is not a
 score in [0, 1], is a bug in ``evaluate``, not bad luck: it raises at once
 and none of that call's scores is recorded.
 
-Ctrl-C (KeyboardInterrupt) stops at once: no new call starts, calls not
-started are cancelled, and the exception propagates. Calls already running
-finish in their threads (Python cannot stop a thread), but their scores
-are not recorded; the session resumes from what was.
+Ctrl-C (KeyboardInterrupt) stops at once: no new call starts (a retry
+waiting out its backoff gives up), calls not started are cancelled, the
+calls that had finished are recorded, and the exception propagates. Calls
+already running finish in their threads (Python cannot stop a thread), but
+their scores are not recorded; the session resumes from what was. If the
+interruption came in the middle of recording, the session object refuses
+further use: reopen it with :meth:`Session.open <sysrs_ref.live.session.Session.open>`.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from itertools import repeat
+
+import numpy as np
 
 from sysrs_ref.algorithms.base import Outcome
 from sysrs_ref.errors import LiveError, ParameterError, ScoreError
@@ -111,31 +117,38 @@ def run(
         raise ParameterError(f"chunk must be a positive integer or None, got {chunk!r}")
     if not backoff >= 0:
         raise ParameterError(f"backoff must be a number of seconds >= 0, got {backoff!r}")
+    session.check_writable()  # before any call of evaluate
     began = time.perf_counter()
     failures: list[Failure] = []
     calls = recorded = 0
     waiting: deque[tuple[str, tuple[str, ...], int, float]] = deque()  # calls not started: model, queries, attempt, delay
     running: dict[Future[Sequence[object]], tuple[str, tuple[str, ...], int]] = {}
+    stop = threading.Event()  # set on the way out: a retry waiting out its backoff then never calls evaluate
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="sysrs-live")
 
     def start_calls() -> None:  # at most *workers* calls at once, so that a stop cancels everything not started
         while waiting and len(running) < workers:
             model, queries, attempt, delay = waiting.popleft()
-            running[pool.submit(_call, evaluate, model, queries, delay)] = (model, queries, attempt)
+            running[pool.submit(_call, evaluate, model, queries, delay, stop)] = (model, queries, attempt)
 
     try:
         while not session.done:
-            waiting.extend((model, queries, 1, 0.0) for model, queries in _calls(session.pending(), chunk))
+            pending = session.pending()
+            if not pending:
+                raise LiveError(f"the session in {session.directory} is neither finished nor waiting for scores")
+            waiting.extend((model, queries, 1, 0.0) for model, queries in _calls(pending, chunk))
             start_calls()
             while running:
                 finished, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in sorted(finished, key=lambda f: f.exception() is not None):  # the successes first
-                    model, queries, attempt = running.pop(future)
+                    model, queries, attempt = running[future]
                     calls += 1
                     error = future.exception()
                     if error is None:
                         recorded += _record(session, model, queries, future.result(), failures)
+                        del running[future]  # only now: a stop before this line still records the call
                         continue
+                    del running[future]
                     if not isinstance(error, Exception):  # KeyboardInterrupt or SystemExit inside evaluate
                         raise error
                     delay = backoff * 2 ** (attempt - 1) if attempt <= retries else None
@@ -151,6 +164,7 @@ def run(
                     waiting.appendleft((model, queries, attempt + 1, delay))
                 start_calls()
     except BaseException:
+        stop.set()
         pool.shutdown(wait=False, cancel_futures=True)
         recorded += _harvest(session, running)
         raise
@@ -167,8 +181,8 @@ def _harvest(session: Session, running: Mapping[Future[Sequence[object]], tuple[
         if future.done() and not future.cancelled() and future.exception() is None:
             try:
                 kept += _record(session, model, queries, future.result(), [])
-            except LiveError:
-                pass  # an unusable answer: the error being raised already says what went wrong
+            except Exception:  # noqa: BLE001 - an unusable answer, or a session broken by the stop itself:
+                pass  # the exception on its way out says what went wrong, and the log keeps what was recorded
     return kept
 
 
@@ -181,14 +195,20 @@ def _calls(pending: Sequence[tuple[str, str]], chunk: int | None) -> list[tuple[
     return [(model, tuple(queries[i : i + size])) for model, queries in by_model.items() for i in range(0, len(queries), size)]
 
 
-def _call(evaluate: Evaluator, model: str, queries: tuple[str, ...], delay: float) -> Sequence[object]:
-    if delay > 0:
-        time.sleep(delay)
+class _Stopped(Exception):
+    """The run stopped while this call waited to start (its result would be thrown away)."""
+
+
+def _call(evaluate: Evaluator, model: str, queries: tuple[str, ...], delay: float, stop: threading.Event) -> Sequence[object]:
+    if stop.wait(delay) if delay > 0 else stop.is_set():
+        raise _Stopped
     return evaluate(model, list(queries))
 
 
 def _record(session: Session, model: str, queries: tuple[str, ...], scores: object, failures: list[Failure]) -> int:
     """Record one call's scores (all or none); EvaluationFailed when they are not one score per query."""
+    if isinstance(scores, np.ndarray) and scores.ndim == 1:
+        scores = scores.tolist()  # a numpy vector of scores is fine
     if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence) or len(scores) != len(queries):
         shown = len(scores) if isinstance(scores, Sequence) and not isinstance(scores, (str, bytes)) else type(scores).__name__
         raise EvaluationFailed(

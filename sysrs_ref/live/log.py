@@ -11,7 +11,9 @@ drops it (:func:`read_log`), and opening the log for writing truncates it
 the end is corruption, which is reported, never repaired silently.
 
 The directory is locked with ``flock`` while a writer has it open, so two
-processes never append to the same session at once.
+processes (or two objects in one process) never append to the same session
+at once. A process forked while a session is open (a multiprocessing pool
+started inside an evaluation function) shares the lock until it exits.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import weakref
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import TracebackType
@@ -26,7 +29,7 @@ from types import TracebackType
 from sysrs_ref.errors import LiveError
 from sysrs_ref.json_types import JsonValue
 
-__all__ = ["LOG_NAME", "LOCK_NAME", "LogWriter", "read_log"]
+__all__ = ["LOG_NAME", "LOCK_NAME", "LogWriter", "fsync_directory", "read_log"]
 
 #: The log's file name in the run directory.
 LOG_NAME = "log.jsonl"
@@ -81,21 +84,27 @@ class LogWriter:
         self._log = log
         self._lock = lock
         self.path = path
+        # an unclosed writer (a notebook cell run again) releases the lock when it is collected
+        self._release = weakref.finalize(self, _close_descriptors, log, lock)
 
     @classmethod
     def open(cls, directory: Path) -> tuple[LogWriter, list[dict[str, JsonValue]]]:
         """Lock *directory*, read its log, cut off an incomplete last record; the writer and the records.
 
-        LiveError when another process holds the lock, or the log is corrupt.
+        LiveError when another process holds the lock, the folder cannot be
+        written, or the log is corrupt.
         """
-        lock = os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            lock = os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as err:
+            raise LiveError(f"cannot open the session in {directory} for writing: {err.strerror or err}") from None
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(lock)
             raise LiveError(
                 f"the session in {directory} is open in another process (a running driver or "
-                "'live record'); wait for it to finish, or stop it"
+                "'live record'), or in this one; wait for it to finish, or close it"
             ) from None
         path = directory / LOG_NAME
         try:
@@ -103,38 +112,66 @@ class LogWriter:
             created = not path.exists()
             log = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
             if created:  # make the new file's directory entry durable too (a power cut, not only a crash)
-                folder = os.open(directory, os.O_RDONLY)
-                try:
-                    os.fsync(folder)
-                finally:
-                    os.close(folder)
+                fsync_directory(directory)
             if os.fstat(log).st_size > complete:
                 os.ftruncate(log, complete)
                 os.fsync(log)
             os.lseek(log, 0, os.SEEK_END)
+        except OSError as err:
+            os.close(lock)
+            raise LiveError(f"cannot open the log of the session in {directory}: {err.strerror or err}") from None
         except BaseException:
             os.close(lock)
             raise
         return cls(log, lock, path), records
 
     def append(self, records: Iterable[Mapping[str, JsonValue]]) -> None:
-        """Append *records*, one JSON line each, and fsync them before returning."""
+        """Append *records*, one JSON line each, and fsync them before returning; all or nothing.
+
+        If anything goes wrong before the fsync has returned (a full disk, an
+        I/O error, Ctrl-C), the log is cut back to where it was, so none of
+        these records counts; if even that fails, the writer closes and every
+        later append is refused.
+        """
+        if self._log < 0:
+            raise LiveError(f"the log {self.path} is closed; open the session again")
         data = b"".join(json.dumps(record, separators=(",", ":")).encode() + b"\n" for record in records)
-        view = memoryview(data)
-        while view:
-            written = os.write(self._log, view)
-            view = view[written:]
-        os.fsync(self._log)
+        start = os.lseek(self._log, 0, os.SEEK_END)
+        try:
+            view = memoryview(data)
+            while view:
+                written = os.write(self._log, view)
+                view = view[written:]
+            os.fsync(self._log)
+        except BaseException:
+            try:
+                os.ftruncate(self._log, start)
+                os.fsync(self._log)
+            except BaseException:
+                self.close()
+            raise
 
     def close(self) -> None:
         """Close the log and release the lock (idempotent)."""
-        if self._log >= 0:
-            os.close(self._log)
-            os.close(self._lock)  # closing the descriptor releases the flock
-            self._log = self._lock = -1
+        self._release()
+        self._log = self._lock = -1
 
     def __enter__(self) -> LogWriter:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
         self.close()
+
+
+def _close_descriptors(log: int, lock: int) -> None:
+    os.close(log)
+    os.close(lock)  # closing the descriptor releases the flock
+
+
+def fsync_directory(directory: Path) -> None:
+    """Make the directory's entries (a file created or renamed in it) durable."""
+    folder = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)

@@ -39,8 +39,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType, TracebackType
@@ -52,46 +50,16 @@ from sysrs_ref.cache import atomic_write
 from sysrs_ref.errors import LiveError, ScoreError
 from sysrs_ref.json_types import JsonValue
 from sysrs_ref.live.config import (
-    CONFIG_NAME, FORMAT, check_ids, config_ids, config_int, exact_score, param_json, param_value, score_json, shown,
+    CONFIG_NAME, FORMAT, check_ids, check_new_folder, config_ids, config_int, exact_score, param_json, param_value, score_json, shown,
 )
-from sysrs_ref.live.log import LOG_NAME, LogWriter, read_log
+from sysrs_ref.live.log import LOG_NAME, LogWriter, fsync_directory, read_log
+from sysrs_ref.live.status import SessionStatus
 from sysrs_ref.schedule import parse_budget
-from sysrs_ref.scores import as_score, decimal_text, parse_decimal
+from sysrs_ref.scores import as_score, decimal_text
 
 __all__ = ["Session", "SessionStatus"]
 
 Pair = tuple[str, str]
-
-
-@dataclass(frozen=True)
-class SessionStatus:
-    """Where a session stands: what ``live status`` prints.
-
-    ``phase`` counts the batches the algorithm has asked for (a SySRs phase, a
-    UCB-E step); ``active`` are the models of the current batch (for SR and
-    SySRs, the models still in the race); ``chosen`` and ``ranking`` (best
-    first) are set once ``done``.
-    """
-
-    algorithm: str
-    models: int
-    queries: int
-    budget: int
-    spent: int
-    pending: int
-    phase: int
-    active: tuple[str, ...]
-    done: bool
-    chosen: str | None
-    ranking: tuple[str, ...] | None
-
-    def to_json(self) -> dict[str, JsonValue]:
-        """The status as the JSON object of ``live status --json``."""
-        return {
-            "algorithm": self.algorithm, "K": self.models, "L": self.queries, "budget": self.budget,
-            "spent": self.spent, "pending": self.pending, "phase": self.phase, "active": list(self.active),
-            "done": self.done, "chosen": self.chosen, "ranking": None if self.ranking is None else list(self.ranking),
-        }
 
 
 class Session:
@@ -133,6 +101,7 @@ class Session:
         self._scores: dict[Pair, Fraction] = {}
         self._batches: list[tuple[Pair, ...]] = []
         self._waiting: set[Pair] = set()  # the current batch's pairs not recorded yet
+        self._broken: str | None = None  # why this object must not be used any more (reopen the session)
         self._outcome: Outcome | None = None
         spec = get_algorithm(self.algorithm)
         draw = spec.random_draw(self.seed, len(self.models), len(self.queries))
@@ -168,21 +137,28 @@ class Session:
             raise LiveError(f"seed must be a non-negative integer, got {seed!r}")
         checked = spec.check_params(dict(params or {}))
         n = parse_budget(budget, len(model_ids), len(query_ids))
-        if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-            raise LiveError(
-                f"{folder} exists and is not an empty folder: a session needs a new run directory "
-                "(to continue the session there, use it as it is)"
-            )
+        check_new_folder(folder)
         config: dict[str, JsonValue] = {
             "format": FORMAT, "package": __version__, "algorithm": spec.name,
             "params": {key: param_json(value) for key, value in checked.items()},
             "budget": n, "budget_given": str(budget), "seed": seed, "models": list(model_ids), "queries": list(query_ids),
         }
         session = cls(folder, config, None, [])  # starts the run in memory: bad settings fail here, before any file
-        folder.mkdir(parents=True, exist_ok=True)
-        atomic_write(folder / CONFIG_NAME, json.dumps(config, indent=1) + "\n")
-        session._writer = LogWriter.open(folder)[0]
-        session._log_new_batches()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            fsync_directory(folder.parent)
+        except OSError as err:
+            raise LiveError(f"cannot create the run directory {folder}: {err.strerror or err}") from None
+        writer, records = LogWriter.open(folder)  # the lock first: two 'live init' at once cannot both win
+        try:
+            if (folder / CONFIG_NAME).exists() or records:
+                raise LiveError(f"{folder}: another process has just started a session there")
+            atomic_write(folder / CONFIG_NAME, json.dumps(config, indent=1) + "\n")
+            session._writer = writer
+            session._log_new_batches()
+        except BaseException:
+            writer.close()
+            raise
         return session
 
     @classmethod
@@ -228,6 +204,11 @@ class Session:
     # -- what the algorithm needs, and the scores ------------------------------------------------------
 
     @property
+    def writable(self) -> bool:
+        """Whether this object can record (opened for writing, not closed, not stopped mid-update)."""
+        return self._writer is not None and self._broken is None
+
+    @property
     def done(self) -> bool:
         """Whether the algorithm has finished (then :attr:`outcome` is set)."""
         return self._outcome is not None
@@ -249,6 +230,7 @@ class Session:
 
     def pending(self) -> tuple[Pair, ...]:
         """The (model id, query id) pairs the algorithm needs next, in its batch's order; empty when done."""
+        self._require_intact()
         if self._outcome is not None or not self._batches:
             return ()
         return tuple(pair for pair in self._batches[-1] if pair in self._waiting)
@@ -272,8 +254,9 @@ class Session:
         skipped). The new scores are appended to the log and fsynced in one
         write; if they complete the algorithm's batch, it advances.
         """
-        if self._writer is None:
-            raise LiveError(f"the session in {self.directory} was opened read-only (or closed); open it to record")
+        self.check_writable()
+        writer = self._writer
+        assert writer is not None  # check_writable
         waiting = self._waiting
         new: dict[Pair, Fraction] = {}
         for model, query, value in scores:
@@ -299,15 +282,34 @@ class Session:
                 )
             new[pair] = score
         if new:
-            self._writer.append({"t": "score", "model": m, "query": q, "score": score_json(s)} for (m, q), s in new.items())
-            self._scores.update(new)
-            self._waiting.difference_update(new)
-            self._advance()
-            self._log_new_batches()
+            try:
+                writer.append({"t": "score", "model": m, "query": q, "score": score_json(s)} for (m, q), s in new.items())
+                self._scores.update(new)
+                self._waiting.difference_update(new)
+                self._advance()
+                self._log_new_batches()
+            except BaseException as error:  # Ctrl-C in an fsync or a fit, a full disk: memory and log may differ
+                self._broken = f"{type(error).__name__} while recording"
+                self.close()
+                raise
         return len(new)
+
+    def check_writable(self) -> None:
+        """LiveError unless this object can record: opened for writing, not closed, not stopped mid-update."""
+        self._require_intact()
+        if self._writer is None:
+            raise LiveError(f"the session in {self.directory} was opened read-only (or closed); open it to record")
+
+    def _require_intact(self) -> None:
+        if self._broken is not None:
+            raise LiveError(
+                f"this session object stopped in the middle of an update ({self._broken}); open it again with "
+                f"Session.open({str(self.directory)!r}): its log holds every score that was acknowledged"
+            )
 
     def status(self) -> SessionStatus:
         """The session's progress: spent / budget, the phase, the active models, the result when done."""
+        self._require_intact()
         current = self._batches[-1] if self._batches and not self.done else ()
         active = tuple(dict.fromkeys(model for model, _ in current))
         return SessionStatus(
@@ -340,8 +342,10 @@ class Session:
                 self._check_pair(pair)
                 try:
                     score = exact_score(record.get("score"))
-                except (ValueError, ZeroDivisionError):
-                    raise LiveError(f"{where} record {number}: unreadable score {record.get('score')!r}") from None
+                except (ValueError, ZeroDivisionError, OverflowError, ArithmeticError):
+                    score = Fraction(-1)
+                if not 0 <= score <= 1:
+                    raise LiveError(f"{where} record {number}: unreadable score {record.get('score')!r}; the log is corrupt")
                 if self._scores.setdefault(pair, score) != score:
                     raise LiveError(f"{where} record {number}: a second, different score for {pair}; the log is corrupt")
             else:
