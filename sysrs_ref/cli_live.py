@@ -25,7 +25,7 @@ from sysrs_ref.cli_common import algorithm_params, emit
 from sysrs_ref.errors import LiveError
 from sysrs_ref.json_types import JsonValue
 from sysrs_ref.live.session import Session
-from sysrs_ref.scores import parse_decimal
+from sysrs_ref.loaders.files import parse_score
 
 __all__ = ["EXAMPLE", "add_arguments", "read_ids", "read_scores_csv", "run"]
 
@@ -167,11 +167,6 @@ def read_scores_csv(path: Path, *, as_float: bool = False) -> list[tuple[str, st
         if len(row) <= max(columns):
             raise LiveError(f"{path} line {number}: expected {len(header)} columns, got {len(row)}")
         model, query, score = (row[c].strip() for c in columns)
-        try:
-            value = parse_decimal(score)
-        except ValueError as err:
-            raise LiveError(f"{path} line {number}: the score {err}") from None
-        if not 0 <= value <= 1:
-            raise LiveError(f"{path} line {number}: the score is {score}, outside [0, 1]")
+        value = parse_score(score, f"{path} line {number}")
         rows.append((model, query, Fraction(float(value)) if as_float else value))
     return rows

@@ -24,9 +24,10 @@ import numpy as np
 
 from sysrs_ref.errors import InstanceError
 from sysrs_ref.instance import Instance
+from sysrs_ref.loaders.reading import read_failure
 from sysrs_ref.scores import parse_decimal
 
-__all__ = ["load_scores"]
+__all__ = ["load_scores", "parse_score"]
 
 LONG_COLUMNS = ("model", "query", "score")
 
@@ -57,16 +58,8 @@ def load_scores(path: str | PathLike[str]) -> Instance:
         if suffix == ".npy":
             return _load_npy(file)
         text = file.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise InstanceError(f"cannot read scores file '{file}': no such file") from None
-    except IsADirectoryError:
-        raise InstanceError(f"cannot read scores file '{file}': it is a directory") from None
-    except PermissionError:
-        raise InstanceError(f"cannot read scores file '{file}': permission denied") from None
-    except UnicodeDecodeError as err:
-        raise InstanceError(f"cannot read scores file '{file}': not UTF-8 text ({err.reason})") from None
-    except OSError as err:
-        raise InstanceError(f"cannot read scores file '{file}': {err.strerror or err}") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise InstanceError(f"cannot read scores file '{file}': {read_failure(err)}") from None
     try:
         return _parse_csv(text)
     except InstanceError as err:
@@ -127,7 +120,16 @@ def _parse_csv(text: str) -> Instance:
     return _parse_matrix(lines)
 
 
-def _cell_score(text: str, where: str) -> Fraction:
+def parse_score(text: str, where: str) -> Fraction:
+    """A score written as a decimal (``"0.1"`` is 1/10), exactly; InstanceError naming *where* unless in [0, 1].
+
+    >>> parse_score(" 0.25", "line 2")
+    Fraction(1, 4)
+    >>> parse_score("1.5", "line 3")
+    Traceback (most recent call last):
+    ...
+    sysrs_ref.errors.InstanceError: line 3: score is 1.5, outside [0, 1]
+    """
     try:
         value = parse_decimal(text)
     except ValueError as err:
@@ -157,7 +159,7 @@ def _parse_matrix(lines: list[tuple[int, list[str]]]) -> Instance:
             )
         rows.append(
             [
-                _cell_score(cell, f"line {number}, column {query + 1} (model {model}, query {query})")
+                parse_score(cell, f"line {number}, column {query + 1} (model {model}, query {query})")
                 for query, cell in enumerate(cells)
             ]
         )
@@ -179,7 +181,7 @@ def _parse_long(lines: list[tuple[int, list[str]]], header: list[str]) -> Instan
         if not model_name or not query_name:
             raise InstanceError(f"line {number}: empty model or query name")
         where = f"line {number} (model '{model_name}', query '{query_name}')"
-        score = _cell_score(row[column["score"]], where)
+        score = parse_score(row[column["score"]], where)
         key = (models.setdefault(model_name, len(models)), queries.setdefault(query_name, len(queries)))
         if key in cells:
             raise InstanceError(

@@ -79,20 +79,29 @@ def find_files(paths: PathsArg, matches: Callable[[Path], bool], what: str) -> l
     return found
 
 
+def read_failure(error: OSError | UnicodeDecodeError) -> str:
+    """Why a file could not be read, as a phrase to put after its name.
+
+    >>> read_failure(FileNotFoundError(2, "No such file or directory")), read_failure(PermissionError(13, "x"))
+    ('no such file', 'permission denied; make the file readable')
+    """
+    if isinstance(error, UnicodeDecodeError):
+        return f"not UTF-8 text ({error.reason} at byte {error.start})"
+    if isinstance(error, FileNotFoundError):
+        return "no such file"
+    if isinstance(error, IsADirectoryError):
+        return "is a directory, not a file"
+    if isinstance(error, PermissionError):
+        return "permission denied; make the file readable"
+    return f"cannot read it ({error.strerror or error})"
+
+
 def read_text(path: Path) -> str:
     """The UTF-8 text of *path* (a leading byte order mark dropped), or a :class:`LoaderError` saying why not."""
     try:
         return path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise LoaderError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise LoaderError(f"{path}: is a directory, not a file") from None
-    except PermissionError:
-        raise LoaderError(f"{path}: permission denied; make the file readable") from None
-    except UnicodeDecodeError as err:
-        raise LoaderError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from None
-    except OSError as err:
-        raise LoaderError(f"{path}: cannot read it ({err.strerror or err})") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise LoaderError(f"{path}: {read_failure(err)}") from None
 
 
 def parse_json(text: str | bytes, where: str) -> JsonValue:

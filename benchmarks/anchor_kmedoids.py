@@ -1,0 +1,72 @@
+"""Anchor points with the two k-medoids searches: identification error, k-medoids objective, time.
+
+Run: OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/anchor_kmedoids.py [--data DIR] [--seeds 20] [--max-queries 2100] [NAME ...]
+
+``reproduce --subset-selection`` runs anchor points with the alternating
+k-medoids search by default, because FasterPAM (the paper's code's search)
+takes minutes per call at L = 5000. This measures what that choice changes,
+on every shared matrix with at most ``--max-queries`` queries: at each of
+the Appendix's budgets (5..35%), ``--seeds`` seeds of each search (the same
+k-medoids++ starts), the paper's protocol (fitted on the full matrix). It
+prints, per matrix and search, the identification error over budgets and
+seeds, the mean k-medoids objective relative to FasterPAM's, and the seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from sysrs_ref import Instance
+from sysrs_ref.subset.anchor import anchor_points, question_correlations
+from sysrs_ref.subset.clustering import kmedoids
+from sysrs_ref.subset.comparison import SUBSET_GRID
+from sysrs_ref.subset.methods import anchors_for_budget
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*")
+    parser.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "data")
+    parser.add_argument("--seeds", type=int, default=20)
+    parser.add_argument("--max-queries", type=int, default=2100)
+    args = parser.parse_args()
+    manifest = json.loads((args.data / "MANIFEST.json").read_text())
+    names = args.names or [n for n, e in manifest.items() if e["tasks"] <= args.max_queries]
+    totals = {"fasterpam": [0, 0], "alternate": [0, 0]}
+    for name in names:
+        scores = np.load(args.data / manifest[name]["file"], allow_pickle=False).astype(np.float64)
+        instance = Instance(scores)
+        correlations = question_correlations(scores)
+        distances = 1.0 - correlations
+        line = [f"{name} ({scores.shape[0]}x{scores.shape[1]})"]
+        objectives: dict[str, list[float]] = {"fasterpam": [], "alternate": []}
+        for method in ("fasterpam", "alternate"):
+            wrong = runs = 0
+            seconds = 0.0
+            for pct in SUBSET_GRID:
+                k = anchors_for_budget(pct, *scores.shape)
+                for seed in range(args.seeds):
+                    began = time.perf_counter()
+                    result = anchor_points(scores, k, seed=seed, kmedoids_method=method, correlations=correlations)  # type: ignore[arg-type]
+                    seconds += time.perf_counter() - began
+                    wrong += not instance.is_best(result.chosen)
+                    runs += 1
+                    objectives[method].append(kmedoids(distances, k, seed=seed, method=method).objective)  # type: ignore[arg-type]
+            totals[method][0] += wrong
+            totals[method][1] += runs
+            line.append(f"{method}: error {100 * wrong / runs:.1f}% ({seconds:.0f} s)")
+        ratio = float(np.mean(np.array(objectives["alternate"]) / np.array(objectives["fasterpam"])))
+        line.append(f"alternate objective / fasterpam = {ratio:.3f}")
+        print(" | ".join(line), flush=True)
+    print("all: " + ", ".join(f"{m} error {100 * w / r:.1f}% over {r} runs" for m, (w, r) in totals.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
