@@ -342,7 +342,7 @@ class Session:
                 self._check_pair(pair)
                 try:
                     score = exact_score(record.get("score"))
-                except (ValueError, ZeroDivisionError, OverflowError, ArithmeticError):
+                except (ValueError, ArithmeticError):  # decimal errors and 1/0 are ArithmeticErrors
                     score = Fraction(-1)
                 if not 0 <= score <= 1:
                     raise LiveError(f"{where} record {number}: unreadable score {record.get('score')!r}; the log is corrupt")
