@@ -179,6 +179,7 @@ def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: Path) ->
     try:
         with archive.open(info) as handle:
             data = handle.read(MAX_MEMBER_BYTES + 1)
+    # zipfile raises NotImplementedError for a compression method it lacks, RuntimeError for an encrypted member
     except (zipfile.BadZipFile, zlib.error, EOFError, RuntimeError, NotImplementedError, OSError) as err:
         raise LoaderError(f"{where}: cannot read this member of the archive ({err}); is the file damaged?") from None
     if len(data) > MAX_MEMBER_BYTES:
