@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, cast
 
 from sysrs_ref import cli_conform, cli_convert, cli_exact, cli_hardness, cli_live, cli_reproduce, cli_subset
@@ -190,28 +190,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _build_parser()
     try:
         args = parser.parse_args(argv)
-        if args.command == "select":
-            _select(args)
-        elif args.command == "simulate":
-            _simulate(args)
-        elif args.command == "hardness":
-            cli_hardness.run(args)
-        elif args.command == "exact":
-            cli_exact.run(args)
-        elif args.command == "reproduce":
-            cli_reproduce.run(args)
-        elif args.command == "vectors":
-            cli_conform.vectors(args)
-        elif args.command == "conform":
-            return cli_conform.conform(args)
-        elif args.command == "subset":
-            cli_subset.run(args)
-        elif args.command == "live":
-            cli_live.run(args)
-        elif args.command == "convert":
-            cli_convert.run(args)
-        else:
-            _demo(args)
+        handlers: dict[str, Callable[[argparse.Namespace], int | None]] = {
+            "select": _select, "simulate": _simulate, "hardness": cli_hardness.run, "exact": cli_exact.run,
+            "reproduce": cli_reproduce.run, "vectors": cli_conform.vectors, "conform": cli_conform.conform,
+            "subset": cli_subset.run, "live": cli_live.run, "convert": cli_convert.run, "demo": _demo,
+        }
+        status = handlers[args.command](args)
+        if status is not None:
+            return status
     except (_UsageError, SysrsError) as err:
         prefix = "" if isinstance(err, _UsageError) else "error: "
         print(f"{prefix}{err}", file=sys.stderr)

@@ -118,6 +118,13 @@ def _metabench_pick(train: FloatArray, k: int, fit: IRTFit, held: FloatArray | N
     return int(np.argmax(estimates))
 
 
+def _fitted(train: FloatArray, dims: Sequence[int], epochs: int) -> tuple[dict[int, IRTFit], IRTFit, FloatArray]:
+    """What the methods share, made once per matrix: the IRT fit of each D, the D = 2 fit MetaBench uses, the correlations."""
+    fits = {dim: fit_irt(train, dim, epochs=epochs, seed=IRT_SEED) for dim in dims}
+    unidimensional = fits[2] if 2 in fits else fit_irt(train, 2, epochs=epochs, seed=IRT_SEED)
+    return fits, unidimensional, question_correlations(train)
+
+
 def _check(seeds: int, what: str) -> None:
     if isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1:
         raise ParameterError(f"{what} must be a positive integer, got {seeds!r}")
@@ -146,9 +153,7 @@ def full_matrix_comparison(
     scores = np.asarray(instance.array, dtype=np.float64)
     n_models, n_queries = scores.shape
     best = instance.best
-    fits = {dim: fit_irt(scores, dim, epochs=epochs, seed=IRT_SEED) for dim in dims}
-    unidimensional = fits[2] if 2 in fits else fit_irt(scores, 2, epochs=epochs, seed=IRT_SEED)
-    correlations = question_correlations(scores)
+    fits, unidimensional, correlations = _fitted(scores, dims, epochs)
     sysrs = simulate(instance, "sysrs", list(budgets), sysrs_runs, seed)
     cells: list[ComparisonCell] = []
     for column, pct in enumerate(budgets):
@@ -194,9 +199,7 @@ def held_out_comparison(
         fitted, held = np.sort(order[: n_models // 2]), np.sort(order[n_models // 2 :])
         train, test = scores[fitted], scores[held]
         test_instance = Instance(test)
-        fits = {dim: fit_irt(train, dim, epochs=epochs, seed=IRT_SEED) for dim in dims}
-        unidimensional = fits[2] if 2 in fits else fit_irt(train, 2, epochs=epochs, seed=IRT_SEED)
-        correlations = question_correlations(train)
+        fits, unidimensional, correlations = _fitted(train, dims, epochs)
         sysrs = simulate(test_instance, "sysrs", list(budgets), sysrs_runs, split)
         for column, pct in enumerate(budgets):
             k = anchors_for_budget(pct, n_models, n_queries)
