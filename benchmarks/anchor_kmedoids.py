@@ -5,7 +5,7 @@ Run: OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/anchor_kmedoids.py [--da
 ``reproduce --subset-selection`` runs anchor points with the alternating
 k-medoids search by default, because FasterPAM (the paper's code's search)
 takes minutes per call at L = 5000. This measures what that choice changes,
-on every shared matrix with at most ``--max-queries`` queries: at each of
+on every shipped benchmark with at most ``--max-queries`` queries: at each of
 the Appendix's budgets (5..35%), ``--seeds`` seeds of each search (the same
 k-medoids++ starts), the paper's protocol (fitted on the full matrix). It
 prints, per matrix and search, the identification error over budgets and
@@ -15,14 +15,13 @@ seeds, the mean k-medoids objective relative to FasterPAM's, and the seconds.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-from sysrs_ref import Instance
+from sysrs_ref.datasets import default_datasets, find_datasets
 from sysrs_ref.subset.anchor import anchor_points, question_correlations
 from sysrs_ref.subset.clustering import kmedoids
 from sysrs_ref.subset.comparison import SUBSET_GRID
@@ -32,16 +31,17 @@ from sysrs_ref.subset.methods import anchors_for_budget
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*")
-    parser.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "data")
+    parser.add_argument("--data", type=Path, help="a folder of score matrices (default: the shipped benchmarks, or $SYSRS_DATA)")
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--max-queries", type=int, default=2100)
     args = parser.parse_args()
-    manifest = json.loads((args.data / "MANIFEST.json").read_text())
-    names = args.names or [n for n, e in manifest.items() if e["tasks"] <= args.max_queries]
+    every = {d.name: d for d in (find_datasets(args.data) if args.data else default_datasets())}
+    instances = {name: dataset.load() for name, dataset in every.items()}
+    names = args.names or [n for n, inst in instances.items() if inst.n_queries <= args.max_queries]
     totals = {"fasterpam": [0, 0], "alternate": [0, 0]}
     for name in names:
-        scores = np.load(args.data / manifest[name]["file"], allow_pickle=False).astype(np.float64)
-        instance = Instance(scores)
+        instance = instances[name]
+        scores = np.asarray(instance.array, dtype=np.float64)
         correlations = question_correlations(scores)
         distances = 1.0 - correlations
         line = [f"{name} ({scores.shape[0]}x{scores.shape[1]})"]

@@ -2,7 +2,7 @@
 
 Run: OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/live_overhead.py [--data DIR] [--budget 35%] [NAME ...]
 
-For each shared matrix (default: gsm and wmt_14, the largest HELM one), a
+For each benchmark (default: gsm and wmt_14, the largest HELM one), a
 SySRs session is driven to the end by :func:`sysrs_ref.live.run` with an
 evaluator that looks the scores up (so the time is the session's own),
 then reopened read-only (a full replay of the log). It prints the
@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from sysrs_ref import Instance, select
+from sysrs_ref.datasets import load_dataset, resolve_scores
 from sysrs_ref.live import Session, run
 
 
@@ -55,11 +56,12 @@ def measure(matrix: np.ndarray, budget: str) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", default=["gsm", "wmt_14"])
-    parser.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "data")
+    parser.add_argument("--data", type=Path, help="a folder of score matrices (default: the shipped benchmarks)")
     parser.add_argument("--budget", default="35%")
     args = parser.parse_args()
     for name in args.names:
-        matrix = np.load(args.data / f"{name}.npy", allow_pickle=False).astype(np.float64)
+        instance = resolve_scores(args.data / f"{name}.npy") if args.data else load_dataset(name)
+        matrix = np.asarray(instance.array, dtype=np.float64)
         print(f"{name}: {measure(matrix, args.budget)}", flush=True)
     return 0
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -28,7 +27,7 @@ import numpy as np
 
 from sysrs_ref.algorithms.lrf import LRFParams
 from sysrs_ref.fast.lrf import fit_ensemble_fast
-from sysrs_ref.loaders import load_scores
+from sysrs_ref.datasets import default_datasets, find_datasets
 from sysrs_ref.paper import LRF_GRID
 
 FRACTIONS = (0.01, 0.05, 0.2, 0.35, 0.6, 0.99)
@@ -58,17 +57,18 @@ def run_seconds(cells: int, warmup: float, stop: float, times: dict[float, float
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--data", default=os.environ.get("SYSRS_DATA", "../shared/data"))
+    parser.add_argument("--data", help="a folder of score matrices (default: the shipped benchmarks, or $SYSRS_DATA)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args(argv)
-    manifest = json.loads((Path(args.data) / "MANIFEST.json").read_text())
+    datasets = find_datasets(args.data) if args.data else default_datasets()
     rng = np.random.default_rng(0)
     rows = []
     total = 0.0
     print(f"{'dataset':<14}{'K x L':>12}  fit s at f = {', '.join(map(str, FRACTIONS))}   run to 35% / 100% (5% warm-up; none)")
-    for name, entry in sorted(manifest.items()):
-        matrix = np.asarray(load_scores(Path(args.data) / entry["file"]).array, dtype=np.float64)
+    for dataset in sorted(datasets, key=lambda d: d.name):
+        name = dataset.name
+        matrix = np.asarray(dataset.load().array, dtype=np.float64)
         cells = matrix.size
         times = {f: fit_seconds(matrix, f, rng) for f in FRACTIONS}
         runs = {

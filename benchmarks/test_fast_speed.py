@@ -11,13 +11,13 @@ SAR and SySAR run with m = 5.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from sysrs_ref import ALGORITHMS, Instance, parse_budget
+from sysrs_ref import ALGORITHMS, parse_budget
+from sysrs_ref.datasets import load_dataset
 from sysrs_ref.fast import ScoreTable, run_fast, score_table
 from sysrs_ref.fast.reference_kernel import reference_kernel
 from sysrs_ref.fast.run import exact_params
@@ -28,8 +28,8 @@ REFERENCE_RUNS = 4
 
 
 @pytest.fixture(scope="module")
-def gsm(shared_data: Path) -> ScoreTable:
-    return score_table(Instance.from_file(shared_data / "gsm.npy"))
+def gsm() -> ScoreTable:
+    return score_table(load_dataset("gsm"))
 
 
 @pytest.mark.parametrize("algorithm", [name for name, spec in ALGORITHMS.items() if not spec.cells])  # LRF: test_lrf_speed

@@ -12,7 +12,6 @@ See benchmarks/lrf_projection.py for the cost of the paper's whole LRF experimen
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -20,20 +19,20 @@ import pytest
 
 from sysrs_ref.algorithms.lrf import LRFParams, random_lrf_draw
 from sysrs_ref.algorithms.lrf_model import fit_ensemble
+from sysrs_ref.datasets import load_dataset
 from sysrs_ref.fast.lrf import fit_ensemble_fast, run_lrf
-from sysrs_ref.loaders import load_scores
 from sysrs_ref.schedule import parse_budget
 
 DATASETS = ("gsm", "arc_challenge")
 
 
-def matrix(shared_data: Path, name: str) -> np.ndarray:
-    return np.asarray(load_scores(shared_data / f"{name}.npy").array, dtype=np.float64)
+def matrix(name: str) -> np.ndarray:
+    return np.asarray(load_dataset(name).array, dtype=np.float64)
 
 
 @pytest.mark.parametrize("name", DATASETS)
-def test_fit_fast_vs_reference(benchmark: Any, shared_data: Path, name: str) -> None:
-    scores = matrix(shared_data, name)
+def test_fit_fast_vs_reference(benchmark: Any, name: str) -> None:
+    scores = matrix(name)
     observed = scores.copy()
     observed[np.random.default_rng(0).random(scores.shape) >= 0.35] = np.nan
     params = LRFParams()
@@ -53,8 +52,8 @@ def test_fit_fast_vs_reference(benchmark: Any, shared_data: Path, name: str) -> 
 
 
 @pytest.mark.parametrize("name", DATASETS)
-def test_run_to_35_percent(benchmark: Any, shared_data: Path, name: str) -> None:
-    scores = matrix(shared_data, name)
+def test_run_to_35_percent(benchmark: Any, name: str) -> None:
+    scores = matrix(name)
     n_models, n_queries = scores.shape
     budgets = [parse_budget(p, n_models, n_queries) for p in ("8%", "20%", "35%")]
     draw = random_lrf_draw(0, n_models, n_queries)

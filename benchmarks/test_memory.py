@@ -1,4 +1,4 @@
-"""Peak memory of ``simulate`` on every shared dataset (issue 5: under 4 GiB with R = 1000, any budget).
+"""Peak memory of ``simulate`` on every shipped benchmark (issue 5: under 4 GiB with R = 1000, any budget).
 
 Run: .venv/bin/python -m pytest benchmarks/test_memory.py -s   (several minutes; not in the default run)
 
@@ -20,16 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from data_paths import shared_data_dir
+from sysrs_ref.datasets import dataset_names
 
 LIMIT = 4 * 2**30
 ALGORITHMS = ("us", "syus", "sr", "sysrs", "ucbe", "syucbe")
 PAGE = os.sysconf("SC_PAGE_SIZE")
-
-
-def _datasets() -> list[str]:
-    manifest = shared_data_dir() / "MANIFEST.json"
-    return sorted(json.loads(manifest.read_text())) if manifest.is_file() else ["MANIFEST.json is missing"]
 
 
 def _tree_rss(root: int) -> int:
@@ -57,10 +52,10 @@ def _tree_rss(root: int) -> int:
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
-@pytest.mark.parametrize("dataset", _datasets())
-def test_simulate_peak_memory_under_4_gib(shared_data: Path, dataset: str, algorithm: str) -> None:
+@pytest.mark.parametrize("dataset", dataset_names())
+def test_simulate_peak_memory_under_4_gib(dataset: str, algorithm: str) -> None:
     command = [
-        sys.executable, "-m", "sysrs_ref", "simulate", "--scores", str(shared_data / f"{dataset}.npy"),
+        sys.executable, "-m", "sysrs_ref", "simulate", "--scores", dataset,
         "--algorithm", algorithm, "--budgets", "1%,35%,100%", "--runs", "1000", "--workers", "2",
         "--quiet", "--json",
     ]

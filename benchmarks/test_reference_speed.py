@@ -7,17 +7,17 @@ The Foundation issue's target: `select` with every algorithm at 35% on ifeval
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from sysrs_ref import ALGORITHMS, Instance, parse_budget, select
+from sysrs_ref.datasets import load_dataset
 
 
 @pytest.fixture(scope="module")
-def ifeval(shared_data: Path) -> Instance:
-    return Instance.from_file(shared_data / "ifeval.npy")
+def ifeval() -> Instance:
+    return load_dataset("ifeval")
 
 
 @pytest.mark.parametrize("algorithm", [name for name, spec in ALGORITHMS.items() if not spec.cells])  # LRF: test_lrf_speed
@@ -29,6 +29,7 @@ def test_reference_select_ifeval_35_percent(benchmark: Any, ifeval: Instance, al
     assert benchmark.stats.stats.max < 60.0
 
 
-def test_reference_load_ifeval(benchmark: Any, shared_data: Path) -> None:
-    instance = benchmark.pedantic(Instance.from_file, args=(shared_data / "ifeval.npy",), rounds=3, iterations=1)
+def test_reference_load_ifeval(benchmark: Any) -> None:
+    """Loading the shipped ifeval (unpacking, SHA-256 check, exact Instance)."""
+    instance = benchmark.pedantic(load_dataset, args=("ifeval",), rounds=3, iterations=1)
     assert instance.shape == (450, 541)

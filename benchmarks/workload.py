@@ -3,7 +3,7 @@
 W7:   python benchmarks/workload.py --grid table --workers 2
 W107: python benchmarks/workload.py --grid paper --a 0.1,1,10,100 --workers 2
 
-For every matrix of the data folder (default ../shared/data, or $SYSRS_DATA),
+For every shipped benchmark (or every matrix of --data DIR, or of $SYSRS_DATA),
 each task draws a block of runs once (run r's draw is that of
 ``sysrs_ref.simulation.simulation_draws(seed, r, r + 1, ...)``, the same as
 ``simulate`` with the same seed) and runs every algorithm of that kind
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -25,7 +24,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from sysrs_ref import Instance, parse_budget
+from sysrs_ref import parse_budget
+from sysrs_ref.datasets import Dataset, default_datasets, find_datasets
 from sysrs_ref.fast import ScoreTable, run_fast, score_table
 from sysrs_ref.paper import PAPER_GRID, TABLE_GRID
 from sysrs_ref.simulation import simulation_draws
@@ -34,11 +34,11 @@ KINDS = {True: ("syus", "sysrs", "syucbe"), False: ("us", "sr", "ucbe")}
 _TABLES: dict[str, ScoreTable] = {}
 
 
-def _table(path: str) -> ScoreTable:
-    if path not in _TABLES:
+def _table(dataset: Dataset) -> ScoreTable:
+    if dataset.sha256 not in _TABLES:
         _TABLES.clear()  # one matrix at a time per worker keeps memory flat
-        _TABLES[path] = score_table(Instance.from_file(path))
-    return _TABLES[path]
+        _TABLES[dataset.sha256] = score_table(dataset.load())
+    return _TABLES[dataset.sha256]
 
 
 def _configs(synchronized: bool, a_values: list[str]) -> list[tuple[str, dict[str, str]]]:
@@ -49,9 +49,9 @@ def _configs(synchronized: bool, a_values: list[str]) -> list[tuple[str, dict[st
 
 
 def _task(
-    path: str, synchronized: bool, start: int, stop: int, budgets: tuple[int, ...], seed: int, a_values: list[str]
+    dataset: Dataset, synchronized: bool, start: int, stop: int, budgets: tuple[int, ...], seed: int, a_values: list[str]
 ) -> tuple[str, bool, int, list[npt.NDArray[np.int32]], dict[str, float]]:
-    table = _table(path)
+    table = _table(dataset)
     began = time.perf_counter()
     draws = simulation_draws(seed, start, stop, table.n_models, table.n_queries, synchronized=synchronized)
     seconds = {"draws": time.perf_counter() - began}
@@ -61,7 +61,7 @@ def _task(
         chosen.append(run_fast(table, name, budgets, draws, ranking=False, **params).chosen)
         label = name + ("" if not params else f"(a={params['a']})")
         seconds[label] = time.perf_counter() - began
-    return path, synchronized, start, chosen, seconds
+    return dataset.name, synchronized, start, chosen, seconds
 
 
 def main() -> int:
@@ -71,17 +71,17 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--a", default="1", help="comma-separated exploration values for the UCB family")
-    parser.add_argument("--data", default=os.environ.get("SYSRS_DATA", str(Path(__file__).resolve().parents[2] / "shared" / "data")))
-    parser.add_argument("--datasets", default="", help="comma-separated names (default: all in MANIFEST.json)")
+    parser.add_argument("--data", help="a folder of score matrices (default: the shipped benchmarks, or $SYSRS_DATA)")
+    parser.add_argument("--datasets", default="", help="comma-separated names (default: all)")
     parser.add_argument("--json", default="", help="write every accuracy to this file")
     args = parser.parse_args()
     began = time.perf_counter()
-    folder = Path(args.data)
-    manifest = json.loads((folder / "MANIFEST.json").read_text())
-    names = [n for n in args.datasets.split(",") if n] or list(manifest)
+    every = {d.name: d for d in (find_datasets(args.data) if args.data else default_datasets())}
+    names = [n for n in args.datasets.split(",") if n] or list(every)
+    instances = {name: every[name].load() for name in names}
     grid = TABLE_GRID if args.grid == "table" else PAPER_GRID
     a_values = [a for a in args.a.split(",") if a]
-    shapes = {name: (manifest[name]["models"], manifest[name]["tasks"]) for name in names}
+    shapes = {name: instances[name].shape for name in names}
     budgets = {name: tuple(parse_budget(p, *shapes[name]) for p in grid) for name in names}
     tasks = []
     for name in names:
@@ -91,25 +91,24 @@ def main() -> int:
             block = max(1, min(args.runs, (256 * 2**20) // (4 * orders * n_queries)))
             for start in range(0, args.runs, block):
                 stop = min(args.runs, start + block)
-                tasks.append((str(folder / manifest[name]["file"]), synchronized, start, stop, budgets[name], args.seed, a_values))
+                tasks.append((every[name], synchronized, start, stop, budgets[name], args.seed, a_values))
     chosen: dict[tuple[str, bool], list[list[npt.NDArray[np.int32]]]] = {}
     seconds: dict[str, dict[str, float]] = {}
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         futures = [pool.submit(_task, *task) for task in tasks]
         for future in futures:
-            path, synchronized, start, parts, spent = future.result()
-            chosen.setdefault((path, synchronized), []).append(parts)
+            name, synchronized, start, parts, spent = future.result()
+            chosen.setdefault((name, synchronized), []).append(parts)
             for label, value in spent.items():
-                seconds.setdefault(Path(path).stem, {}).setdefault(label, 0.0)
-                seconds[Path(path).stem][label] += value
+                seconds.setdefault(name, {}).setdefault(label, 0.0)
+                seconds[name][label] += value
     wall = time.perf_counter() - began
     results: dict[str, dict[str, list[float]]] = {}
     for name in names:
-        path = str(folder / manifest[name]["file"])
-        best = Instance.from_file(path).best
+        best = instances[name].best
         results[name] = {}
         for synchronized in (True, False):
-            blocks = chosen[(path, synchronized)]
+            blocks = chosen[(name, synchronized)]
             for index, (algorithm, params) in enumerate(_configs(synchronized, a_values)):
                 picks = np.concatenate([block[index] for block in blocks])
                 correct = np.isin(picks, sorted(best))

@@ -1,4 +1,4 @@
-"""Command line: ``python -m proofs_check [--json] [--list] [--claim ID]`` (DESIGN.md section 6).
+"""Command line: ``python -m proofs_check [--json] [--list] [--claim ID]`` (docs/theory.md).
 
 Exit status: 0 when every claim run has its expected status, 1 otherwise,
 2 on a usage error (one line on stderr, no traceback).

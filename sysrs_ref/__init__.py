@@ -1,7 +1,7 @@
 """sysrs-ref: the reference implementation of Synchronized Successive Rejects (SySRs).
 
 Paper: "Cutting LLM Evaluation Costs with SySRs". This package re-exports the
-public API; see the README for a tour.
+public API; see the README and docs/ for a tour.
 """
 
 from sysrs_ref._version import __version__
@@ -30,11 +30,13 @@ from sysrs_ref.algorithms import (
     ucbe_lrf,
     us,
 )
+from sysrs_ref.datasets import dataset_names, load_dataset
 from sysrs_ref.draws import Draw, random_draw
 from sysrs_ref.driver import Oracle, drive, select
 from sysrs_ref.errors import (
     BoundConditionError,
     BudgetError,
+    DatasetError,
     DrawError,
     InstanceError,
     ParameterError,
@@ -70,6 +72,7 @@ __all__ = [
     "Batch",
     "BoundConditionError",
     "BudgetError",
+    "DatasetError",
     "Draw",
     "DrawError",
     "Hardness",
@@ -94,11 +97,13 @@ __all__ = [
     "budget_from_percentage",
     "capped_schedule",
     "check_budget",
+    "dataset_names",
     "drive",
     "exploration",
     "get_algorithm",
     "hardness",
     "irt_benchmark",
+    "load_dataset",
     "load_scores",
     "logbar",
     "paper_schedule",

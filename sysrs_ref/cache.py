@@ -9,14 +9,13 @@ and recomputed, never trusted.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sysrs_ref._atomic import atomic_write
 from sysrs_ref._version import __version__
 from sysrs_ref.datasets import Dataset
 from sysrs_ref.scores import decimal_text
@@ -24,7 +23,7 @@ from sysrs_ref.scores import decimal_text
 if TYPE_CHECKING:
     from sysrs_ref.experiments import Config
 
-__all__ = ["CACHE_FORMAT", "Cache", "Point", "TopMPoint", "atomic_write"]
+__all__ = ["CACHE_FORMAT", "Cache", "Point", "TopMPoint"]
 
 #: Bumped whenever the meaning of a cache entry changes.
 CACHE_FORMAT = 1
@@ -122,28 +121,3 @@ class Cache:
         if point.top_m:
             entry["top_m"] = [[p.m, p.identification, p.ranking, p.wrong_positions] for p in point.top_m]
         atomic_write(path, json.dumps(entry, indent=1) + "\n")
-
-
-def _read_umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-_UMASK = _read_umask()
-
-
-def atomic_write(path: Path, content: str | bytes) -> None:
-    """Write *content* (text as UTF-8, or bytes) to *path* so that a reader (or a crash) sees the old file or the new one, never a part."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(content.encode("utf-8") if isinstance(content, str) else content)
-            out.flush()
-            os.fchmod(out.fileno(), 0o666 & ~_UMASK)  # as open() would create it, not mkstemp's 0600
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

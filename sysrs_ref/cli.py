@@ -1,4 +1,4 @@
-"""The command line: ``python -m sysrs_ref {select,simulate,hardness,exact,reproduce,vectors,conform,demo}`` (DESIGN.md section 6).
+"""The command line: ``python -m sysrs_ref COMMAND`` (docs/cli.md is the reference).
 
 With ``--json`` each subcommand prints exactly one JSON object on stdout;
 otherwise readable text. A user's mistake (missing file, bad budget, unknown
@@ -14,17 +14,17 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, cast
 
-from sysrs_ref import cli_conform, cli_convert, cli_exact, cli_hardness, cli_live, cli_reproduce, cli_subset
+from sysrs_ref import cli_conform, cli_convert, cli_datasets, cli_exact, cli_hardness, cli_live, cli_reproduce, cli_subset
 from sysrs_ref.algorithms.base import Outcome
 from sysrs_ref.algorithms.lrf import LRFDraw, lrf_params
 from sysrs_ref.algorithms.registry import ALGORITHMS, get_algorithm
-from sysrs_ref.cli_common import JsonValue, algorithm_params, emit, run_from
+from sysrs_ref.cli_common import SCORES_HELP, JsonValue, algorithm_params, emit, run_from
+from sysrs_ref.datasets import resolve_scores
 from sysrs_ref.draws import random_draw
 from sysrs_ref.driver import drive
 from sysrs_ref.errors import SysrsError
 from sysrs_ref.fast.lrf import run_lrf
 from sysrs_ref.instance import Instance
-from sysrs_ref.loaders import load_scores
 from sysrs_ref.progress import Progress
 from sysrs_ref.schedule import parse_budget, schedule
 from sysrs_ref.simulation import SimulationResult, simulate
@@ -60,9 +60,10 @@ def _build_parser() -> _Parser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n"
         "  python -m sysrs_ref demo\n"
-        "  python -m sysrs_ref select --scores ../shared/data/gsm.npy --budget 12%\n"
-        "  python -m sysrs_ref simulate --scores ../shared/data/gsm.npy --algorithm sysrs --budgets 8%,20% --runs 1000\n"
-        "  python -m sysrs_ref hardness --scores ../shared/data/gsm.npy --json",
+        "  python -m sysrs_ref datasets\n"
+        "  python -m sysrs_ref select --scores gsm --budget 12%\n"
+        "  python -m sysrs_ref simulate --scores gsm --algorithm sysrs --budgets 8%,20% --runs 1000\n"
+        "  python -m sysrs_ref hardness --scores gsm --json",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
 
@@ -75,12 +76,11 @@ def _build_parser() -> _Parser:
             epilog=f"example:\n  python -m sysrs_ref {name} {example}".rstrip(),
         )
 
-    scores_help = ".npy, .csv matrix, or long .csv (model,query,score)"
     json_help = "print one JSON object"
 
     def run_arguments(sub: argparse.ArgumentParser) -> None:
         """--scores, --budget, --algorithm and --a: what one run of an algorithm needs."""
-        sub.add_argument("--scores", required=True, metavar="F", help=scores_help)
+        sub.add_argument("--scores", required=True, metavar="F", help=SCORES_HELP)
         sub.add_argument("--budget", required=True, metavar="B", help="evaluations (5000) or a percentage of K*L (12%%, 1.25%%)")
         sub.add_argument("--algorithm", default="sysrs", metavar="NAME", help=f"one of {', '.join(ALGORITHMS)} (default sysrs)")
         sub.add_argument("--a", metavar="A", help="exploration parameter of ucbe and syucbe (default 1)")
@@ -90,7 +90,7 @@ def _build_parser() -> _Parser:
     select = command(
         "select",
         "run one algorithm once on a score matrix and report the model it picks",
-        "--scores ../shared/data/gsm.npy --budget 12% --algorithm sysrs --seed 1 --json",
+        "--scores gsm --budget 12% --algorithm sysrs --seed 1 --json",
     )
     run_arguments(select)
     select.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the draw (default 0)")
@@ -99,9 +99,9 @@ def _build_parser() -> _Parser:
     sim = command(
         "simulate",
         "run one algorithm many times at several budgets and report how often it picks a best model",
-        "--scores ../shared/data/gsm.npy --algorithm sysrs --budgets 8%,20%,35% --runs 1000 --seed 0 --workers 2",
+        "--scores gsm --algorithm sysrs --budgets 8%,20%,35% --runs 1000 --seed 0 --workers 2",
     )
-    sim.add_argument("--scores", required=True, metavar="F", help=scores_help)
+    sim.add_argument("--scores", required=True, metavar="F", help=SCORES_HELP)
     sim.add_argument("--algorithm", required=True, metavar="NAME", help=f"one of {', '.join(ALGORITHMS)}")
     sim.add_argument(
         "--budgets", required=True, metavar="B1,B2,...",
@@ -130,12 +130,16 @@ def _build_parser() -> _Parser:
 
     hard = command(
         "hardness",
-        "the hardness measures H1, H2, H3, H3' of a score matrix, or the paper's dataset table for a folder",
-        "--scores ../shared/data/gsm.npy --json\n  python -m sysrs_ref hardness --table ../shared/data",
+        "the hardness measures H1, H2, H3, H3' of a score matrix, or the paper's dataset table",
+        "--scores gsm --json\n  python -m sysrs_ref hardness --table",
     )
     source = hard.add_mutually_exclusive_group(required=True)
-    source.add_argument("--scores", metavar="F", help=scores_help)
-    source.add_argument("--table", metavar="DIR", help="every matrix in DIR (MANIFEST.json order), beside the paper's table")
+    source.add_argument("--scores", metavar="F", help=SCORES_HELP)
+    source.add_argument(
+        "--table", nargs="?", const="", metavar="DIR",
+        help="the paper's dataset table: the shipped benchmarks (or $SYSRS_DATA), or every matrix in DIR "
+        "(MANIFEST.json order), beside the paper's printed values",
+    )
     hard.add_argument(
         "--bernoulli", action="store_true", help="read the scores as probabilities p_ij of Bernoulli scores"
     )
@@ -180,6 +184,10 @@ def _build_parser() -> _Parser:
                    cli_convert.EXAMPLE)
     cli_convert.add_arguments(conv)
 
+    data = command("datasets", "list the real benchmarks shipped with the package (K, L, best mean, Delta_2, H2), or export them",
+                   cli_datasets.EXAMPLE)
+    cli_datasets.add_arguments(data)
+
     demo = command("demo", "SySRs on a synthetic benchmark at 10%% of the full cost (no files needed)", "")
     demo.add_argument("--json", action="store_true", help=json_help)
     return parser
@@ -193,7 +201,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         handlers: dict[str, Callable[[argparse.Namespace], int | None]] = {
             "select": _select, "simulate": _simulate, "hardness": cli_hardness.run, "exact": cli_exact.run,
             "reproduce": cli_reproduce.run, "vectors": cli_conform.vectors, "conform": cli_conform.conform,
-            "subset": cli_subset.run, "live": cli_live.run, "convert": cli_convert.run, "demo": _demo,
+            "subset": cli_subset.run, "live": cli_live.run, "convert": cli_convert.run, "datasets": cli_datasets.run,
+            "demo": _demo,
         }
         status = handlers[args.command](args)
         if status is not None:
@@ -267,7 +276,7 @@ def _simulate(args: argparse.Namespace) -> None:
     if not all(items):
         raise SysrsError(f"--budgets {args.budgets!r} has an empty item; write them like 8%,20%,5000")
     spec = get_algorithm(args.algorithm)
-    instance = load_scores(args.scores)
+    instance = resolve_scores(args.scores)
     started = time.perf_counter()
     with Progress(args.runs, spec.name, enabled=False if args.quiet else None) as bar:
         top_m = None if args.top_m is None else parse_top_m(args.top_m, instance.n_models)

@@ -8,12 +8,15 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from sysrs_ref.algorithms.registry import AlgorithmSpec, ParamValue, get_algorithm
+from sysrs_ref.datasets import resolve_scores
 from sysrs_ref.instance import Instance
 from sysrs_ref.json_types import JsonValue
-from sysrs_ref.loaders import load_scores
 from sysrs_ref.schedule import parse_budget
 
-__all__ = ["JsonValue", "Run", "algorithm_params", "emit", "run_from"]
+__all__ = ["SCORES_HELP", "JsonValue", "Run", "algorithm_params", "emit", "run_from"]
+
+#: The help of every --scores option.
+SCORES_HELP = ".npy, .csv matrix or long .csv (model,query,score) file, or a shipped benchmark's name (gsm)"
 
 
 def emit(args: argparse.Namespace, payload: Mapping[str, JsonValue], text: str) -> None:
@@ -36,7 +39,7 @@ class Run(NamedTuple):
 def run_from(args: argparse.Namespace) -> Run:
     """The algorithm, instance, budget and parameters that --algorithm, --scores, --budget, --a and --m name."""
     spec = get_algorithm(args.algorithm)
-    instance = load_scores(args.scores)
+    instance = resolve_scores(args.scores)
     budget = parse_budget(args.budget, instance.n_models, instance.n_queries)
     params = algorithm_params(args)
     return Run(spec, instance, budget, params, spec.check_params(params))

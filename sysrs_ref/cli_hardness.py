@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from sysrs_ref.cli_common import JsonValue, emit
+from sysrs_ref.datasets import resolve_scores
 from sysrs_ref.errors import SysrsError
-from sysrs_ref.loaders import load_scores
 from sysrs_ref.scores import fraction_text
 from sysrs_ref.theory.hardness import hardness
 from sysrs_ref.theory.table import COLUMNS, dataset_table
@@ -21,13 +21,13 @@ def _float(value: Fraction | None) -> float | None:
 
 
 def run(args: argparse.Namespace) -> None:
-    """``hardness --scores F`` or ``hardness --table DIR``."""
+    """``hardness --scores F`` or ``hardness --table [DIR]``."""
     if args.table is not None:
         if args.bernoulli:
             raise SysrsError("--bernoulli applies to --scores, not to --table")
         _table(args)
         return
-    instance = load_scores(args.scores)
+    instance = resolve_scores(args.scores)
     h = hardness(instance, bernoulli=args.bernoulli)
     measures = {"H1": h.h1, "H2": h.h2, "H3": h.h3, "H3_prime": h.h3_prime}
     payload: dict[str, JsonValue] = {
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> None:
 
 
 def _table(args: argparse.Namespace) -> None:
-    rows = dataset_table(args.table)
+    rows = dataset_table(args.table or None)  # --table alone: the shipped benchmarks (or $SYSRS_DATA)
     payload: dict[str, JsonValue] = {
         "datasets": [
             {

@@ -14,24 +14,29 @@ from sysrs_ref.reproduce import reproduce
 
 __all__ = ["add_arguments", "run"]
 
-EXAMPLE = "--data ../shared/data --out reproduction --grid table --runs 1000 --workers 2"
+EXAMPLE = "--out reproduction --grid table --runs 1000 --workers 2"
 
 
 def add_arguments(sub: argparse.ArgumentParser) -> None:
     """The options of ``reproduce``."""
-    sub.add_argument("--data", required=True, metavar="DIR", help="folder of score matrices (MANIFEST.json, like ../shared/data)")
+    sub.add_argument(
+        "--data", metavar="DIR",
+        help="folder of score matrices (.npy/.csv, optionally a MANIFEST.json); default: the shipped benchmarks, "
+        "or $SYSRS_DATA if set",
+    )
     sub.add_argument("--out", required=True, metavar="DIR", help="output folder; its cache/ lets an interrupted run resume")
     sub.add_argument("--runs", type=int, default=1000, metavar="R", help="runs per cell (default 1000, as the paper)")
     sub.add_argument("--seed", type=int, default=0, metavar="S", help="run r draws from SeedSequence(S, spawn_key=(r,)) (default 0)")
     sub.add_argument(
         "--grid", default="paper", metavar="GRID",
-        help="paper (the 107 budget levels, default), table (8,12,16,20,25,30,35%%), lrf (UCB-E-LRF's 38 levels) "
+        help="paper (the 107 budget levels, default), table (8,12,16,20,25,30,35%%), topm (5%%, 10%%, ..., 100%%), "
+        "lrf (UCB-E-LRF's 38 levels) "
         "or a file with one percentage per line",
     )
     sub.add_argument(
         "--algorithms", default="paper", metavar="LIST",
         help="paper (US, SyUS, SR, SySRs, UCB-E, SyUCB-E with a in 0.1,1,10; default), lrf (UCB-E-LRF with 5%% and 0%% "
-        "warm-up: hours on real data, see README), lrf-banditeval (the same with the public code's rules) "
+        "warm-up: hours on real data, see docs/ucbe-lrf.md), lrf-banditeval (the same with the public code's rules) "
         "or a list such as paper,ucbe:a=100,ucbe-lrf:warmup=0",
     )
     sub.add_argument(
@@ -40,7 +45,7 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
     )
     sub.add_argument(
         "--top-m-grid", default="topm", metavar="GRID",
-        help="budget grid of the top-m study: topm (5%%, 10%%, ..., 100%%, the Appendix's; default), paper, table or a file",
+        help="budget grid of the top-m study: topm (5%%, 10%%, ..., 100%%, the Appendix's; default), paper, table, lrf or a file",
     )
     sub.add_argument(
         "--top-m-algorithms", metavar="LIST",

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import argparse
 
-from sysrs_ref.cli_common import emit
-from sysrs_ref.loaders import load_scores
+from sysrs_ref.cli_common import SCORES_HELP, emit
+from sysrs_ref.datasets import resolve_scores
 from sysrs_ref.subset.methods import SUBSET_METHODS, anchors_for_budget, select_subset
 
 __all__ = ["EXAMPLE", "add_arguments", "run"]
 
-EXAMPLE = "--scores ../shared/data/gsm.npy --method anchor --budget 10% --seed 0 --json"
+EXAMPLE = "--scores gsm --method anchor --budget 10% --seed 0 --json"
 
 
 def add_arguments(sub: argparse.ArgumentParser) -> None:
     """The options of ``subset``."""
-    sub.add_argument("--scores", required=True, metavar="F", help=".npy, .csv matrix, or long .csv (model,query,score)")
+    sub.add_argument("--scores", required=True, metavar="F", help=SCORES_HELP)
     sub.add_argument("--method", required=True, metavar="NAME", help=f"one of {', '.join(SUBSET_METHODS)}")
     sub.add_argument("--dim", type=int, metavar="D", help="IRT dimension D of kmeans-irt (default 2; the paper: 2, 5, 10, 15)")
     sub.add_argument(
@@ -28,7 +28,7 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> None:
     """Select the anchors, estimate every model's mean, print the chosen model."""
-    instance = load_scores(args.scores)
+    instance = resolve_scores(args.scores)
     n_models, n_queries = instance.shape
     k = anchors_for_budget(args.budget, n_models, n_queries)
     result = select_subset(instance.array, args.method, k, seed=args.seed, dim=args.dim)

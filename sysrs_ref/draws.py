@@ -1,4 +1,4 @@
-"""Draw: all the randomness of one run, as plain integers (DESIGN.md section 1).
+"""Draw: all the randomness of one run, as plain integers (docs/contracts.md).
 
 A run of any algorithm is the pure function ``outcome = algorithm(budget, draw)``
 driven by an oracle. The draw holds:

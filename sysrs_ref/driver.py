@@ -1,4 +1,4 @@
-"""Drivers: feeding an algorithm's requests to an evaluation oracle (DESIGN.md section 2)."""
+"""Drivers: feeding an algorithm's requests to an evaluation oracle (docs/contracts.md)."""
 
 from __future__ import annotations
 

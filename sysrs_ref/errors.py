@@ -10,6 +10,7 @@ from __future__ import annotations
 __all__ = [
     "BoundConditionError",
     "BudgetError",
+    "DatasetError",
     "DrawError",
     "InstanceError",
     "LiveError",
@@ -28,6 +29,10 @@ class SysrsError(ValueError):
 
 class InstanceError(SysrsError):
     """A score matrix (or the file holding it) is unusable; the message says where."""
+
+
+class DatasetError(InstanceError):
+    """A benchmark name is unknown, or a shipped benchmark's file does not match its manifest."""
 
 
 class LoaderError(InstanceError):

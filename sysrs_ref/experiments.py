@@ -30,13 +30,12 @@ import numpy as np
 
 from sysrs_ref.algorithms.lrf import LRF_DEFAULTS, lrf_params
 from sysrs_ref.algorithms.registry import get_algorithm
-from sysrs_ref.cache import CACHE_FORMAT, Cache, Point, TopMPoint, atomic_write
+from sysrs_ref.cache import CACHE_FORMAT, Cache, Point, TopMPoint
 from sysrs_ref.datasets import Dataset
 from sysrs_ref.errors import BudgetError, ParameterError
 from sysrs_ref.fast.lrf import lrf_rankings
 from sysrs_ref.fast.run import CELL_BYTES, CHUNK_BYTES, chunk_runs, exact_params, run_fast
 from sysrs_ref.fast.table import ScoreTable, score_table
-from sysrs_ref.loaders import load_scores
 from sysrs_ref.paper import LRF_GRID, PAPER_GRID, TABLE_GRID
 from sysrs_ref.schedule import budget_from_percentage, parse_percentage
 from sysrs_ref.scores import decimal_text
@@ -51,7 +50,6 @@ __all__ = [
     "Config",
     "Point",
     "Task",
-    "atomic_write",
     "cells",
     "lrf_configs",
     "parse_configs",
@@ -188,7 +186,7 @@ def parse_configs(text: str) -> tuple[Config, ...]:
 
 
 def parse_grid(text: str) -> tuple[Fraction, ...]:
-    """A budget grid: ``paper``, ``table``, or a file with one percentage per line ("12%" or "12"; # comments).
+    """A budget grid: a name of :data:`GRIDS` (``paper``, ``table``, ``topm``, ``lrf``), or a file with one percentage per line ("12%" or "12"; # comments).
 
     >>> [float(p) for p in parse_grid("table")]
     [8.0, 12.0, 16.0, 20.0, 25.0, 30.0, 35.0]
@@ -202,7 +200,7 @@ def parse_grid(text: str) -> tuple[Fraction, ...]:
             lines = path.read_text().splitlines()
         except (OSError, UnicodeDecodeError) as err:
             raise ParameterError(
-                f"--grid {text!r} is neither 'paper' nor 'table' nor a readable file of percentages ({err})"
+                f"--grid {text!r} is neither a grid name ({', '.join(GRIDS)}) nor a readable file of percentages ({err})"
             ) from None
         where = f"grid file '{path}'"
     points: list[Fraction] = []
@@ -246,7 +244,7 @@ def _table(dataset: Dataset) -> ScoreTable:
     key = (str(dataset.path), dataset.sha256)
     if key not in _TABLES:
         _TABLES.clear()
-        _TABLES[key] = score_table(load_scores(dataset.path))
+        _TABLES[key] = score_table(dataset.load())
     return _TABLES[key]
 
 
@@ -310,7 +308,7 @@ def _top_m_point(
 
 
 def _budgets(dataset: Dataset, grid: Sequence[Fraction], shape: tuple[int, int] | None) -> tuple[int, ...]:
-    n_models, n_queries = shape if shape is not None else load_scores(dataset.path).shape
+    n_models, n_queries = shape if shape is not None else dataset.load().shape
     try:
         return tuple(budget_from_percentage(pct, n_models, n_queries) for pct in grid)
     except BudgetError as err:

@@ -1,7 +1,7 @@
 """The score matrix S in [0, 1]^(K x L) of the paper's Formal Setup, validated, with its exact truth.
 
 An :class:`Instance` is both the problem (which model is best) and the
-deterministic evaluation oracle of DESIGN.md section 1: ``instance(i, j)``
+deterministic evaluation oracle of docs/contracts.md: ``instance(i, j)``
 returns the score of model ``i`` on query ``j`` as an exact Fraction.
 """
 

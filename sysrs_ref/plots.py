@@ -123,6 +123,6 @@ def write_plots(results: Results, out: Path) -> tuple[list[Path], str]:
             axis.legend(fontsize=7, ncol=2)
         figure.tight_layout()
         paths.append(_save(figure, out / f"dataset_{dataset.name}.png", 100))
-    note = (f"figure1.png (Figure 1: a) mean error rate, b) worst-case confidence budget; UCB families at their "
-            f"best a at each point) and one dataset_<name>.png per dataset (the Appendix's panels).")
+    note = ("figure1.png (Figure 1: a) mean error rate, b) worst-case confidence budget; UCB families at their "
+            "best a at each point) and one dataset_<name>.png per dataset (the Appendix's panels).")
     return paths, note

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from sysrs_ref._version import __version__
 from sysrs_ref.claims import Claim, Verdict, check_claims
-from sysrs_ref.experiments import atomic_write
+from sysrs_ref._atomic import atomic_write
 from sysrs_ref.json_types import JsonValue
 from sysrs_ref.metrics import wilson_interval
 from sysrs_ref.paper import ACCURACY_TABLE, CB_LEVELS, CB_TABLE, DIVERSITY_TABLE, TABLE_GRID

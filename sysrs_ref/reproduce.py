@@ -16,6 +16,7 @@ topm_cb.csv, topm_report.md and three figures (:mod:`sysrs_ref.topm_report`,
 
 from __future__ import annotations
 
+import os
 import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -24,13 +25,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from sysrs_ref.subset.study import SubsetSettings, run_subset_study, write_subset_outputs
-from sysrs_ref.datasets import find_datasets
+from sysrs_ref._version import __version__
+from sysrs_ref.datasets import DATA_ENV, default_datasets, find_datasets
 from sysrs_ref.errors import InstanceError, ParameterError
 from sysrs_ref.experiments import Cache, Config, cells, paper_configs, parse_configs, parse_grid, plan, run_cells
-from sysrs_ref.loaders import load_scores
 from sysrs_ref.plots import write_plots
 from sysrs_ref.report import Summary, summarize, write_outputs
+from sysrs_ref.subset.study import SubsetSettings, run_subset_study, write_subset_outputs
 from sysrs_ref.tables import Curve, Results
 from sysrs_ref.theory.table import table_row
 from sysrs_ref.topm import parse_top_m
@@ -100,7 +101,7 @@ def _check_count(value: object, flag: str, least: int) -> int:
 
 
 def reproduce(
-    data: str | Path,
+    data: str | Path | None,
     out: str | Path,
     *,
     grid: str = "paper",
@@ -117,6 +118,9 @@ def reproduce(
     subset_selection: SubsetSettings | None = None,
 ) -> ReproduceOutcome:
     """Run the paper's experiments on every matrix of *data* and write the results into *out*.
+
+    *data* is a folder of score matrices, or None for the shipped benchmarks
+    (or ``$SYSRS_DATA``'s folder when that is set).
 
     *grid* is ``paper`` (107 budget levels), ``table`` (the seven budgets of
     Table "identification-accuracy") or a file of percentages; *algorithms* is
@@ -143,16 +147,16 @@ def reproduce(
     if not configs:
         configs = paper_configs()
     points = parse_grid(grid)
-    datasets = find_datasets(data)
+    datasets = default_datasets() if data is None else find_datasets(data)
     names = [d.name for d in datasets]
     if len(set(names)) != len(names):
-        raise InstanceError(f"two datasets of '{data}' have the same name: {sorted({n for n in names if names.count(n) > 1})}")
+        raise InstanceError(f"two datasets of '{_data_label(data)}' have the same name: {sorted({n for n in names if names.count(n) > 1})}")
     target = Path(out)
     if target.exists() and not target.is_dir():
         raise ParameterError(f"--out '{target}' exists and is not a folder")
     target.mkdir(parents=True, exist_ok=True)
     cache = Cache(target)
-    instances = {d.name: load_scores(d.path) for d in datasets}  # each matrix read once
+    instances = {d.name: d.load() for d in datasets}  # each matrix read once
     shapes = {name: instance.shape for name, instance in instances.items()}
     tasks, cached = plan(datasets, configs, points, runs, seed, cache, shapes=shapes)
     targets = () if top_m is None else parse_top_m(top_m, min(shape[0] for shape in shapes.values()))
@@ -175,7 +179,7 @@ def reproduce(
         best={name: tuple(sorted(inst.best)) for name, inst in instances.items()}, shapes=shapes,
     )
     rows = [table_row(dataset, instances[dataset.name]) for dataset in datasets]
-    summary = summarize(results, str(data), grid, rows)
+    summary = summarize(results, _data_label(data), grid, rows)
     figures, note = write_plots(results, target) if plots else ([], "Plots were not asked for (--no-plots).")
     files = write_outputs(target, summary, note)
     study = None
@@ -190,6 +194,14 @@ def reproduce(
     return ReproduceOutcome(
         target, tuple(files + figures), to_compute, cached + topm_cached, time.perf_counter() - began, summary, study
     )
+
+
+def _data_label(data: str | Path | None) -> str:
+    """How the report names the data: the folder, or the shipped benchmarks."""
+    if data is not None:
+        return str(data)
+    folder = os.environ.get(DATA_ENV)
+    return f"${DATA_ENV} ({folder})" if folder else f"the benchmarks shipped with sysrs-ref {__version__}"
 
 
 def _topm_configs(configs: tuple[Config, ...], chosen: str | tuple[Config, ...] | None) -> tuple[Config, ...]:

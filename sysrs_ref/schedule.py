@@ -1,4 +1,4 @@
-"""Budgets and the Successive Rejects phase schedule (eq. budget-schedule, DESIGN.md section 3).
+"""Budgets and the Successive Rejects phase schedule (eq. budget-schedule; docs/contracts.md).
 
 All arithmetic here is exact (integers and Fractions); a percentage is parsed as
 a decimal, never as a float.
@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import functools
 import math
-from decimal import Decimal, InvalidOperation
+import re
+from decimal import Decimal
 from fractions import Fraction
 
 from sysrs_ref.errors import BudgetError
@@ -66,6 +67,12 @@ def check_budget(budget: int, n_models: int, n_queries: int) -> int:
     return budget
 
 
+#: The budget syntax (docs/contracts.md, "Budgets"): ASCII digits, an optional leading +, and for a
+#: percentage an optional decimal point; no exponent, no underscores, no other scripts' digits.
+_INTEGER = re.compile(r"\+?[0-9]+")
+_PERCENT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+
+
 def parse_percentage(text: str | int | Decimal | Fraction) -> Fraction:
     """Parse a budget percentage exactly: ``"12%"``, ``"1.25%"``, ``"1.25"``, 8 or Decimal("8").
 
@@ -81,12 +88,11 @@ def parse_percentage(text: str | int | Decimal | Fraction) -> Fraction:
             number = text
         else:
             stripped = str(text).strip().removesuffix("%").strip()
-            try:
-                number = Decimal(stripped)
-            except InvalidOperation:
+            if not _PERCENT.fullmatch(stripped):
                 raise BudgetError(
                     f"budget percentage {text!r} is not a number (write it like 12% or 1.25%)"
-                ) from None
+                )
+            number = Decimal(stripped)
         if not number.is_finite():
             raise BudgetError(f"budget percentage must be finite, got {text!r}")
         value = Fraction(number)
@@ -126,7 +132,7 @@ def parse_budget(text: str | int, n_models: int, n_queries: int) -> int:
     stripped = text.strip()
     if stripped.endswith("%"):
         return budget_from_percentage(stripped, n_models, n_queries)
-    if not stripped.lstrip("+").isdigit():
+    if not _INTEGER.fullmatch(stripped):
         raise BudgetError(
             f"budget {text!r} is neither an integer number of evaluations nor a percentage "
             "like 12% or 1.25%"
@@ -186,7 +192,7 @@ def capped_schedule(n_models: int, n_queries: int, budget: int) -> tuple[int, ..
     and the schedule is n_k(U*) with U* the *largest integer* U >= U0 whose
     spend sum_{k<K-1} n_k(U) + 2 n_{K-1}(U) is at most n. This is
     "cap at L and scale the uncapped n_k by the largest factor that keeps the
-    total spend within n" (DESIGN.md section 3): the factor is
+    total spend within n" (Experiments, "Baselines"): the factor is
     U* logbar(K) / (n - K). Each n_k(U) is non-decreasing in U and in k, so the
     spend is monotone and U* is found by bisection.
 

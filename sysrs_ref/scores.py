@@ -1,6 +1,6 @@
 """Exact scores: turning one number into a :class:`~fractions.Fraction` in [0, 1].
 
-The reference compares means exactly (DESIGN.md section 4), so every score is
+The reference compares means exactly (docs/contracts.md), so every score is
 held as a ``Fraction``. A float converts to the Fraction of its exact binary
 value (``0.1`` becomes ``3602879701896397/36028797018963968``), a ``Decimal``
 or a decimal string to its exact decimal value (``"0.1"`` becomes ``1/10``).

@@ -105,7 +105,7 @@ class SimulationResult:
     """Per target m (when asked for): the top-m errors at every budget, as exact counts over the runs."""
 
     def to_json(self) -> dict[str, JsonValue]:
-        """The JSON object of ``simulate --json`` (DESIGN.md section 6), rows with their ``correct`` count.
+        """The JSON object of ``simulate --json`` (docs/cli.md), rows with their ``correct`` count.
 
         With top-m targets, each row also holds ``"top_m": {"3": {"identification_error",
         "ranking_error", "per_rank_error"}, ...}`` (Appendix "Top-m"; ties by the paper's rule,

@@ -23,7 +23,8 @@ from fractions import Fraction
 from pathlib import Path
 
 from sysrs_ref._version import __version__
-from sysrs_ref.cache import Point, atomic_write
+from sysrs_ref._atomic import atomic_write
+from sysrs_ref.cache import Point
 from sysrs_ref.datasets import Dataset
 from sysrs_ref.experiments import Config
 from sysrs_ref.json_types import JsonValue
@@ -190,7 +191,7 @@ def render_topm_report(study: TopMStudy, plots_note: str) -> str:
                 row += [f"{100 * float(errors[b]):.1f}" for b in shown]
             rows.append(row)
         lines += _table(header, rows) + [""]
-        lines += [f"Worst-case X% top-m CB (% of the budget; error <= 100 - X% from there on, on every dataset).", ""]
+        lines += ["Worst-case X% top-m CB (% of the budget; error <= 100 - X% from there on, on every dataset).", ""]
         header = ["algorithm"] + [f"m={m}, X={x}" for m in study.targets for x in TOPM_LEVELS]
         rows = [
             [config.label]

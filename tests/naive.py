@@ -1,6 +1,6 @@
 """An independent, deliberately naive restatement of the eight algorithms, for cross-checking.
 
-Written from the paper and DESIGN.md, not from the package: no generators,
+Written from the paper and docs/contracts.md, not from the package: no generators,
 scores read straight from the matrix, UCB indices compared with sympy, the
 schedule's capping found by scanning levels one by one. It shares nothing with
 the package but the Draw data class.

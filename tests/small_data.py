@@ -1,4 +1,4 @@
-"""Two small synthetic score matrices in the layout of ../shared/data (MANIFEST.json with checksums)."""
+"""Two small synthetic score matrices in the layout of a data folder (MANIFEST.json with checksums)."""
 
 from __future__ import annotations
 

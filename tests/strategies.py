@@ -288,3 +288,18 @@ def long_csv_tables(draw: st.DrawFn, *, max_models: int = 4, max_queries: int = 
         rows.insert(draw(st.integers(source + 1, len(rows))), rows[source])
     header = tuple(draw(st.permutations(["model", "query", "score", "note"])))
     return LongCsvTable(header, tuple(rows))
+
+
+@st.composite
+def packable_matrices(draw: st.DrawFn) -> FloatArray:
+    """Matrices for the shipped benchmarks' file format: 0/1 (any cell count, not only multiples of 8), or any
+    finite floats, -0.0 and subnormals included (the format must give back every bit)."""
+    n_rows = draw(st.integers(1, 9))
+    n_columns = draw(st.integers(1, 13))
+    element = draw(st.sampled_from([
+        st.sampled_from([0.0, 1.0]),
+        st.sampled_from([0.0, -0.0, 1.0]),
+        st.floats(allow_nan=False, allow_infinity=False, allow_subnormal=True),
+    ]))
+    rows = draw(st.lists(st.lists(element, min_size=n_columns, max_size=n_columns), min_size=n_rows, max_size=n_rows))
+    return np.array(rows, dtype=np.float64)

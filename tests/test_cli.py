@@ -1,4 +1,4 @@
-"""The command-line contract of DESIGN.md section 6: ``python -m sysrs_ref select|hardness|demo``.
+"""The command-line contract of docs/cli.md: ``python -m sysrs_ref select|hardness|demo``.
 
 Most tests call :func:`sysrs_ref.cli.main` in-process (fast); a few run the real
 ``python -m sysrs_ref`` in a subprocess to check exit status, stdout and stderr
@@ -26,11 +26,9 @@ PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="session")
-def gsm(shared_data: Path) -> Path:
-    path = shared_data / "gsm.npy"
-    if not path.is_file():
-        pytest.fail(f"{path} is missing from the shared data folder", pytrace=False)
-    return path
+def gsm() -> str:
+    """The shipped benchmark gsm (80 x 1000), by the name --scores accepts."""
+    return "gsm"
 
 
 def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -72,7 +70,7 @@ def assert_user_mistake(status: int, out: str, err: str) -> str:
 
 
 @pytest.mark.parametrize("algorithm", list(ALGORITHMS))
-def test_select_json_every_algorithm(capsys: pytest.CaptureFixture[str], gsm: Path, algorithm: str) -> None:
+def test_select_json_every_algorithm(capsys: pytest.CaptureFixture[str], gsm: str, algorithm: str) -> None:
     status, out, err = run_main(capsys, "select", "--scores", str(gsm), "--budget", "12%", "--algorithm", algorithm, "--json")
     assert status == 0, err
     assert err == ""
@@ -87,7 +85,7 @@ def test_select_json_every_algorithm(capsys: pytest.CaptureFixture[str], gsm: Pa
     assert ranking[0] == payload["chosen"]
 
 
-def test_select_json_subprocess(gsm: Path) -> None:
+def test_select_json_subprocess(gsm: str) -> None:
     result = run_cli("select", "--scores", str(gsm), "--budget", "12%", "--algorithm", "sysrs", "--seed", "3", "--json")
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
@@ -98,7 +96,7 @@ def test_select_json_subprocess(gsm: Path) -> None:
     assert payload["ranking"][0] == payload["chosen"]
 
 
-def test_select_integer_budget(capsys: pytest.CaptureFixture[str], gsm: Path) -> None:
+def test_select_integer_budget(capsys: pytest.CaptureFixture[str], gsm: str) -> None:
     status, out, err = run_main(capsys, "select", "--scores", str(gsm), "--budget", "5000", "--json")
     assert status == 0, err
     payload = one_json_object(out)
@@ -106,7 +104,7 @@ def test_select_integer_budget(capsys: pytest.CaptureFixture[str], gsm: Path) ->
     assert payload["budget"] == 5000 and payload["spent"] <= 5000
 
 
-def test_select_a_works_for_ucbe(capsys: pytest.CaptureFixture[str], gsm: Path) -> None:
+def test_select_a_works_for_ucbe(capsys: pytest.CaptureFixture[str], gsm: str) -> None:
     status, out, err = run_main(
         capsys, "select", "--scores", str(gsm), "--budget", "12%", "--algorithm", "ucbe", "--a", "0.1", "--json"
     )
@@ -117,7 +115,7 @@ def test_select_a_works_for_ucbe(capsys: pytest.CaptureFixture[str], gsm: Path) 
     assert payload["spent"] <= payload["budget"] == 9600
 
 
-def test_select_a_is_rejected_for_sysrs(capsys: pytest.CaptureFixture[str], gsm: Path) -> None:
+def test_select_a_is_rejected_for_sysrs(capsys: pytest.CaptureFixture[str], gsm: str) -> None:
     status, out, err = run_main(
         capsys, "select", "--scores", str(gsm), "--budget", "12%", "--algorithm", "sysrs", "--a", "0.1"
     )
@@ -126,14 +124,14 @@ def test_select_a_is_rejected_for_sysrs(capsys: pytest.CaptureFixture[str], gsm:
 
 
 @pytest.mark.parametrize("a", ["0", "-1", "nan", "abc"])
-def test_select_bad_a_for_ucbe(capsys: pytest.CaptureFixture[str], gsm: Path, a: str) -> None:
+def test_select_bad_a_for_ucbe(capsys: pytest.CaptureFixture[str], gsm: str, a: str) -> None:
     status, out, err = run_main(capsys, "select", "--scores", str(gsm), "--budget", "12%", "--algorithm", "ucbe", f"--a={a}")
     line = assert_user_mistake(status, out, err)
     assert "exploration parameter a" in line
 
 
 @pytest.mark.parametrize("algorithm", ["sysrs", "ucbe", "us"])
-def test_select_same_seed_same_output(capsys: pytest.CaptureFixture[str], gsm: Path, algorithm: str) -> None:
+def test_select_same_seed_same_output(capsys: pytest.CaptureFixture[str], gsm: str, algorithm: str) -> None:
     argv = ("select", "--scores", str(gsm), "--budget", "12%", "--algorithm", algorithm, "--seed", "7", "--json")
     first = run_main(capsys, *argv)
     second = run_main(capsys, *argv)
@@ -142,7 +140,7 @@ def test_select_same_seed_same_output(capsys: pytest.CaptureFixture[str], gsm: P
     assert one_json_object(first[1])["seed"] == 7
 
 
-def test_select_seed_changes_the_draw(capsys: pytest.CaptureFixture[str], gsm: Path) -> None:
+def test_select_seed_changes_the_draw(capsys: pytest.CaptureFixture[str], gsm: str) -> None:
     rankings = set()
     for seed in range(3):
         status, out, err = run_main(
@@ -153,7 +151,7 @@ def test_select_seed_changes_the_draw(capsys: pytest.CaptureFixture[str], gsm: P
     assert len(rankings) > 1, "--seed had no effect on the run"
 
 
-def test_select_text_output(capsys: pytest.CaptureFixture[str], gsm: Path) -> None:
+def test_select_text_output(capsys: pytest.CaptureFixture[str], gsm: str) -> None:
     status, out, err = run_main(capsys, "select", "--scores", str(gsm), "--budget", "12%", "--seed", "1", "--json")
     assert status == 0, err
     payload = one_json_object(out)
@@ -181,20 +179,20 @@ def _check_hardness_payload(payload: dict[str, Any]) -> None:
     assert payload["delta2"] == pytest.approx(0.007)
 
 
-def test_hardness_json(capsys: pytest.CaptureFixture[str], gsm: Path) -> None:
+def test_hardness_json(capsys: pytest.CaptureFixture[str], gsm: str) -> None:
     status, out, err = run_main(capsys, "hardness", "--scores", str(gsm), "--json")
     assert status == 0, err
     _check_hardness_payload(one_json_object(out))
 
 
-def test_hardness_json_subprocess(gsm: Path) -> None:
+def test_hardness_json_subprocess(gsm: str) -> None:
     result = run_cli("hardness", "--scores", str(gsm), "--json")
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     _check_hardness_payload(one_json_object(result.stdout))
 
 
-def test_hardness_text(capsys: pytest.CaptureFixture[str], gsm: Path) -> None:
+def test_hardness_text(capsys: pytest.CaptureFixture[str], gsm: str) -> None:
     status, out, err = run_main(capsys, "hardness", "--scores", str(gsm))
     assert status == 0, err
     assert not out.lstrip().startswith("{")
@@ -283,13 +281,13 @@ MISTAKES: dict[str, tuple[list[str], str]] = {
 }
 
 
-def _fill(argv: list[str], gsm: Path, missing: Path, nan_csv: Path) -> list[str]:
+def _fill(argv: list[str], gsm: str, missing: Path, nan_csv: Path) -> list[str]:
     return [arg.format(gsm=gsm, missing=missing, nan_csv=nan_csv) for arg in argv]
 
 
 @pytest.mark.parametrize("mistake", list(MISTAKES))
 def test_user_mistake_in_process(
-    capsys: pytest.CaptureFixture[str], gsm: Path, nan_csv: Path, tmp_path: Path, mistake: str
+    capsys: pytest.CaptureFixture[str], gsm: str, nan_csv: Path, tmp_path: Path, mistake: str
 ) -> None:
     argv, pattern = MISTAKES[mistake]
     status, out, err = run_main(capsys, *_fill(argv, gsm, tmp_path / "no_such_file.npy", nan_csv))
@@ -298,7 +296,7 @@ def test_user_mistake_in_process(
 
 
 @pytest.mark.parametrize("mistake", ["missing file", "budget below K", "unknown subcommand", "missing --scores"])
-def test_user_mistake_subprocess(gsm: Path, nan_csv: Path, tmp_path: Path, mistake: str) -> None:
+def test_user_mistake_subprocess(gsm: str, nan_csv: Path, tmp_path: Path, mistake: str) -> None:
     argv, pattern = MISTAKES[mistake]
     result = run_cli(*_fill(argv, gsm, tmp_path / "no_such_file.npy", nan_csv))
     line = assert_user_mistake(result.returncode, result.stdout, result.stderr)

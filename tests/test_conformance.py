@@ -235,10 +235,12 @@ def test_first_difference() -> None:
     assert first_difference("algorithms", expected, {**expected, "chosen": 1}) == "chosen: expected 0, got 1"
 
 
-def test_the_readme_example_is_the_committed_case() -> None:
-    section = (ROOT / "README.md").read_text().split("## Testing your implementation against sysrs-ref", 1)[1]
-    shown = section.split("```json\n", 1)[1].split("```", 1)[0].replace('["1", "0", "1", "0", "0", "1"], ...]', "")
+def test_the_guide_example_is_the_committed_case() -> None:
+    guide = (ROOT / "docs" / "conformance.md").read_text()
+    blocks = [part.split("```", 1)[0] for part in guide.split("```json\n")[1:]]
+    shown = next(block for block in blocks if '"sysrs-ties-everywhere-1"' in block)
     case = next(c for c in load_vectors(COMMITTED, ["algorithms"])["algorithms"] if c["id"] == "sysrs-ties-everywhere-1")
+    assert json.loads(shown) == case  # the guide shows the whole case, as committed
     text = json.dumps(case)
     for fragment in ('"budget": 12', '"query_orders": [[0, 3, 1, 5, 4, 2]]', '"arm_priority": [1, 3, 2, 0]',
                      '"chosen": 1', '"ranking": [1, 3, 2, 0]', '"spent": 10',

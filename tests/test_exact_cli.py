@@ -47,9 +47,9 @@ def test_exact_text_and_ucb_parameter(capsys: pytest.CaptureFixture[str]) -> Non
     ],
 )
 def test_exact_refusals_are_one_line(
-    shared_data: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
-    status, out, err = run(capsys, "--scores", str(shared_data / "gsm.npy"), *args)
+    status, out, err = run(capsys, "--scores", "gsm", *args)
     assert status == 2 and out == ""
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
 

@@ -81,7 +81,7 @@ def test_bad_grid_files_are_refused(tmp_path: Path, content: str, pattern: str) 
 
 
 def test_an_unknown_grid_name_or_missing_file(tmp_path: Path) -> None:
-    with pytest.raises(ParameterError, match="neither 'paper' nor 'table'"):
+    with pytest.raises(ParameterError, match=r"neither a grid name \(paper, table, topm, lrf\)"):
         parse_grid(str(tmp_path / "missing.txt"))
 
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from real_data import real
 from strategies import draws_for, instances
 from sysrs_ref import Draw, Instance
 from sysrs_ref.fast import DrawBatch, random_draws, run_fast, score_table
@@ -75,9 +75,9 @@ def test_gap_tie_below_float_resolution_is_decided_exactly() -> None:
 
 @pytest.mark.parametrize("dataset", ["math", "narrative_qa"])
 @pytest.mark.parametrize("name", sorted(SYNCHRONIZED))
-def test_real_matrices(shared_data: Path, dataset: str, name: str) -> None:
+def test_real_matrices(dataset: str, name: str) -> None:
     """20 runs at 3 budgets on real matrices (narrative_qa: F1 floats, the certified path), m = 3."""
-    instance = Instance.from_file(shared_data / f"{dataset}.npy")
+    instance = real(dataset)
     n_models, n_queries = instance.shape
     budgets = tuple(p * n_models * n_queries // 100 for p in (5, 15, 35))
     draws = random_draws(2026, 20, n_models, n_queries, synchronized=SYNCHRONIZED[name])

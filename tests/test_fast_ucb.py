@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from real_data import real
 from strategies import draws_for, exploration_values, instances
 from sysrs_ref import ALGORITHMS, Draw, Instance, drive
 from sysrs_ref.algorithms.ucb_index import compare_indices
@@ -299,8 +299,8 @@ def test_extreme_exploration_falls_back_to_the_reference() -> None:
 @pytest.mark.parametrize(
     ("dataset", "percents"), [("gsm", (1, 2, 4)), ("narrative_qa", (2, 5, 8)), ("math", (2, 5, 8))]
 )
-def test_real_data_equals_reference(shared_data: Path, dataset: str, percents: tuple[int, ...]) -> None:
-    instance = Instance(np.load(shared_data / f"{dataset}.npy"))
+def test_real_data_equals_reference(dataset: str, percents: tuple[int, ...]) -> None:
+    instance = real(dataset)
     table = score_table(instance)
     n_models, n_queries = instance.shape
     budgets = tuple(p * n_models * n_queries // 100 for p in percents)

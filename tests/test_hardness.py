@@ -5,12 +5,12 @@ from __future__ import annotations
 import itertools
 import statistics
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from real_data import real
 from strategies import matrices
 from sysrs_ref import Instance, hardness, logbar
 
@@ -98,22 +98,22 @@ def test_two_armed_dominance_gives_v_equal_delta_minus_delta_squared() -> None:
         ("bbh", 4048.8, 1806.6, 1599.3),
     ],
 )
-def test_matches_the_papers_table(shared_data: Path, name: str, h1: float, h2: float, h3: float) -> None:
-    h = hardness(Instance.from_file(shared_data / f"{name}.npy"))
+def test_matches_the_papers_table(name: str, h1: float, h2: float, h3: float) -> None:
+    h = hardness(real(name))
     assert h.h1 is not None and h.h2 is not None and h.h3 is not None
     assert abs(float(h.h1) - h1) <= 0.1
     assert abs(float(h.h2) - h2) <= 0.1
     assert abs(float(h.h3) - h3) <= 0.1
 
 
-def test_arc_challenge_h3_differs_from_the_paper_only_by_the_order_of_tied_models(shared_data: Path) -> None:
+def test_arc_challenge_h3_differs_from_the_paper_only_by_the_order_of_tied_models() -> None:
     """arc_challenge has many tied means. The paper's H3 = 3457.4 is max_i i H_{3,i} with tied models
     in row order (the order of its data files); our convention (the tightest order, see
     sysrs_ref.theory.hardness) gives 3445.7. Both are recomputed here independently in floats.
     """
     import numpy as np
 
-    inst = Instance.from_file(shared_data / "arc_challenge.npy")
+    inst = real("arc_challenge")
     scores = inst.array
     mu = scores.mean(axis=1)
     best = int(np.argmax(mu))
@@ -132,7 +132,7 @@ def test_arc_challenge_h3_differs_from_the_paper_only_by_the_order_of_tied_model
     assert abs(float(h.h1) - 17568.7) <= 0.1 and abs(float(h.h2) - 5676.0) <= 0.1
 
 
-def test_exact_hardness_of_a_float_matrix_prints_however_long(shared_data: Path) -> None:
+def test_exact_hardness_of_a_float_matrix_prints_however_long() -> None:
     """wmt_14 (continuous BLEU scores): exact H1 has > 4300 digits, beyond Python's str(int) limit."""
     import json
     from decimal import Decimal
@@ -144,10 +144,10 @@ def test_exact_hardness_of_a_float_matrix_prints_however_long(shared_data: Path)
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        assert main(["hardness", "--scores", str(shared_data / "wmt_14.npy"), "--json"]) == 0
+        assert main(["hardness", "--scores", "wmt_14", "--json"]) == 0
     payload = json.loads(out.getvalue())
     numerator, denominator = payload["exact"]["H1"].split("/")
     assert len(numerator) > 4300
     exact = Fraction(int(Decimal(numerator)), int(Decimal(denominator)))
-    assert exact == hardness(Instance.from_file(shared_data / "wmt_14.npy")).h1
+    assert exact == hardness(real("wmt_14")).h1
     assert abs(payload["H1"] - 335590.6) < 0.1 and abs(payload["H3"] - 4234.8) < 0.1

@@ -200,7 +200,7 @@ def test_cli_on_a_dask_scheduler_gives_the_local_numbers(tmp_path: Path, capsys:
 @pytest.mark.parametrize(
     ("extra", "pattern"),
     [
-        (["--grid", "weekly"], "neither 'paper' nor 'table'"),
+        (["--grid", "weekly"], "neither a grid name"),
         (["--runs", "0"], "--runs must be a positive integer"),
         (["--workers", "0"], "--workers must be a positive integer"),
         (["--algorithms", "sysrs,magic"], "magic"),

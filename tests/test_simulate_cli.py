@@ -1,4 +1,4 @@
-"""``python -m sysrs_ref simulate``: the JSON contract of DESIGN.md section 6, text, progress, mistakes."""
+"""``python -m sysrs_ref simulate``: the JSON contract of docs/cli.md, text, progress, mistakes."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
-from sysrs_ref import load_scores, random_draw, select, simulate
+from real_data import real
+from sysrs_ref import load_scores, simulate
 from sysrs_ref.cli import main
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -23,11 +23,9 @@ ROW_KEYS = {"budget_pct", "budget", "accuracy", "spent_max"}
 
 
 @pytest.fixture(scope="module")
-def gsm(shared_data: Path) -> Path:
-    path = shared_data / "gsm.npy"
-    if not path.is_file():
-        pytest.fail(f"{path} is missing from the shared data folder", pytrace=False)
-    return path
+def gsm() -> str:
+    """The shipped benchmark gsm (80 x 1000), by the name --scores accepts."""
+    return "gsm"
 
 
 class FakeTTY(io.StringIO):
@@ -65,7 +63,7 @@ def assert_user_mistake(status: int, out: str, err: str) -> str:
     return lines[0]
 
 
-def test_json_contract(capsys: pytest.CaptureFixture[str], gsm: Path) -> None:
+def test_json_contract(capsys: pytest.CaptureFixture[str], gsm: str) -> None:
     status, out, err = run_main(
         capsys, "simulate", "--scores", str(gsm), "--algorithm", "sysrs", "--budgets", "8%,1.25%,2000",
         "--runs", "20", "--seed", "1", "--json",
@@ -86,11 +84,11 @@ def test_json_contract(capsys: pytest.CaptureFixture[str], gsm: Path) -> None:
         assert isinstance(row["accuracy"], float) and 0.0 <= row["accuracy"] <= 1.0
         assert isinstance(row["spent_max"], int) and 0 < row["spent_max"] <= row["budget"]
     assert rows[0]["accuracy"] > rows[1]["accuracy"]  # 8% finds the best model more often than 1.25%
-    expected = simulate(load_scores(gsm), "sysrs", ["8%", "1.25%", "2000"], 20, 1).to_json()
+    expected = simulate(real(gsm), "sysrs", ["8%", "1.25%", "2000"], 20, 1).to_json()
     assert payload == json.loads(json.dumps(expected))
 
 
-def test_text_output(capsys: pytest.CaptureFixture[str], gsm: Path) -> None:
+def test_text_output(capsys: pytest.CaptureFixture[str], gsm: str) -> None:
     status, out, err = run_main(
         capsys, "simulate", "--scores", str(gsm), "--algorithm", "sr", "--budgets", "8%,1.25%", "--runs", "10",
     )
@@ -101,7 +99,7 @@ def test_text_output(capsys: pytest.CaptureFixture[str], gsm: Path) -> None:
     assert lines[0].startswith(f"SR on {gsm}: 80 models x 1000 queries, 10 runs, seed 0, 1 worker, ")
     assert re.search(r", \d+\.\d\d s$", lines[0]), lines[0]  # the time taken
     assert "budget" in lines[1] and "accuracy" in lines[1] and "spent_max" in lines[1]
-    result = simulate(load_scores(gsm), "sr", ["8%", "1.25%"], 10)
+    result = simulate(real(gsm), "sr", ["8%", "1.25%"], 10)
     for line, row in zip(lines[3:5], result.rows):
         assert line.split() == [
             f"{row.budget_pct:g}%", f"{row.budget:,}", f"{row.accuracy:.4f}", f"{row.correct}/10", f"{row.spent_max:,}"
@@ -127,7 +125,7 @@ def test_a_is_passed_to_ucbe(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_progress_bar_on_a_terminal_only(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, gsm: Path
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, gsm: str
 ) -> None:
     argv = ["simulate", "--scores", str(gsm), "--algorithm", "sysrs", "--budgets", "8%", "--runs", "30", "--json"]
     for quiet in (False, True):
@@ -150,7 +148,7 @@ def test_help_shows_the_example(capsys: pytest.CaptureFixture[str]) -> None:
         main(["simulate", "--help"])
     assert exit_info.value.code == 0
     out = capsys.readouterr().out
-    assert "python -m sysrs_ref simulate --scores ../shared/data/gsm.npy --algorithm sysrs --budgets 8%,20%,35%" in out
+    assert "python -m sysrs_ref simulate --scores gsm --algorithm sysrs --budgets 8%,20%,35%" in out
     for flag in ("--budgets", "--runs", "--workers", "--quiet", "--seed", "--a", "--json"):
         assert flag in out
     with pytest.raises(SystemExit):
@@ -174,7 +172,7 @@ MISTAKES: dict[str, tuple[list[str], str]] = {
 }
 
 
-def _argv(changes: list[str], gsm: Path, missing: Path) -> list[str]:
+def _argv(changes: list[str], gsm: str, missing: Path) -> list[str]:
     options = {"--scores": str(gsm), "--algorithm": "sysrs", "--budgets": "8%", "--runs": "3"}
     extra: list[str] = []
     for flag, value in zip(changes[::2], changes[1::2]):
@@ -186,7 +184,7 @@ def _argv(changes: list[str], gsm: Path, missing: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("mistake", list(MISTAKES))
-def test_user_mistakes(capsys: pytest.CaptureFixture[str], gsm: Path, tmp_path: Path, mistake: str) -> None:
+def test_user_mistakes(capsys: pytest.CaptureFixture[str], gsm: str, tmp_path: Path, mistake: str) -> None:
     changes, pattern = MISTAKES[mistake]
     status, out, err = run_main(capsys, *_argv(changes, gsm, tmp_path / "no_such_file.npy"))
     line = assert_user_mistake(status, out, err)
@@ -194,7 +192,7 @@ def test_user_mistakes(capsys: pytest.CaptureFixture[str], gsm: Path, tmp_path: 
 
 
 @pytest.mark.parametrize("missing_flag", ["--scores", "--algorithm", "--budgets", "--runs"])
-def test_required_options(capsys: pytest.CaptureFixture[str], gsm: Path, tmp_path: Path, missing_flag: str) -> None:
+def test_required_options(capsys: pytest.CaptureFixture[str], gsm: str, tmp_path: Path, missing_flag: str) -> None:
     argv = _argv([], gsm, tmp_path)
     at = argv.index(missing_flag)
     status, out, err = run_main(capsys, *(argv[:at] + argv[at + 2 :]))
@@ -202,7 +200,7 @@ def test_required_options(capsys: pytest.CaptureFixture[str], gsm: Path, tmp_pat
     assert missing_flag in line
 
 
-def test_subprocess_two_workers_and_a_mistake(gsm: Path, tmp_path: Path) -> None:
+def test_subprocess_two_workers_and_a_mistake(gsm: str, tmp_path: Path) -> None:
     result = run_cli(
         "simulate", "--scores", str(gsm), "--algorithm", "syus", "--budgets", "2%,10%", "--runs", "40",
         "--seed", "5", "--workers", "2", "--json",
@@ -210,34 +208,10 @@ def test_subprocess_two_workers_and_a_mistake(gsm: Path, tmp_path: Path) -> None
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""  # a pipe is not a terminal: no progress bar
     payload = one_json_object(result.stdout)
-    assert payload == simulate(load_scores(gsm), "syus", ["2%", "10%"], 40, 5).to_json()
+    assert payload == simulate(real(gsm), "syus", ["2%", "10%"], 40, 5).to_json()
     bad = run_cli("simulate", "--scores", str(gsm), "--algorithm", "sysrs", "--budgets", "8%", "--runs", "0")
     line = assert_user_mistake(bad.returncode, bad.stdout, bad.stderr)
     assert "--runs" in line
-
-
-def test_readme_section_shows_the_actual_output(capsys: pytest.CaptureFixture[str], gsm: Path) -> None:
-    """The README's "Simulating many runs" example: its command's output (but the time) and its claims."""
-    readme = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Simulating many runs", 1)[1].split("\n## ", 1)[0]
-    command, shown = re.findall(r"```(?:bash)?\n(.*?)```", section, flags=re.S)[:2]
-    argv = command.split()[3:]
-    assert command.startswith(".venv/bin/python -m sysrs_ref simulate") and "--workers" in argv
-    status, out, err = run_main(capsys, *[str(gsm) if arg.endswith("gsm.npy") else arg for arg in argv])
-    assert status == 0, err
-
-    def untimed(text: str) -> list[str]:
-        lines = text.strip().splitlines()
-        return [re.sub(r", [\d.]+ s$", "", lines[0]).replace(str(gsm), "GSM")] + lines[1:]
-
-    assert untimed(out) == untimed(shown.replace("../shared/data/gsm.npy", str(gsm)))
-    result = simulate(load_scores(gsm), "sysrs", ["8%", "20%", "35%"], runs=1000, seed=0)
-    assert "[(6400, 0.892), (16000, 1.0), (28000, 1.0)]" in section
-    assert [(row.budget, row.accuracy) for row in result.rows] == [(6400, 0.892), (16000, 1.0), (28000, 1.0)]
-    assert "run 8 above picks model 1 at 8%" in section and result.chosen[8, 0] == 1
-    generator = np.random.default_rng(np.random.SeedSequence(0, spawn_key=(8,)))
-    draw = random_draw(generator, 80, 1000, synchronized=True)
-    assert select(load_scores(gsm), "8%", "sysrs", draw=draw).chosen == 1  # the reference, replaying run 8 alone
 
 
 def test_ctrl_c_is_one_line_and_status_130(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

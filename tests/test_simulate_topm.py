@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -81,8 +80,8 @@ def test_sar_fixed_m_applies_to_every_target() -> None:
     assert fixed.params == {"m": 2} and per_target.params == {"m": 1}
 
 
-def test_cli_top_m(capsys: pytest.CaptureFixture[str], shared_data: Path) -> None:
-    gsm = str(shared_data / "gsm.npy")
+def test_cli_top_m(capsys: pytest.CaptureFixture[str]) -> None:
+    gsm = "gsm"  # the shipped benchmark, by name
     status = main(["simulate", "--scores", gsm, "--algorithm", "sysar", "--budgets", "10%", "--runs", "20",
                    "--top-m", "3,5", "--json"])
     out = capsys.readouterr().out

@@ -1,4 +1,4 @@
-"""The paper's dataset table recomputed from the shared matrices, and every difference explained."""
+"""The paper's dataset table recomputed from the shipped benchmarks, and every difference explained."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from sysrs_ref.theory import TableRow, dataset_table
 
 
 @pytest.fixture(scope="module")
-def rows(shared_data: Path) -> list[TableRow]:
-    return dataset_table(shared_data)
+def rows() -> list[TableRow]:
+    return dataset_table()
 
 
-def test_every_shared_dataset_is_in_the_paper(rows: list[TableRow]) -> None:
+def test_every_shipped_dataset_is_in_the_paper(rows: list[TableRow]) -> None:
     assert len(rows) == 11
     assert all(row.paper is not None for row in rows)
 
@@ -46,10 +46,10 @@ def test_h3_prime_differences_are_the_sample_variance(rows: list[TableRow]) -> N
         assert abs(row.paper_convention["H3_prime"] - row.paper["H3_prime"]) <= 0.6
 
 
-def test_table_cli_json(shared_data: Path) -> None:
+def test_table_cli_json() -> None:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        assert main(["hardness", "--table", str(shared_data), "--json"]) == 0
+        assert main(["hardness", "--table", "--json"]) == 0
     payload = json.loads(out.getvalue())
     names = [d["name"] for d in payload["datasets"]]
     assert names[0] == "arc_challenge" and len(names) == 11
@@ -58,11 +58,14 @@ def test_table_cli_json(shared_data: Path) -> None:
     assert gsm["mismatches"] == ["H3_prime"] and gsm["explained_by_paper_convention"] == ["H3_prime"]
 
 
-def test_table_cli_text_and_errors(shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["hardness", "--table", str(shared_data)]) == 0
-    text = capsys.readouterr().out
+def test_table_cli_text_and_errors(exported: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hardness", "--table"]) == 0
+    shipped = capsys.readouterr().out
+    assert main(["hardness", "--table", str(exported)]) == 0  # the same benchmarks as a data folder
+    assert capsys.readouterr().out == shipped
+    text = shipped
     assert "paper (as printed)" in text and "tied models in row order" in text
     assert main(["hardness", "--table", str(tmp_path)]) == 2
     assert "no score matrices" in capsys.readouterr().err
     assert main(["hardness", "--table", str(tmp_path / "nope")]) == 2
-    assert main(["hardness", "--table", str(shared_data), "--bernoulli"]) == 2
+    assert main(["hardness", "--table", "--bernoulli"]) == 2

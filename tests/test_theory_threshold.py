@@ -7,7 +7,6 @@ from fractions import Fraction
 
 import pytest
 from hypothesis import assume, given
-from hypothesis import strategies as st
 
 from strategies import matrices
 from sysrs_ref import Instance, ParameterError

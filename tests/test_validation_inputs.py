@@ -42,7 +42,7 @@ def test_budget_above_k_times_l(budget: str | int) -> None:
     with pytest.raises(BudgetError, match=r"at most K\*L = 120 .*got 121"):
         parse_budget(budget, 4, 30)
 
-@pytest.mark.parametrize("text", ["12.5", "-5", "", "twelve"])
+@pytest.mark.parametrize("text", ["12.5", "-5", "", "twelve", "++5000", "\u00b2", "1_0", "\uff11\uff12", "1e3"])
 def test_non_integer_budget_string(text: str) -> None:
     with pytest.raises(BudgetError, match=rf"budget {re.escape(repr(text))} is neither an integer .* nor a percentage"):
         parse_budget(text, 4, 30)
@@ -60,9 +60,11 @@ def test_percentage_not_a_number() -> None:
     with pytest.raises(BudgetError, match=r"percentage 'abc%' is not a number"):
         parse_budget("abc%", 80, 1000)
 
-def test_percentage_nan() -> None:
-    with pytest.raises(BudgetError, match=r"percentage must be finite, got 'nan%'"):
-        parse_budget("nan%", 80, 1000)
+@pytest.mark.parametrize("text", ["nan%", "inf%", "1e1%", "1_0%", "\uff11%", "++5%", "5 %%"])
+def test_percentage_outside_the_decimal_syntax(text: str) -> None:
+    """Budgets take ASCII decimals only (docs/contracts.md, "Budgets"): every other spelling is refused plainly."""
+    with pytest.raises(BudgetError, match=rf"percentage {re.escape(repr(text))} is not a number"):
+        parse_budget(text, 80, 1000)
 
 def test_bool_budget_is_refused() -> None:
     with pytest.raises(BudgetError, match=r"budget must be an integer or a percentage.*got True"):

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A minimal, independent implementation of SySRs (the paper's Algorithm 1) behind the sysrs-ref
-// conformance protocol, written from the paper and DESIGN.md only: no dependencies, Node.js >= 18.
+// conformance protocol, written from the paper and docs/contracts.md only: no dependencies, Node.js >= 18.
 //
 //   python -m sysrs_ref conform --family algorithms --family schedules --family budgets \
 //       --case 'sysrs-*' --case 'schedule-*' --case 'budget-*' -- node examples/conformance/sysrs.js
@@ -63,7 +63,7 @@ function levels(K, L, U) {
   return out;
 }
 
-// DESIGN.md section 3: when the paper's n_{K-1} exceeds L (or n = K L), cap at L and raise every
+// docs/contracts.md: when the paper's n_{K-1} exceeds L (or n = K L), cap at L and raise every
 // phase by the largest common factor that keeps the spend within n: the largest level U >= U0.
 function schedule(K, L, n) {
   const paper = paperSchedule(K, n);

@@ -1,5 +1,5 @@
 """The six best-model identification algorithms, the two top-m ones (SAR, SySAR) and UCB-E-LRF, each a step generator
-(DESIGN.md section 2)."""
+(docs/contracts.md)."""
 
 from sysrs_ref.algorithms.base import AlgorithmRun, Batch, Outcome, Request, Step
 from sysrs_ref.algorithms.lrf import LRFDraw, LRFParams, random_lrf_draw, ucbe_lrf

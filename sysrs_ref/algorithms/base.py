@@ -1,6 +1,6 @@
 """What every algorithm shares: requests, outcomes, and the step-generator protocol.
 
-An algorithm run is a generator (DESIGN.md section 2). It yields a *batch* of
+An algorithm run is a generator (docs/contracts.md). It yields a *batch* of
 evaluation requests (a tuple of :class:`Request`), receives the batch's
 scores (a sequence of the same length, in the same order) through
 ``generator.send``, and finally returns an :class:`Outcome`. It never sees the

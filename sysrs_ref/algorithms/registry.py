@@ -1,4 +1,4 @@
-"""The registry: algorithm names of DESIGN.md section 6 mapped to their step generators."""
+"""The registry: algorithm names of the command line (docs/cli.md) mapped to their step generators."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 The index involves a square root, so it is irrational in general; the
 reference never rounds it. :func:`compare_indices` decides the sign of
-U_1 - U_2 exactly with rational arithmetic (DESIGN.md section 4). Two indices
+U_1 - U_2 exactly with rational arithmetic (docs/contracts.md). Two indices
 can be exactly equal (e.g. a = 1: 0 + sqrt(1/1) == 1/2 + sqrt(1/4)), and then
 the arm priority decides.
 

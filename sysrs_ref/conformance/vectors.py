@@ -19,7 +19,7 @@ from sysrs_ref.conformance.schema import SCHEMA
 from sysrs_ref.conformance.solve import solve
 from sysrs_ref.conformance.values import JsonValue
 from sysrs_ref.errors import InstanceError
-from sysrs_ref.experiments import atomic_write
+from sysrs_ref._atomic import atomic_write
 
 __all__ = [
     "DESCRIPTIONS",
@@ -38,22 +38,28 @@ VERSION = 1
 DESCRIPTIONS = {
     "algorithms": (
         "One run of an algorithm: outcome = algorithm(scores, budget, draw, params). The draw holds all the "
-        "randomness: query_orders is one permutation of the queries shared by every model (syus, sysrs, syucbe) "
-        "or one per model (us, sr, ucbe); a model is always evaluated on the next queries of its order. "
+        "randomness: query_orders is one permutation of the queries shared by every model (syus, sysrs, syucbe, "
+        "sysar) or one per model (us, sr, ucbe, sar); a model is always evaluated on the next queries of its order. "
         "arm_priority is a permutation of the models, highest priority first, used only to break ties: among "
         "tied models the one earlier in the priority is chosen as best, kept when the worst is eliminated, and "
         "ranked higher. Means are compared exactly (rationals), UCB indices mean + sqrt(a/N) exactly too. "
-        "Expected: chosen, ranking (best first: the reverse elimination order for sr and sysrs, decreasing "
-        "empirical mean for the others), spent (never above the budget), and batches: every batch of "
+        "Expected: chosen, ranking (best first: the reverse elimination order for sr and sysrs; for sar and sysar "
+        "the accepted models in acceptance order, then the last model left, then the rejected ones, last "
+        "rejected first; decreasing final estimate for ucbe-lrf; decreasing empirical mean for the others), "
+        "spent (never above the budget), and batches: every batch of "
         "requests in order, a request being [model, query]. us/syus: one batch, every model on the first "
         "floor(n/K) queries of its order. sr/sysrs: one batch per phase with new queries (a phase with "
         "n_k = n_{k-1} requests nothing but still eliminates), in each batch the active models by index, each "
-        "on positions n_{k-1} .. n_k - 1 of its order; the schedule is the family 'schedules'. ucbe/syucbe: "
+        "on positions n_{k-1} .. n_k - 1 of its order; the schedule is the family 'schedules'. sar/sysar "
+        "(params m): the same phases and batches; after each phase, with m' = m minus the models accepted so far, "
+        "the empirical best is accepted if its lead over the (m'+1)-th is larger than the m'-th's lead over the "
+        "empirical worst, else the worst is rejected (equal gaps reject; m' = 0 rejects, m' equal to the number "
+        "of active models accepts). ucbe/syucbe: "
         "a first batch with every model on the first query of its order, then one request per step for the "
         "model with the largest index among those with queries left. ucbe-lrf (UCB-E-LRF) takes a different "
         "draw: cell_order (a permutation of the K L cells, cell = model * L + query; the warm-up is its first "
         "floor(warmup% K L) cells, and it breaks ties between queries), arm_priority, and seed, which seeds the "
-        "SplitMix64 stream of dropout gaps and initial factors laid out in sysrs_ref.algorithms.lrf_model. Its "
+        "SplitMix64 stream of dropout gaps and initial factors laid out in docs/contracts.md (UCB-E-LRF). Its "
         "batches: the warm-up, then per step the chosen model's unobserved queries with the largest ensemble "
         "spread. Its fits are floating point (IEEE double, the documented order of ALS updates); the reference "
         "and the numpy path, which sum in different orders, agree on every case."
@@ -63,7 +69,8 @@ DESCRIPTIONS = {
         "n_k = ceil((n - K) / (logbar(K) (K + 1 - k))) with logbar(K) = 1/2 + sum_{i=2}^{K} 1/i (paper_n_k). "
         "When the paper's n_{K-1} > L, or n = K L, it is capped: n_k(U) = min(L, ceil(U / (K + 1 - k))) at the "
         "largest integer level U >= ceil((n - K) / logbar(K)) whose spend sum_{k<K-1} n_k + 2 n_{K-1} is at "
-        "most n (n_k). spend is that sum; capped says whether n_k differs from paper_n_k."
+        "most n (n_k; at n = K L every n_k is L). spend is that sum; capped says whether n_k differs from "
+        "paper_n_k. docs/contracts.md states the rule with a worked example."
     ),
     "budgets": "A budget percentage p of K x L as an integer budget: n = floor(p K L / 100), with p read as an "
     "exact decimal (never a float).",
@@ -73,7 +80,9 @@ DESCRIPTIONS = {
         "H3 (eq. H3, the order of tied models chosen to make it smallest) and H3' (H3 with the covariance "
         "term dropped); per suboptimal model: Delta_i, V_i, Cov_{*,i}, V_{*,i}, theta_i and theta*(mu*, "
         "Delta_i) (Proposition thm:theta-star), H_{2,i}, H_{3,i}. Variances are population variances over "
-        "the queries. Infinite or undefined values are null (a tied best model makes every H infinite)."
+        "the queries. Infinite or undefined values are null (a tied best model makes every H infinite). arms "
+        "lists the suboptimal models by decreasing mean, equal means by increasing row index; for H3 (and, "
+        "independently, H3') tied models are placed in decreasing order of H_{3,i} (H'_{3,i})."
     ),
     "bounds": (
         "Bounds of the form prefactor * exp(-exponent), prefactor and exponent exact: sysrs (Theorem "

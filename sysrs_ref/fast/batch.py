@@ -1,4 +1,4 @@
-"""DrawBatch: the draws of R runs as arrays, for the fast paths (DESIGN.md section 1).
+"""DrawBatch: the draws of R runs as arrays, for the fast paths (docs/contracts.md).
 
 A :class:`DrawBatch` holds exactly what R :class:`~sysrs_ref.draws.Draw` objects
 hold, as integer arrays: ``query_orders`` of shape (R, 1, L) for synchronized

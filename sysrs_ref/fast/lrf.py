@@ -1,4 +1,4 @@
-"""UCB-E-LRF with numpy (issue 9, in progress): the ensemble fitted all members at once, and budget checkpoints.
+"""UCB-E-LRF with numpy: the ensemble fitted all members at once, and budget checkpoints.
 
 :func:`fit_ensemble_fast` is :func:`~sysrs_ref.algorithms.lrf_model.fit_ensemble`
 with the C members stacked in arrays: the same stream (SplitMix64 in uint64

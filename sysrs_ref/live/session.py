@@ -1,6 +1,6 @@
 """A live session: an algorithm run against real evaluations, persisted so that a crash loses nothing.
 
-DESIGN.md section 2: every algorithm is a step generator that yields a batch
+docs/contracts.md: every algorithm is a step generator that yields a batch
 of evaluation requests and is sent their scores. A :class:`Session` drives
 one with scores that arrive from outside (a harness, a grader, a person), in
 any order and over any number of processes and days:
@@ -46,7 +46,7 @@ from types import MappingProxyType, TracebackType
 from sysrs_ref._version import __version__
 from sysrs_ref.algorithms.base import AlgorithmRun, Batch, Outcome
 from sysrs_ref.algorithms.registry import ParamValue, get_algorithm
-from sysrs_ref.cache import atomic_write
+from sysrs_ref._atomic import atomic_write
 from sysrs_ref.errors import LiveError, ScoreError
 from sysrs_ref.json_types import JsonValue
 from sysrs_ref.live.config import (

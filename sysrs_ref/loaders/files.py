@@ -1,6 +1,6 @@
 """Reading score matrices from files: ``.npy``, a ``.csv`` matrix, or a long ``.csv``.
 
-Formats (DESIGN.md section 6):
+Formats (docs/cli.md):
 
 - ``.npy``: a 2-D numeric array, models x queries, read with
   ``numpy.load(path, allow_pickle=False)`` (object arrays and pickles are refused).

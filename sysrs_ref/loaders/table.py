@@ -34,7 +34,7 @@ from typing import Literal, NamedTuple, get_args
 import numpy as np
 import numpy.typing as npt
 
-from sysrs_ref.cache import atomic_write
+from sysrs_ref._atomic import atomic_write
 from sysrs_ref.errors import LoaderError, ParameterError
 from sysrs_ref.instance import Instance
 from sysrs_ref.json_types import JsonValue

@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sysrs_ref._version import __version__
-from sysrs_ref.cache import atomic_write
+from sysrs_ref._atomic import atomic_write
 from sysrs_ref.datasets import Dataset
 from sysrs_ref.instance import Instance
 from sysrs_ref.json_types import JsonValue

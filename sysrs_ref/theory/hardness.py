@@ -32,8 +32,8 @@ Conventions, where the paper is silent (``convention="exact"``, the default):
 ``convention="paper"`` reproduces the paper's dataset table (Appendix
 "Dataset Details") instead: tied models in row order, and H3' with per-arm
 *sample* variances (divisor L - 1). With it, H3 matches the table exactly on
-every shared matrix (arc_challenge: 3457.4, against 3445.7 here) and H3'
-within 0.6 (1e-5 relative); see the README.
+every shipped benchmark (arc_challenge: 3457.4, against 3445.7 here) and H3'
+within 0.6 (1e-5 relative); see docs/theory.md.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The paper's dataset table (Appendix "Dataset Details") recomputed for a folder of score matrices.
+"""The paper's dataset table (Appendix "Dataset Details") recomputed for the shipped benchmarks or a folder of matrices.
 
 Each row holds our exact values, the paper's printed values where the paper
 has the dataset, and the values under the paper's conventions
@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from sysrs_ref.datasets import Dataset, find_datasets
+from sysrs_ref.datasets import Dataset, default_datasets, find_datasets
 from sysrs_ref.instance import Instance
-from sysrs_ref.loaders import load_scores
 from sysrs_ref.paper import DATASET_TABLE, PaperDataset
 from sysrs_ref.theory.hardness import Hardness, hardness
 
@@ -92,14 +91,18 @@ def _paper_values(row: PaperDataset) -> dict[str, float]:
     }
 
 
-def dataset_table(folder: str | Path) -> list[TableRow]:
+def dataset_table(folder: str | Path | None = None) -> list[TableRow]:
     """Recompute the dataset table for every matrix in *folder* (its MANIFEST.json order, else by name).
+
+    Without a folder: the shipped benchmarks, or ``$SYSRS_DATA``'s matrices
+    if that is set (:func:`~sysrs_ref.datasets.default_datasets`).
 
     >>> rows = dataset_table(Path(__file__).parents[2] / "data" / "fixtures")
     >>> [(r.name, r.n_models, r.n_queries) for r in rows]
     [('tiny_long', 4, 6), ('tiny_matrix', 4, 6)]
     """
-    return [table_row(dataset, load_scores(dataset.path)) for dataset in find_datasets(folder)]
+    datasets = default_datasets() if folder is None else find_datasets(folder)
+    return [table_row(dataset, dataset.load()) for dataset in datasets]
 
 
 def table_row(dataset: Dataset, instance: Instance) -> TableRow:

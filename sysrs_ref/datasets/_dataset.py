@@ -1,9 +1,12 @@
-"""A folder of score matrices: the layout of ``../shared/data`` (a MANIFEST.json beside the files).
+"""Datasets: named score matrices with a checksum, from a folder of files or shipped with the package.
 
-The manifest maps each dataset's name to ``{"file", "source", "metric",
-"sha256", ...}``; without one, every ``.npy`` and ``.csv`` file in the folder
-is a dataset named after its file. A manifest's sha256 is checked against the
-file, so results are never computed (or cached) for a file that changed.
+A data folder holds ``.npy`` or ``.csv`` score matrices and, optionally, a
+``MANIFEST.json`` mapping each dataset's name to ``{"file", "source",
+"metric", "sha256", ...}``; without one, every ``.npy`` and ``.csv`` file in
+the folder is a dataset named after its file. A manifest's sha256 (of the
+file's bytes) is checked against the file, so results are never computed (or
+cached) for a file that changed. :func:`sysrs_ref.datasets.export_datasets`
+writes the shipped benchmarks in this layout.
 """
 
 from __future__ import annotations
@@ -13,20 +16,57 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from sysrs_ref.errors import InstanceError
+from sysrs_ref.datasets._packing import Encoding, matrix_sha256, read_packed
+from sysrs_ref.errors import DatasetError, InstanceError
+from sysrs_ref.instance import Instance
+from sysrs_ref.loaders import load_scores
 
-__all__ = ["Dataset", "file_sha256", "find_datasets"]
+__all__ = ["Dataset", "Packed", "file_sha256", "find_datasets"]
+
+
+@dataclass(frozen=True)
+class Packed:
+    """How a shipped benchmark's file is packed: its encoding and the matrix's shape (models, queries)."""
+
+    encoding: Encoding
+    shape: tuple[int, int]
 
 
 @dataclass(frozen=True)
 class Dataset:
-    """One score matrix of a data folder: its name, file, checksum, and the manifest's description."""
+    """One score matrix: its name, file, checksum and description.
+
+    ``sha256`` identifies the content: for a file of a data folder, the
+    SHA-256 of the file's bytes; for a shipped benchmark (``packed`` set), the
+    SHA-256 of its float64 matrix (:func:`~sysrs_ref.datasets.matrix_sha256`),
+    checked on every :meth:`load`.
+    """
 
     name: str
     path: Path
     sha256: str
     source: str = ""
     metric: str = ""
+    packed: Packed | None = None
+    """Set for a benchmark shipped with the package (its ``path`` is a packed ``.npz``)."""
+
+    def load(self) -> Instance:
+        """The dataset's matrix as an :class:`~sysrs_ref.instance.Instance` (a shipped one verified bit for bit).
+
+        >>> from sysrs_ref.datasets import shipped_datasets
+        >>> shipped_datasets()[3].load().shape
+        (80, 1000)
+        """
+        if self.packed is None:
+            return load_scores(self.path)
+        matrix = read_packed(self.path, self.packed.encoding, self.packed.shape)
+        found = matrix_sha256(matrix)
+        if found != self.sha256:
+            raise DatasetError(
+                f"the shipped benchmark {self.name!r} ('{self.path}') does not match its manifest's sha256 "
+                f"({self.sha256[:12]}... expected, {found[:12]}... found): the file changed; reinstall sysrs-ref"
+            )
+        return Instance(matrix)
 
 
 def file_sha256(path: Path) -> str:
@@ -44,7 +84,7 @@ def file_sha256(path: Path) -> str:
 def find_datasets(folder: str | Path) -> list[Dataset]:
     """The datasets of *folder*: its MANIFEST.json's, in its order, else every .npy/.csv file by name.
 
-    >>> [(d.name, d.path.name) for d in find_datasets(Path(__file__).parents[1] / "data" / "fixtures")]
+    >>> [(d.name, d.path.name) for d in find_datasets(Path(__file__).parents[2] / "data" / "fixtures")]
     [('tiny_long', 'tiny_long.csv'), ('tiny_matrix', 'tiny_matrix.csv')]
     """
     directory = Path(folder)
