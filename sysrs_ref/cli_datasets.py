@@ -32,7 +32,8 @@ def run(args: argparse.Namespace) -> None:
     if args.export is not None:
         paths = export_datasets(args.export, tuple(item.name for item in chosen))
         payload: dict[str, JsonValue] = {"folder": args.export, "files": [str(path) for path in paths]}
-        emit(args, payload, f"wrote {len(paths) - 1} benchmarks and MANIFEST.json into {args.export}")
+        count = len(paths) - 1
+        emit(args, payload, f"wrote {count} benchmark{'' if count == 1 else 's'} and MANIFEST.json into {args.export}")
         return
     rows: list[JsonValue] = []
     lines = [

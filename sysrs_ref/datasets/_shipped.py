@@ -20,9 +20,11 @@ import functools
 import io
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from os import PathLike, fspath
 from pathlib import Path
+from types import MappingProxyType
 
 import numpy as np
 import numpy.typing as npt
@@ -76,7 +78,7 @@ class Benchmark:
     """SHA-256 of the float64 matrix (:func:`~sysrs_ref.datasets.matrix_sha256`), checked on every load."""
     npy_sha256: str
     """SHA-256 of the matrix's ``.npy`` file as released (what :func:`export_datasets` writes)."""
-    paper: dict[str, float] = field(compare=False, hash=False)
+    paper: Mapping[str, float] = field(compare=False, hash=False)
     """The paper's Table "dataset-details" row, as printed (keys :data:`PAPER_KEYS`)."""
     dataset: Dataset = field(compare=False, hash=False)
     """The benchmark as a :class:`~sysrs_ref.datasets.Dataset` (what ``reproduce`` runs on)."""
@@ -115,7 +117,7 @@ def _benchmark(name: str, entry: dict[str, object]) -> Benchmark:
     packed = Packed("bits" if encoding == "bits" else "float64", shape)
     return Benchmark(
         name, source, metric, shape[0], shape[1], bool(entry["binary"]), sha256, str(entry["npy_sha256"]),
-        {key: float(paper[key]) for key in PAPER_KEYS},
+        MappingProxyType({key: float(paper[key]) for key in PAPER_KEYS}),
         Dataset(name, _FOLDER / str(entry["file"]), sha256, source, metric, packed),
     )
 
@@ -191,16 +193,18 @@ def resolve_scores(spec: str | PathLike[str]) -> Instance:
     """
     text = fspath(spec)
     path = Path(text)
-    if path.is_file() or text not in dataset_names():
-        if not path.exists() and path.suffix.lower() not in (".npy", ".csv") and "/" not in text and os.sep not in text:
+    names = dataset_names()
+    if text in names and not path.is_file():
+        return load_dataset(text)
+    if not path.exists():
+        if path.suffix and path.stem in names:
+            raise DatasetError(f"no file '{text}'; the shipped benchmark is named without a suffix: {path.stem}")
+        if not path.suffix and "/" not in text and os.sep not in text:
             raise DatasetError(
                 f"'{text}' is neither a score file nor a shipped benchmark{_did_you_mean(text)}; "
-                f"give a .npy or .csv file, or one of: {', '.join(dataset_names())}"
+                f"give a .npy or .csv file, or one of: {', '.join(names)}"
             )
-        if not path.exists() and path.stem in dataset_names():
-            raise DatasetError(f"no file '{text}'; the shipped benchmark is named without a suffix: {path.stem}")
-        return load_scores(path)
-    return load_dataset(text)
+    return load_scores(path)
 
 
 def export_datasets(folder: str | PathLike[str], names: tuple[str, ...] | None = None) -> list[Path]:
