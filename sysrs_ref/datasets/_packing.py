@@ -29,7 +29,7 @@ import numpy.typing as npt
 from sysrs_ref._atomic import atomic_write
 from sysrs_ref.errors import InstanceError
 
-__all__ = ["Encoding", "matrix_sha256", "pack_matrix", "read_packed", "write_packed"]
+__all__ = ["Encoding", "matrix_sha256", "npy_bytes", "pack_matrix", "read_packed", "write_packed"]
 
 Encoding = Literal["bits", "float64"]
 Matrix = npt.NDArray[np.float64]
@@ -52,6 +52,17 @@ def matrix_sha256(matrix: npt.ArrayLike) -> str:
     """
     values = np.ascontiguousarray(np.asarray(matrix, dtype=np.float64), dtype="<f8")
     return hashlib.sha256(values.tobytes()).hexdigest()
+
+
+def npy_bytes(array: npt.NDArray[np.generic]) -> bytes:
+    """The ``.npy`` file (format version 1.0, as ``numpy.save`` writes it) of *array*.
+
+    >>> npy_bytes(np.zeros((1, 1)))[:10]
+    b'\\x93NUMPY\\x01\\x00v\\x00'
+    """
+    buffer = io.BytesIO()
+    np.lib.format.write_array(buffer, array, version=(1, 0), allow_pickle=False)
+    return buffer.getvalue()
 
 
 def pack_matrix(matrix: npt.ArrayLike) -> tuple[Encoding, dict[str, npt.NDArray[np.generic]]]:
@@ -78,11 +89,9 @@ def write_packed(path: Path, matrix: npt.ArrayLike) -> Encoding:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
         for key, value in members.items():
-            member = io.BytesIO()
-            np.lib.format.write_array(member, value, version=(1, 0), allow_pickle=False)
             info = zipfile.ZipInfo(f"{key}.npy", date_time=_ZIP_TIME)
             info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, member.getvalue(), compresslevel=9)
+            archive.writestr(info, npy_bytes(value), compresslevel=9)
     atomic_write(path, buffer.getvalue())
     return encoding
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import difflib
 import functools
-import io
 import json
 import os
 from collections.abc import Mapping
@@ -26,11 +25,10 @@ from os import PathLike, fspath
 from pathlib import Path
 from types import MappingProxyType
 
-import numpy as np
-import numpy.typing as npt
 
 from sysrs_ref._atomic import atomic_write
 from sysrs_ref.datasets._dataset import Dataset, Packed, file_sha256, find_datasets
+from sysrs_ref.datasets._packing import npy_bytes
 from sysrs_ref.errors import DatasetError
 from sysrs_ref.instance import Instance
 from sysrs_ref.loaders import load_scores
@@ -172,8 +170,13 @@ def default_datasets() -> list[Dataset]:
     """The datasets a command uses when no folder is given: those of ``$SYSRS_DATA`` if set, else the shipped ones.
 
     >>> import os
-    >>> len(default_datasets()) == (11 if not os.environ.get("SYSRS_DATA") else len(default_datasets()))
-    True
+    >>> saved = os.environ.pop("SYSRS_DATA", None)
+    >>> [d.name for d in default_datasets()][:3]
+    ['arc_challenge', 'bbh', 'commonsense']
+    >>> os.environ["SYSRS_DATA"] = str(Path(__file__).parents[2] / "data" / "fixtures")
+    >>> [d.name for d in default_datasets()]
+    ['tiny_long', 'tiny_matrix']
+    >>> _ = os.environ.pop("SYSRS_DATA") if saved is None else os.environ.update(SYSRS_DATA=saved)
     """
     folder = os.environ.get(DATA_ENV)
     return find_datasets(folder) if folder else shipped_datasets()
@@ -230,7 +233,7 @@ def export_datasets(folder: str | PathLike[str], names: tuple[str, ...] | None =
     entries: dict[str, dict[str, object]] = {}
     for item in chosen:
         path = target / f"{item.name}.npy"
-        _write(path, _npy_bytes(item.load().array))
+        _write(path, npy_bytes(item.load().array))
         written.append(path)
         entries[item.name] = {
             "source": item.source, "metric": item.metric, "models": item.n_models, "tasks": item.n_queries,
@@ -247,9 +250,3 @@ def _write(path: Path, content: bytes) -> None:
     except OSError as err:
         raise DatasetError(f"cannot write '{path}': {err.strerror or err}") from None
 
-
-def _npy_bytes(matrix: npt.NDArray[np.float64]) -> bytes:
-    """The ``.npy`` file numpy.save writes for *matrix* (format version 1.0)."""
-    buffer = io.BytesIO()
-    np.lib.format.write_array(buffer, matrix, version=(1, 0), allow_pickle=False)
-    return buffer.getvalue()
