@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import time
 from fractions import Fraction
 
 import pytest
@@ -221,12 +220,11 @@ SLOWEST = [
 
 
 @pytest.mark.parametrize(("algorithm", "name", "budget"), SLOWEST)
-def test_worst_cases_run_in_seconds(algorithm: str, name: str, budget: int) -> None:
-    start = time.perf_counter()
+def test_worst_cases_are_enumerated_within_the_limit(algorithm: str, name: str, budget: int) -> None:
+    """The slowest cases stay under the enumeration limit and give a law (their time: benchmarks/test_exact_speed.py)."""
+    assert enumeration_size(WORST[name], algorithm, budget) <= DEFAULT_LIMIT
     law = outcome_distribution(WORST[name], algorithm, budget)
-    elapsed = time.perf_counter() - start
     assert sum(law.values()) == 1
-    assert elapsed < 10, f"{algorithm} on {name} at n={budget} took {elapsed:.1f} s"
 
 
 def test_identical_rows_are_fair() -> None:
