@@ -22,16 +22,18 @@ from pathlib import Path
 import numpy as np
 
 from sysrs_ref.datasets import default_datasets, find_datasets
+from sysrs_ref.experiments._subset_comparison import SUBSET_GRID
 from sysrs_ref.subset.anchor import anchor_points, question_correlations
 from sysrs_ref.subset.clustering import kmedoids
-from sysrs_ref.subset.comparison import SUBSET_GRID
 from sysrs_ref.subset.methods import anchors_for_budget
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*")
-    parser.add_argument("--data", type=Path, help="a folder of score matrices (default: the shipped benchmarks, or $SYSRS_DATA)")
+    parser.add_argument(
+        "--data", type=Path, help="a folder of score matrices (default: the shipped benchmarks, or $SYSRS_DATA)"
+    )
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--max-queries", type=int, default=2100)
     args = parser.parse_args()
@@ -53,11 +55,11 @@ def main() -> int:
                 k = anchors_for_budget(pct, *scores.shape)
                 for seed in range(args.seeds):
                     began = time.perf_counter()
-                    result = anchor_points(scores, k, seed=seed, kmedoids_method=method, correlations=correlations)  # type: ignore[arg-type]
+                    result = anchor_points(scores, k, seed=seed, kmedoids_method=method, correlations=correlations)
                     seconds += time.perf_counter() - began
                     wrong += not instance.is_best(result.chosen)
                     runs += 1
-                    objectives[method].append(kmedoids(distances, k, seed=seed, method=method).objective)  # type: ignore[arg-type]
+                    objectives[method].append(kmedoids(distances, k, seed=seed, method=method).objective)
             totals[method][0] += wrong
             totals[method][1] += runs
             line.append(f"{method}: error {100 * wrong / runs:.1f}% ({seconds:.0f} s)")

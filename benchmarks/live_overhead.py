@@ -49,8 +49,10 @@ def measure(matrix: np.ndarray, budget: str) -> str:
     reference = select(Instance(matrix), budget, "sysrs", seed=0)
     plain = time.perf_counter() - began
     same = (reference.chosen, reference.ranking) == (report.outcome.chosen, report.outcome.ranking)
-    return (f"{n_models}x{n_queries} at {budget}: {report.outcome.spent} evaluations in {report.calls} calls; "
-            f"live {live:.1f} s, reopen {replay:.1f} s, log {size / 1e6:.1f} MB; select {plain:.1f} s; same outcome: {same}")
+    return (
+        f"{n_models}x{n_queries} at {budget}: {report.outcome.spent} evaluations in {report.calls} calls; "
+        f"live {live:.1f} s, reopen {replay:.1f} s, log {size / 1e6:.1f} MB; select {plain:.1f} s; same outcome: {same}"
+    )
 
 
 def main() -> int:

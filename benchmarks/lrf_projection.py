@@ -26,9 +26,9 @@ from pathlib import Path
 import numpy as np
 
 from sysrs_ref.algorithms.lrf import LRFParams
-from sysrs_ref.fast.lrf import fit_ensemble_fast
 from sysrs_ref.datasets import default_datasets, find_datasets
-from sysrs_ref.paper import LRF_GRID
+from sysrs_ref.experiments._paper import LRF_GRID
+from sysrs_ref.fast.lrf import fit_ensemble_fast
 
 FRACTIONS = (0.01, 0.05, 0.2, 0.35, 0.6, 0.99)
 RUNS = 100
@@ -65,7 +65,9 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(0)
     rows = []
     total = 0.0
-    print(f"{'dataset':<14}{'K x L':>12}  fit s at f = {', '.join(map(str, FRACTIONS))}   run to 35% / 100% (5% warm-up; none)")
+    print(
+        f"{'dataset':<14}{'K x L':>12}  fit s at f = {', '.join(map(str, FRACTIONS))}   run to 35% / 100% (5% warm-up; none)"
+    )
     for dataset in sorted(datasets, key=lambda d: d.name):
         name = dataset.name
         matrix = np.asarray(dataset.load().array, dtype=np.float64)
@@ -75,16 +77,26 @@ def main(argv: list[str] | None = None) -> int:
             (warmup, stop): run_seconds(cells, warmup, stop, times) for warmup in (0.05, 0.0) for stop in (0.35, 1.0)
         }
         total += RUNS * (runs[0.05, 1.0] + runs[0.0, 1.0])
-        rows.append({"dataset": name, "K": matrix.shape[0], "L": matrix.shape[1],
-                     "fit_seconds": {str(f): t for f, t in times.items()},
-                     "run_seconds": {f"warmup{int(w * 100)}_to{int(s * 100)}": v for (w, s), v in runs.items()}})
-        print(f"{name:<14}{f'{matrix.shape[0]} x {matrix.shape[1]}':>12}  "
-              f"{' '.join(f'{t:.3f}' for t in times.values())}   "
-              f"{runs[0.05, 0.35]:.0f} / {runs[0.05, 1.0]:.0f} s; {runs[0.0, 0.35]:.0f} / {runs[0.0, 1.0]:.0f} s")
+        rows.append(
+            {
+                "dataset": name,
+                "K": matrix.shape[0],
+                "L": matrix.shape[1],
+                "fit_seconds": {str(f): t for f, t in times.items()},
+                "run_seconds": {f"warmup{int(w * 100)}_to{int(s * 100)}": v for (w, s), v in runs.items()},
+            }
+        )
+        print(
+            f"{name:<14}{f'{matrix.shape[0]} x {matrix.shape[1]}':>12}  "
+            f"{' '.join(f'{t:.3f}' for t in times.values())}   "
+            f"{runs[0.05, 0.35]:.0f} / {runs[0.05, 1.0]:.0f} s; {runs[0.0, 0.35]:.0f} / {runs[0.0, 1.0]:.0f} s"
+        )
         sys.stdout.flush()
     wall = total / args.workers
-    print(f"the paper's LRF experiment (38 levels to 100%, {RUNS} runs, both variants, {len(rows)} matrices): "
-          f"{total / 3600:.1f} CPU hours, {wall / 3600:.1f} h wall with {args.workers} workers")
+    print(
+        f"the paper's LRF experiment (38 levels to 100%, {RUNS} runs, both variants, {len(rows)} matrices): "
+        f"{total / 3600:.1f} CPU hours, {wall / 3600:.1f} h wall with {args.workers} workers"
+    )
     if args.json:
         Path(args.json).write_text(json.dumps({"rows": rows, "cpu_seconds": total, "wall_seconds": wall}, indent=1))
     return 0

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from sysrs_ref.theory import outcome_distribution
-from test_exact_engine import SLOWEST, WORST
+from tests.exact_cases import SLOWEST, WORST
 
 
 @pytest.mark.parametrize(("algorithm", "name", "budget"), SLOWEST)

@@ -46,9 +46,11 @@ def test_fit_fast_vs_reference(benchmark: Any, name: str) -> None:
     fast = benchmark.stats.stats.min
     fits = (parse_budget("35%", *scores.shape) - parse_budget("5%", *scores.shape)) // 32
     benchmark.extra_info.update(reference_s=round(reference, 2), fast_s=round(fast, 4), speedup=round(reference / fast))
-    print(f"\n{name}: one fit at 35% observed: reference {reference:.1f} s, numpy {fast * 1000:.0f} ms "
-          f"({reference / fast:.0f}x); a reference run to 35% would take about {fits} fits x {reference:.0f} s "
-          f"= {fits * reference / 3600:.1f} h")
+    print(
+        f"\n{name}: one fit at 35% observed: reference {reference:.1f} s, numpy {fast * 1000:.0f} ms "
+        f"({reference / fast:.0f}x); a reference run to 35% would take about {fits} fits x {reference:.0f} s "
+        f"= {fits * reference / 3600:.1f} h"
+    )
 
 
 @pytest.mark.parametrize("name", DATASETS)

@@ -55,9 +55,22 @@ def _tree_rss(root: int) -> int:
 @pytest.mark.parametrize("dataset", dataset_names())
 def test_simulate_peak_memory_under_4_gib(dataset: str, algorithm: str) -> None:
     command = [
-        sys.executable, "-m", "sysrs_ref", "simulate", "--scores", dataset,
-        "--algorithm", algorithm, "--budgets", "1%,35%,100%", "--runs", "1000", "--workers", "2",
-        "--quiet", "--json",
+        sys.executable,
+        "-m",
+        "sysrs_ref",
+        "simulate",
+        "--scores",
+        dataset,
+        "--algorithm",
+        algorithm,
+        "--budgets",
+        "1%,35%,100%",
+        "--runs",
+        "1000",
+        "--workers",
+        "2",
+        "--quiet",
+        "--json",
     ]
     began = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

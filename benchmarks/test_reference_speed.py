@@ -20,7 +20,9 @@ def ifeval() -> Instance:
     return load_dataset("ifeval")
 
 
-@pytest.mark.parametrize("algorithm", [name for name, spec in ALGORITHMS.items() if not spec.cells])  # LRF: test_lrf_speed
+@pytest.mark.parametrize(
+    "algorithm", [name for name, spec in ALGORITHMS.items() if not spec.cells]
+)  # LRF: test_lrf_speed
 def test_reference_select_ifeval_35_percent(benchmark: Any, ifeval: Instance, algorithm: str) -> None:
     budget = parse_budget("35%", *ifeval.shape)
     outcome = benchmark.pedantic(select, args=(ifeval, budget, algorithm), kwargs={"seed": 1}, rounds=3, iterations=1)

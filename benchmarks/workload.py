@@ -20,14 +20,15 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import TypedDict
 
 import numpy as np
 import numpy.typing as npt
 
 from sysrs_ref import parse_budget
 from sysrs_ref.datasets import Dataset, default_datasets, find_datasets
+from sysrs_ref.experiments._paper import PAPER_GRID, TABLE_GRID
 from sysrs_ref.fast import ScoreTable, run_fast, score_table
-from sysrs_ref.paper import PAPER_GRID, TABLE_GRID
 from sysrs_ref.simulation import simulation_draws
 
 KINDS = {True: ("syus", "sysrs", "syucbe"), False: ("us", "sr", "ucbe")}
@@ -41,15 +42,27 @@ def _table(dataset: Dataset) -> ScoreTable:
     return _TABLES[dataset.sha256]
 
 
-def _configs(synchronized: bool, a_values: list[str]) -> list[tuple[str, dict[str, str]]]:
-    out: list[tuple[str, dict[str, str]]] = []
+class _Params(TypedDict, total=False):
+    """run_fast's parameters here: UCB-E's a, as the decimal text given (none for the other algorithms)."""
+
+    a: str
+
+
+def _configs(synchronized: bool, a_values: list[str]) -> list[tuple[str, _Params]]:
+    out: list[tuple[str, _Params]] = []
     for name in KINDS[synchronized]:
         out += [(name, {"a": a}) for a in a_values] if name.endswith("ucbe") else [(name, {})]
     return out
 
 
 def _task(
-    dataset: Dataset, synchronized: bool, start: int, stop: int, budgets: tuple[int, ...], seed: int, a_values: list[str]
+    dataset: Dataset,
+    synchronized: bool,
+    start: int,
+    stop: int,
+    budgets: tuple[int, ...],
+    seed: int,
+    a_values: list[str],
 ) -> tuple[str, bool, int, list[npt.NDArray[np.int32]], dict[str, float]]:
     table = _table(dataset)
     began = time.perf_counter()
@@ -116,11 +129,24 @@ def main() -> int:
                 results[name][label] = [round(float(x), 4) for x in correct.mean(axis=0)]
         work = ", ".join(f"{k} {v:.1f}s" for k, v in sorted(seconds[name].items()))
         print(f"{name}: {work}", file=sys.stderr)
-    print(f"{args.grid} grid ({len(grid)} budgets), {len(names)} datasets, R={args.runs}, "
-          f"workers={args.workers}: {wall:.1f} s wall")
+    print(
+        f"{args.grid} grid ({len(grid)} budgets), {len(names)} datasets, R={args.runs}, "
+        f"workers={args.workers}: {wall:.1f} s wall"
+    )
     if args.json:
-        Path(args.json).write_text(json.dumps({"grid": list(grid), "runs": args.runs, "seed": args.seed,
-                                               "wall_seconds": wall, "seconds": seconds, "accuracy": results}, indent=1))
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "grid": list(grid),
+                    "runs": args.runs,
+                    "seed": args.seed,
+                    "wall_seconds": wall,
+                    "seconds": seconds,
+                    "accuracy": results,
+                },
+                indent=1,
+            )
+        )
     return 0
 
 

@@ -92,32 +92,48 @@ def main() -> int:
     models, queries = _ids()
     with Session.create(folder, models, queries, budget=BUDGET, seed=RUN_SEED) as session:
         budget = session.budget
-    print(f"session: SySRs on {SHAPE[0]} models x {SHAPE[1]:,} queries, budget {BUDGET} = {budget:,} evaluations, in {folder}")
+    print(
+        f"session: SySRs on {SHAPE[0]} models x {SHAPE[1]:,} queries, budget {BUDGET} = {budget:,} evaluations, in {folder}"
+    )
 
     began = time.perf_counter()
     crashed = subprocess.run([sys.executable, __file__, "--child", "--dir", str(folder)], check=False)
     with Session.open(folder, readonly=True) as session:
         kept = dict(session.recorded())
     how = "killed by SIGKILL" if crashed.returncode == -signal.SIGKILL else f"exit status {crashed.returncode}"
-    print(f"evaluator process: {how} after {time.perf_counter() - began:.1f} s; "
-          f"{len(kept):,} of {budget:,} evaluations were recorded before the crash")
+    print(
+        f"evaluator process: {how} after {time.perf_counter() - began:.1f} s; "
+        f"{len(kept):,} of {budget:,} evaluations were recorded before the crash"
+    )
 
     failures: list[Failure] = []
     with Session.open(folder) as session:
         assert dict(session.recorded()) == kept, "a recorded score was lost"
-        report = run(session, SlowFlakyEvaluator(crash_after=None, seed=2), workers=4, backoff=0.01, chunk=250,
-                     on_failure=failures.append)
-    print(f"resumed: {report.recorded:,} more evaluations in {report.calls} calls ({len(failures)} failed and were "
-          f"retried), {report.seconds:.1f} s")
+        report = run(
+            session,
+            SlowFlakyEvaluator(crash_after=None, seed=2),
+            workers=4,
+            backoff=0.01,
+            chunk=250,
+            on_failure=failures.append,
+        )
+    print(
+        f"resumed: {report.recorded:,} more evaluations in {report.calls} calls ({len(failures)} failed and were "
+        f"retried), {report.seconds:.1f} s"
+    )
 
     instance = irt_benchmark(*SHAPE, seed=DATA_SEED)
     full = instance.n_models * instance.n_queries
     reference = select(instance, BUDGET, "sysrs", seed=RUN_SEED)
     same = (report.outcome.chosen, report.outcome.ranking) == (reference.chosen, reference.ranking)
-    print(f"chosen: {report.chosen} (the true best model is m{min(instance.best)}: "
-          f"{'found' if instance.is_best(report.outcome.chosen) else 'missed'})")
-    print(f"evaluations: {report.outcome.spent:,} instead of {full:,} for full evaluation "
-          f"({100 * (1 - report.outcome.spent / full):.0f}% saved)")
+    print(
+        f"chosen: {report.chosen} (the true best model is m{min(instance.best)}: "
+        f"{'found' if instance.is_best(report.outcome.chosen) else 'missed'})"
+    )
+    print(
+        f"evaluations: {report.outcome.spent:,} instead of {full:,} for full evaluation "
+        f"({100 * (1 - report.outcome.spent / full):.0f}% saved)"
+    )
     print(f"same outcome as select() on the matrix, without a crash: {'yes' if same else 'NO'}")
     return 0 if same else 1
 

@@ -33,9 +33,12 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> _Parser:
-    parser = _Parser(prog="python -m proofs_check",
-                     description="Check every algebraic step of the SySRs paper with sympy.",
-                     epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = _Parser(
+        prog="python -m proofs_check",
+        description="Check every algebraic step of the SySRs paper with sympy.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     parser.add_argument("--list", action="store_true", help="list the claims and exit")
     parser.add_argument("--claim", metavar="ID", help="run only the claim ID")
@@ -60,11 +63,15 @@ def _record(claim: Claim, outcome: Outcome) -> dict[str, object]:
 def render_table(results: Sequence[tuple[Claim, Outcome]]) -> str:
     """The readable report: one row per claim, then the details of every claim that is not 'holds'."""
     header = ("claim", "method", "status", "expected", "")
-    rows = [(c.id, o.method.value, o.status.value, c.expected.value,
-             "ok" if o.status == c.expected else "UNEXPECTED") for c, o in results]
+    rows = [
+        (c.id, o.method.value, o.status.value, c.expected.value, "ok" if o.status == c.expected else "UNEXPECTED")
+        for c, o in results
+    ]
     widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
-    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip()
-             for row in [header, *rows]]
+    lines = [
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        for row in [header, *rows]
+    ]
     lines.insert(1, "  ".join("-" * width for width in widths).rstrip())
     notes = [(c, o) for c, o in results if o.status.value != "holds" or o.status != c.expected]
     if notes:
@@ -78,9 +85,11 @@ def render_table(results: Sequence[tuple[Claim, Outcome]]) -> str:
             lines.append(f"    {outcome.detail}")
     good = sum(o.status == c.expected for c, o in results)
     lines.append("")
-    lines.append(f"{good}/{len(results)} claims have their expected status "
-                 f"({sum(o.method.value == 'proved' for _, o in results)} proved, "
-                 f"{sum(o.method.value == 'checked' for _, o in results)} checked).")
+    lines.append(
+        f"{good}/{len(results)} claims have their expected status "
+        f"({sum(o.method.value == 'proved' for _, o in results)} proved, "
+        f"{sum(o.method.value == 'checked' for _, o in results)} checked)."
+    )
     return "\n".join(lines)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from itertools import product
+from itertools import pairwise, product
 from typing import TypeAlias
 
 import mpmath  # type: ignore[import-untyped]  # reason: mpmath ships no type information
@@ -48,8 +48,28 @@ _TOL = mpmath.mpf(10) ** -40
 # Every variable of the paper is a positive real: gaps, means, variances, budgets.
 SYMBOLS: dict[str, Expr] = {
     name: sp.Symbol(name, positive=True)
-    for name in ("mu", "Delta", "s", "V", "theta", "x", "y", "eps", "sigma2", "M", "lam",
-                 "u", "n", "m", "t", "a", "b", "H3", "lb", "r")
+    for name in (
+        "mu",
+        "Delta",
+        "s",
+        "V",
+        "theta",
+        "x",
+        "y",
+        "eps",
+        "sigma2",
+        "M",
+        "lam",
+        "u",
+        "n",
+        "m",
+        "t",
+        "a",
+        "b",
+        "H3",
+        "lb",
+        "r",
+    )
 }
 SYMBOLS["K"] = sp.Symbol("K", integer=True, positive=True)
 SYMBOLS["k"] = sp.Symbol("k", integer=True, positive=True)
@@ -76,14 +96,13 @@ def holds(method: Method, detail: str) -> Outcome:
 
 
 def fails(method: Method, detail: str, counterexample: str) -> Outcome:
-    return Outcome(Status.FAILS, method, f"{detail} Counterexample: {counterexample}.",
-                   counterexample=counterexample)
+    return Outcome(Status.FAILS, method, f"{detail} Counterexample: {counterexample}.", counterexample=counterexample)
 
 
-def with_conditions(method: Method, detail: str, conditions: Sequence[str],
-                    counterexample: str | None = None) -> Outcome:
-    return Outcome(Status.HOLDS_WITH_CONDITIONS, method, detail, tuple(conditions),
-                   counterexample)
+def with_conditions(
+    method: Method, detail: str, conditions: Sequence[str], counterexample: str | None = None
+) -> Outcome:
+    return Outcome(Status.HOLDS_WITH_CONDITIONS, method, detail, tuple(conditions), counterexample)
 
 
 def is_identity(lhs: Expr, rhs: Expr) -> bool:
@@ -96,16 +115,16 @@ def _evaluate(expr: Expr, point: Mapping[str, Fraction]) -> object:
     names = sorted(point)
     with mpmath.workdps(DPS):
         function = sp.lambdify([SYMBOLS[name] for name in names], expr, modules="mpmath")
-        return function(*(mpmath.mpf(point[name].numerator) / point[name].denominator
-                          for name in names))
+        return function(*(mpmath.mpf(point[name].numerator) / point[name].denominator for name in names))
 
 
 def identity_counterexample(lhs: Expr, rhs: Expr, points: Iterable[Point]) -> Point | None:
     """A point where lhs != rhs (exact rational evaluation), or None."""
     difference = lhs - rhs
     for point in points:
-        value = sp.nsimplify(difference).subs({SYMBOLS[k]: sp.Rational(v.numerator, v.denominator)
-                                                for k, v in point.items()})
+        value = sp.nsimplify(difference).subs(
+            {SYMBOLS[k]: sp.Rational(v.numerator, v.denominator) for k, v in point.items()}
+        )
         if value.is_number and abs(complex(sp.N(value, DPS))) > 1e-30:
             return dict(point)
     return None
@@ -125,8 +144,7 @@ def first_violation(expr: Expr, points: Iterable[Point], *, strict: bool = False
                 names = sorted(point)
                 function = sp.lambdify([SYMBOLS[name] for name in names], expr, modules="mpmath")
             assert function is not None
-            value = function(*(mpmath.mpf(point[name].numerator) / point[name].denominator
-                               for name in names))
+            value = function(*(mpmath.mpf(point[name].numerator) / point[name].denominator for name in names))
             if isinstance(value, mpmath.mpc):
                 if abs(value.imag) > _TOL:
                     continue  # outside the real domain of the expression
@@ -136,9 +154,15 @@ def first_violation(expr: Expr, points: Iterable[Point], *, strict: bool = False
     return None
 
 
-def grid(box: Mapping[str, tuple[Fraction, Fraction]], steps: int,
-         keep: Callable[[Point], bool] = lambda point: True, *, random_points: int = 200,
-         seed: int = 20240611, open_ends: bool = False) -> list[Point]:
+def grid(
+    box: Mapping[str, tuple[Fraction, Fraction]],
+    steps: int,
+    keep: Callable[[Point], bool] = lambda point: True,
+    *,
+    random_points: int = 200,
+    seed: int = 20240611,
+    open_ends: bool = False,
+) -> list[Point]:
     """An exact rational grid over *box* (``steps`` steps per axis) plus seeded random points.
 
     Random points are rationals with denominator 10^6 drawn from a
@@ -150,11 +174,15 @@ def grid(box: Mapping[str, tuple[Fraction, Fraction]], steps: int,
         low, high = box[name]
         ticks = range(1, steps) if open_ends else range(steps + 1)
         axes.append([low + (high - low) * Fraction(j, steps) for j in ticks])
-    points = [dict(zip(names, values)) for values in product(*axes)]
+    points = [dict(zip(names, values, strict=True)) for values in product(*axes)]
     rng = random.Random(seed)
     for _ in range(random_points):
-        points.append({name: box[name][0] + (box[name][1] - box[name][0])
-                       * Fraction(rng.randint(1, 999_999), 1_000_000) for name in names})
+        points.append(
+            {
+                name: box[name][0] + (box[name][1] - box[name][0]) * Fraction(rng.randint(1, 999_999), 1_000_000)
+                for name in names
+            }
+        )
     return [point for point in points if keep(point)]
 
 
@@ -164,8 +192,9 @@ def nonneg_by_assumptions(expr: Expr) -> bool:
     return bool(factored.is_nonnegative)
 
 
-def univariate_counterexample(expr: Expr, name: str, low: Fraction, high: Fraction, *,
-                              strict: bool = False, closed: bool = True) -> Fraction | None:
+def univariate_counterexample(
+    expr: Expr, name: str, low: Fraction, high: Fraction, *, strict: bool = False, closed: bool = True
+) -> Fraction | None:
     """Prove ``expr >= 0`` (``> 0``) on [low, high] for a rational function of one variable.
 
     The sign can only change at a real root of the numerator or denominator;
@@ -195,7 +224,7 @@ def univariate_counterexample(expr: Expr, name: str, low: Fraction, high: Fracti
                 cuts.add(approx)
     ordered = sorted(cuts)
     tests = [c for c in ordered if c in (low, high) or _is_exact_cut(c)]
-    tests += [(a + b) / 2 for a, b in zip(ordered, ordered[1:])]
+    tests += [(a + b) / 2 for a, b in pairwise(ordered)]
     for point in sorted(tests):
         if not closed and point in (low, high):
             continue

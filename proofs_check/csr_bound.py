@@ -30,12 +30,17 @@ def check_union_count(count: str = "K*(K-1)/2") -> Outcome:
         pairs = [(p, a) for p in range(1, value) for a in range(value + 1 - p, value + 1)]
         assert all(a >= 2 for _, a in pairs)
         if len(pairs) != claimed.subs(kk, value):
-            return fails(Method.PROVED, f"The union bound has sum_k k = {sp.factor(total)} terms.",
-                         f"K={value}: {len(pairs)} terms, {count} = {claimed.subs(kk, value)}")
+            return fails(
+                Method.PROVED,
+                f"The union bound has sum_k k = {sp.factor(total)} terms.",
+                f"K={value}: {len(pairs)} terms, {count} = {claimed.subs(kk, value)}",
+            )
     if not is_identity(total, claimed):
         return fails(Method.PROVED, "Count differs.", f"symbolic count {total}")
-    return holds(Method.PROVED, f"sympy: the double sum is {sp.factor(total)}; every arm index "
-                 "i >= K+1-k >= 2 (listed for K = 2..30).")
+    return holds(
+        Method.PROVED,
+        f"sympy: the double sum is {sp.factor(total)}; every arm index i >= K+1-k >= 2 (listed for K = 2..30).",
+    )
 
 
 def _grid(seed: int) -> list[tuple[int, int, list[Fraction]]]:
@@ -78,14 +83,18 @@ def check_phase_exponent(first_arm_offset: int = 1, numerator: str = "n - K") ->
             for arm in range(max(2, value + first_arm_offset - phase), value + 1):
                 left = lengths[phase - 1] / h[arm - 2]
                 if left < right:
-                    return fails(Method.CHECKED, "n_k / H_{3,i} >= "
-                                 f"({numerator})/(logbar(K) H3) is false.",
-                                 f"K={value}, n={budget}, k={phase}, i={arm}, "
-                                 f"H_3i={[str(x) for x in h]}: {left} < {right}")
+                    return fails(
+                        Method.CHECKED,
+                        f"n_k / H_{{3,i}} >= ({numerator})/(logbar(K) H3) is false.",
+                        f"K={value}, n={budget}, k={phase}, i={arm}, H_3i={[str(x) for x in h]}: {left} < {right}",
+                    )
     if proved:
-        return holds(Method.PROVED, f"Difference of the two lower bounds = {difference} >= 0 "
-                     "(m = n-K >= 0, t = i-(K+1-k) >= 0, q = K-1-k >= 0); exact cross-check "
-                     f"with paper_schedule on {len(_grid(SEED))} (K, n, H_3i) cases.")
+        return holds(
+            Method.PROVED,
+            f"Difference of the two lower bounds = {difference} >= 0 "
+            "(m = n-K >= 0, t = i-(K+1-k) >= 0, q = K-1-k >= 0); exact cross-check "
+            f"with paper_schedule on {len(_grid(SEED))} (K, n, H_3i) cases.",
+        )
     return holds(Method.CHECKED, f"Not proved symbolically; exact check on {len(_grid(SEED))} cases.")
 
 
@@ -94,8 +103,7 @@ def _schedule(n_models: int, budget: int, offset: Fraction) -> tuple[int, ...]:
     if offset == Fraction(1, 2):
         return paper_schedule(n_models, budget)
     lb = logbar(n_models) - Fraction(1, 2) + offset
-    return tuple(math.ceil(Fraction(budget - n_models) / (lb * (n_models + 1 - k)))
-                 for k in range(1, n_models))
+    return tuple(math.ceil(Fraction(budget - n_models) / (lb * (n_models + 1 - k))) for k in range(1, n_models))
 
 
 def check_budget(logbar_offset: Fraction = Fraction(1, 2)) -> Outcome:
@@ -109,37 +117,54 @@ def check_budget(logbar_offset: Fraction = Fraction(1, 2)) -> Outcome:
     """
     kk, k, i = sym("K"), sym("k"), sym("i")
     reindexed = sp.Sum(1 / (kk + 1 - k), (k, 1, kk - 1)).change_index(k, kk + 1 - k, i).doit()
-    claimed_lb = sp.Rational(logbar_offset.numerator, logbar_offset.denominator) + \
-        sp.summation(1 / i, (i, 2, kk))
+    claimed_lb = sp.Rational(logbar_offset.numerator, logbar_offset.denominator) + sp.summation(1 / i, (i, 2, kk))
     identity = is_identity(reindexed + sp.Rational(1, 2), claimed_lb)
     rng = random.Random(SEED)
     for n_models in range(2, 26):
-        budgets = list(range(n_models, n_models + 301)) + [rng.randint(n_models, 10**6)
-                                                           for _ in range(20)]
+        budgets = list(range(n_models, n_models + 301)) + [rng.randint(n_models, 10**6) for _ in range(20)]
         for budget in budgets:
             lengths = _schedule(n_models, budget, logbar_offset)
             spend = schedule_spend(lengths)
             if spend > budget:
-                return fails(Method.CHECKED, "The schedule overspends.",
-                             f"K={n_models}, n={budget}: n_k={lengths}, spend={spend} > n")
+                return fails(
+                    Method.CHECKED,
+                    "The schedule overspends.",
+                    f"K={n_models}, n={budget}: n_k={lengths}, spend={spend} > n",
+                )
     if identity:
-        return holds(Method.PROVED, "sum_{k=1}^{K-1} 1/(K+1-k) + 1/2 = logbar(K) (sympy) and "
-                     "ceil(x) < x + 1 give spend <= n; exact check with paper_schedule and "
-                     "schedule_spend for K = 2..25, n = K..K+300 and 20 random n per K.")
+        return holds(
+            Method.PROVED,
+            "sum_{k=1}^{K-1} 1/(K+1-k) + 1/2 = logbar(K) (sympy) and "
+            "ceil(x) < x + 1 give spend <= n; exact check with paper_schedule and "
+            "schedule_spend for K = 2..25, n = K..K+300 and 20 random n per K.",
+        )
     return holds(Method.CHECKED, "The identity fails, but no overspend on the grid.")
 
 
 def _claims() -> tuple[Claim, ...]:
     proof = "Theorem csr_bound, proof"
     return (
-        Claim("csr-union-count", f"{proof}, eq. (en-union) and last display",
-              "sum_{k=1}^{K-1} |{K+1-k, ..., K}| = K(K-1)/2", Status.HOLDS,
-              lambda: check_union_count()),
-        Claim("csr-phase-exponent", f"{proof}, n_k/H_3i >= (n-K)/(logbar(K) H3)",
-              "n_k / H_{3,i} >= (n-K)/(logbar(K) H3) for i >= K+1-k", Status.HOLDS,
-              lambda: check_phase_exponent()),
-        Claim("csr-budget", "Section SySRs / eq. (budget-schedule): total spend",
-              "sum_{k<K-1} n_k + 2 n_{K-1} <= n", Status.HOLDS, lambda: check_budget()),
+        Claim(
+            "csr-union-count",
+            f"{proof}, eq. (en-union) and last display",
+            "sum_{k=1}^{K-1} |{K+1-k, ..., K}| = K(K-1)/2",
+            Status.HOLDS,
+            lambda: check_union_count(),
+        ),
+        Claim(
+            "csr-phase-exponent",
+            f"{proof}, n_k/H_3i >= (n-K)/(logbar(K) H3)",
+            "n_k / H_{3,i} >= (n-K)/(logbar(K) H3) for i >= K+1-k",
+            Status.HOLDS,
+            lambda: check_phase_exponent(),
+        ),
+        Claim(
+            "csr-budget",
+            "Section SySRs / eq. (budget-schedule): total spend",
+            "sum_{k<K-1} n_k + 2 n_{K-1} <= n",
+            Status.HOLDS,
+            lambda: check_budget(),
+        ),
     )
 
 

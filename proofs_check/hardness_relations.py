@@ -24,8 +24,7 @@ from sysrs_ref import Instance
 from sysrs_ref.schedule import logbar
 from sysrs_ref.theory import hardness
 
-__all__ = ["CLAIMS", "check_h1_le_logbar_h2", "check_h2_le_h1", "check_logbar_le_log2k",
-           "random_instances"]
+__all__ = ["CLAIMS", "check_h1_le_logbar_h2", "check_h2_le_h1", "check_logbar_le_log2k", "random_instances"]
 
 SEED = 7
 
@@ -58,13 +57,18 @@ def check_h2_le_h1(factor: Fraction = Fraction(1)) -> Outcome:
         h = hardness(instance)
         assert h.h1 is not None and h.h2 is not None
         if h.h2 > factor * h.h1:
-            return fails(Method.CHECKED, f"H2 <= {factor} H1 is false.",
-                         f"scores {[list(map(str, r)) for r in instance.rows]}: "
-                         f"H1={h.h1}, H2={h.h2}")
+            return fails(
+                Method.CHECKED,
+                f"H2 <= {factor} H1 is false.",
+                f"scores {[list(map(str, r)) for r in instance.rows]}: H1={h.h1}, H2={h.h2}",
+            )
     if factor >= 1 and proved:
-        return holds(Method.PROVED, "Term-wise: 1/Delta_j^2 - 1/Delta_i^2 = t(2 Delta_j + t)/"
-                     "(Delta_j^2 (Delta_j + t)^2) >= 0; so i/Delta_i^2 <= H1 for every i. "
-                     "Cross-checked on 300 random exact instances.")
+        return holds(
+            Method.PROVED,
+            "Term-wise: 1/Delta_j^2 - 1/Delta_i^2 = t(2 Delta_j + t)/"
+            "(Delta_j^2 (Delta_j + t)^2) >= 0; so i/Delta_i^2 <= H1 for every i. "
+            "Cross-checked on 300 random exact instances.",
+        )
     return holds(Method.CHECKED, "No counterexample on 300 random exact instances.")
 
 
@@ -79,23 +83,28 @@ def check_h1_le_logbar_h2(offset: Fraction = Fraction(0)) -> Outcome:
         g = sp.symbols(f"g2:{kk + 1}", nonnegative=True)
         h2 = sp.Symbol("H2", positive=True)
         h = [h2 - gi for gi in g]  # h_i = H2 - g_i, i = 2..K
-        h1 = h[0] / 2 + sum(hi / i for hi, i in zip(h, range(2, kk + 1)))
+        h1 = h[0] / 2 + sum(hi / i for hi, i in zip(h, range(2, kk + 1), strict=True))
         lb = sp.Rational(1, 2) + sum(sp.Rational(1, i) for i in range(2, kk + 1))
         gap = sp.expand((lb + sp.Rational(offset.numerator, offset.denominator)) * h2 - h1)
         if not gap.is_nonnegative:
             break
     else:
-        return holds(Method.PROVED, "logbar(K) H2 - H1 = (H2 - h_2)/2 + sum_i (H2 - h_i)/i is a "
-                     "sum of non-negative terms (sympy, K = 2..8; the same term-wise argument for "
-                     "every K); cross-checked on 300 random exact instances.")
+        return holds(
+            Method.PROVED,
+            "logbar(K) H2 - H1 = (H2 - h_2)/2 + sum_i (H2 - h_i)/i is a "
+            "sum of non-negative terms (sympy, K = 2..8; the same term-wise argument for "
+            "every K); cross-checked on 300 random exact instances.",
+        )
     for instance in random_instances():
         h_ = hardness(instance)
         assert h_.h1 is not None and h_.h2 is not None
         bound = (logbar(instance.n_models) + offset) * h_.h2
         if h_.h1 > bound:
-            return fails(Method.CHECKED, f"H1 <= (logbar(K) + {offset}) H2 is false.",
-                         f"scores {[list(map(str, r)) for r in instance.rows]}: H1={h_.h1}, "
-                         f"H2={h_.h2}, bound={bound}")
+            return fails(
+                Method.CHECKED,
+                f"H1 <= (logbar(K) + {offset}) H2 is false.",
+                f"scores {[list(map(str, r)) for r in instance.rows]}: H1={h_.h1}, H2={h_.h2}, bound={bound}",
+            )
     return holds(Method.CHECKED, "No counterexample on 300 random exact instances.")
 
 
@@ -113,29 +122,48 @@ def check_logbar_le_log2k(bound: str = "log(2*K)") -> Outcome:
     for value in range(2, 401):
         lb = logbar(value)
         if sp.N(expr.subs(kk, value), 50) < sp.Rational(lb.numerator, lb.denominator):
-            return fails(Method.CHECKED, f"logbar(K) <= {bound} is false.",
-                         f"K={value}: logbar(K)={lb} ~ {float(lb):.6f} > {bound} ~ "
-                         f"{float(sp.N(expr.subs(kk, value))):.6f}")
+            return fails(
+                Method.CHECKED,
+                f"logbar(K) <= {bound} is false.",
+                f"K={value}: logbar(K)={lb} ~ {float(lb):.6f} > {bound} ~ {float(sp.N(expr.subs(kk, value))):.6f}",
+            )
     x = sp.Symbol("x", positive=True)
     f = -sp.log(1 - x) - x
     lemma = sp.simplify(sp.diff(f, x) - x / (1 - x)) == 0 and f.subs(x, 0) == 0
     margin = sp.simplify(sp.expand_log(expr - sp.Rational(1, 2) - sp.log(kk), force=True))
     if lemma and margin.is_number and margin.is_nonnegative:
-        return holds(Method.PROVED, f"{bound} - (1/2 + log K) = {margin} >= 0 and "
-                     "sum_{i=2}^K 1/i <= log K (from -log(1-x) >= x). H1 <= log(2K) H2 holds for "
-                     "every K >= 2; exact cross-check K = 2..400.")
+        return holds(
+            Method.PROVED,
+            f"{bound} - (1/2 + log K) = {margin} >= 0 and "
+            "sum_{i=2}^K 1/i <= log K (from -log(1-x) >= x). H1 <= log(2K) H2 holds for "
+            "every K >= 2; exact cross-check K = 2..400.",
+        )
     return holds(Method.CHECKED, f"logbar(K) <= {bound} for K = 2..400 (exact), not proved.")
 
 
 def _claims() -> tuple[Claim, ...]:
     return (
-        Claim("hardness-h2-le-h1", "Formal Setup, H2 <= H1 <= log(2K) H2 (left)",
-              "H2 <= H1", Status.HOLDS, lambda: check_h2_le_h1()),
-        Claim("hardness-h1-le-logbar-h2", "Formal Setup, H1 <= log(2K) H2 (via logbar)",
-              "H1 <= logbar(K) H2", Status.HOLDS, lambda: check_h1_le_logbar_h2()),
-        Claim("hardness-logbar-le-log2k", "Formal Setup, H1 <= log(2K) H2 (right)",
-              "logbar(K) <= log(2K) for all K >= 2, hence H1 <= log(2K) H2",
-              Status.HOLDS, lambda: check_logbar_le_log2k()),
+        Claim(
+            "hardness-h2-le-h1",
+            "Formal Setup, H2 <= H1 <= log(2K) H2 (left)",
+            "H2 <= H1",
+            Status.HOLDS,
+            lambda: check_h2_le_h1(),
+        ),
+        Claim(
+            "hardness-h1-le-logbar-h2",
+            "Formal Setup, H1 <= log(2K) H2 (via logbar)",
+            "H1 <= logbar(K) H2",
+            Status.HOLDS,
+            lambda: check_h1_le_logbar_h2(),
+        ),
+        Claim(
+            "hardness-logbar-le-log2k",
+            "Formal Setup, H1 <= log(2K) H2 (right)",
+            "logbar(K) <= log(2K) for all K >= 2, hence H1 <= log(2K) H2",
+            Status.HOLDS,
+            lambda: check_logbar_le_log2k(),
+        ),
     )
 
 

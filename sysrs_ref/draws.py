@@ -48,15 +48,11 @@ class Draw:
         if n_models < 2:
             raise DrawError(f"arm_priority must order at least 2 models, got {n_models}")
         if sorted(priority) != list(range(n_models)):
-            raise DrawError(
-                f"arm_priority must be a permutation of the models 0..{n_models - 1}, "
-                f"got {list(priority)}"
-            )
+            raise DrawError(f"arm_priority must be a permutation of the models 0..{n_models - 1}, got {list(priority)}")
         orders = tuple(_as_int_tuple(order, "query order") for order in self.query_orders)
         if len(orders) not in (1, n_models):
             raise DrawError(
-                f"a draw holds 1 query order (synchronized) or one per model ({n_models}), "
-                f"got {len(orders)}"
+                f"a draw holds 1 query order (synchronized) or one per model ({n_models}), got {len(orders)}"
             )
         n_queries = len(orders[0])
         if n_queries < 1:
@@ -65,8 +61,7 @@ class Draw:
         for index, order in enumerate(orders):
             if sorted(order) != expected:
                 raise DrawError(
-                    f"query order {index} must be a permutation of the queries "
-                    f"0..{n_queries - 1} (each exactly once)"
+                    f"query order {index} must be a permutation of the queries 0..{n_queries - 1} (each exactly once)"
                 )
         rank = [0] * n_models
         for position, model in enumerate(priority):
@@ -108,8 +103,7 @@ class Draw:
             )
         if not synchronized and self.synchronized:
             raise DrawError(
-                f"{who} needs one query order per model ({self.n_models}); "
-                "this draw is synchronized (one shared order)"
+                f"{who} needs one query order per model ({self.n_models}); this draw is synchronized (one shared order)"
             )
 
     def permuted(self, new_position: Sequence[int]) -> Draw:
@@ -131,9 +125,7 @@ class Draw:
         return Draw(tuple(orders), priority)
 
 
-def random_draw(
-    rng: np.random.Generator | int, n_models: int, n_queries: int, *, synchronized: bool
-) -> Draw:
+def random_draw(rng: np.random.Generator | int, n_models: int, n_queries: int, *, synchronized: bool) -> Draw:
     """Draw uniformly at random: the arm priority, then the query order(s).
 
     Exactly: ``arm_priority = rng.permutation(K)``, then, for a synchronized
@@ -148,15 +140,11 @@ def random_draw(
     True
     """
     if isinstance(rng, bool) or not isinstance(rng, (int, np.random.Generator)):
-        raise TypeError(
-            f"rng must be a numpy.random.Generator or an int seed, got {type(rng).__name__}"
-        )
+        raise TypeError(f"rng must be a numpy.random.Generator or an int seed, got {type(rng).__name__}")
     generator = np.random.default_rng(rng) if isinstance(rng, int) else rng
     priority = tuple(int(x) for x in generator.permutation(n_models))
     count = 1 if synchronized else n_models
-    orders = tuple(
-        tuple(int(x) for x in generator.permutation(n_queries)) for _ in range(count)
-    )
+    orders = tuple(tuple(int(x) for x in generator.permutation(n_queries)) for _ in range(count))
     return Draw(orders, priority)
 
 

@@ -73,9 +73,7 @@ class Instance:
             levels, codes = _levels_from_sequences(scores)
         n_models, n_queries = codes.shape
         code_rows = codes.tolist()
-        self._rows: tuple[tuple[Fraction, ...], ...] = tuple(
-            tuple(levels[code] for code in row) for row in code_rows
-        )
+        self._rows: tuple[tuple[Fraction, ...], ...] = tuple(tuple(levels[code] for code in row) for row in code_rows)
         self._model_names = _check_names(model_names, n_models, "model")
         self._query_names = _check_names(query_names, n_queries, "query")
 
@@ -84,9 +82,7 @@ class Instance:
         scaled = [value.numerator * (denominator // value.denominator) for value in levels]
         self._denominator = denominator
         self._numerators = tuple(tuple(scaled[code] for code in row) for row in code_rows)
-        self._means = tuple(
-            Fraction(sum(row), denominator * n_queries) for row in self._numerators
-        )
+        self._means = tuple(Fraction(sum(row), denominator * n_queries) for row in self._numerators)
         by_mean: dict[Fraction, list[int]] = {}
         for model, mean in enumerate(self._means):
             by_mean.setdefault(mean, []).append(model)
@@ -213,9 +209,7 @@ class Instance:
         (Fraction(0, 1), Fraction(0, 1))
         """
         if sorted(new_position) != list(range(self.n_models)):
-            raise InstanceError(
-                f"new_position must be a permutation of 0..{self.n_models - 1}"
-            )
+            raise InstanceError(f"new_position must be a permutation of 0..{self.n_models - 1}")
         rows: list[tuple[Fraction, ...]] = [()] * self.n_models
         for model, position in enumerate(new_position):
             rows[position] = self._rows[model]
@@ -255,13 +249,10 @@ Levels = tuple[list[Fraction], "npt.NDArray[np.intp]"]
 def _levels_from_array(array: npt.NDArray[np.generic]) -> Levels:
     if array.ndim != 2:
         raise InstanceError(
-            f"scores must be a 2-D matrix (models x queries), got {array.ndim} dimension(s)"
-            f" with shape {array.shape}"
+            f"scores must be a 2-D matrix (models x queries), got {array.ndim} dimension(s) with shape {array.shape}"
         )
     if array.dtype.kind not in "biuf":
-        raise InstanceError(
-            f"scores must be real numbers, got an array of dtype {array.dtype}"
-        )
+        raise InstanceError(f"scores must be real numbers, got an array of dtype {array.dtype}")
     _check_shape(*array.shape)
     as_float = array.astype(np.float64)  # only for the checks; exact values come from `array`
     bad = ~np.isfinite(as_float) | (as_float < 0) | (as_float > 1)
@@ -277,9 +268,7 @@ def _levels_from_array(array: npt.NDArray[np.generic]) -> Levels:
 
 def _levels_from_sequences(scores: object) -> Levels:
     if isinstance(scores, (str, bytes)) or not isinstance(scores, Iterable):
-        raise InstanceError(
-            f"scores must be a 2-D matrix (models x queries), got {type(scores).__name__}"
-        )
+        raise InstanceError(f"scores must be a 2-D matrix (models x queries), got {type(scores).__name__}")
     rows_in = list(scores)
     if rows_in and all(isinstance(row, np.ndarray) for row in rows_in):
         try:
@@ -312,9 +301,7 @@ def _levels_from_sequences(scores: object) -> Levels:
     return list(interned), np.array(rows, dtype=np.intp)
 
 
-def _check_names(
-    names: Sequence[str] | None, count: int, what: str
-) -> tuple[str, ...] | None:
+def _check_names(names: Sequence[str] | None, count: int, what: str) -> tuple[str, ...] | None:
     if names is None:
         return None
     names = tuple(str(name) for name in names)

@@ -9,13 +9,16 @@ from __future__ import annotations
 import functools
 import math
 import re
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
 from sysrs_ref.errors import BudgetError
 
 __all__ = [
+    "Budget",
     "budget_from_percentage",
+    "budget_n",
     "capped_schedule",
     "check_budget",
     "logbar",
@@ -56,14 +59,10 @@ def check_budget(budget: int, n_models: int, n_queries: int) -> int:
     if isinstance(budget, bool) or not isinstance(budget, int):
         raise BudgetError(f"budget must be an integer number of evaluations, got {budget!r}")
     if budget < n_models:
-        raise BudgetError(
-            f"budget must be at least the number of models (K={n_models}), got {budget}"
-        )
+        raise BudgetError(f"budget must be at least the number of models (K={n_models}), got {budget}")
     full = n_models * n_queries
     if budget > full:
-        raise BudgetError(
-            f"budget must be at most K*L = {full} (every model on every query), got {budget}"
-        )
+        raise BudgetError(f"budget must be at most K*L = {full} (every model on every query), got {budget}")
     return budget
 
 
@@ -89,9 +88,7 @@ def parse_percentage(text: str | int | Decimal | Fraction) -> Fraction:
         else:
             stripped = str(text).strip().removesuffix("%").strip()
             if not _PERCENT.fullmatch(stripped):
-                raise BudgetError(
-                    f"budget percentage {text!r} is not a number (write it like 12% or 1.25%)"
-                )
+                raise BudgetError(f"budget percentage {text!r} is not a number (write it like 12% or 1.25%)")
             number = Decimal(stripped)
         if not number.is_finite():
             raise BudgetError(f"budget percentage must be finite, got {text!r}")
@@ -101,9 +98,7 @@ def parse_percentage(text: str | int | Decimal | Fraction) -> Fraction:
     return value
 
 
-def budget_from_percentage(
-    percentage: str | int | Decimal | Fraction, n_models: int, n_queries: int
-) -> int:
+def budget_from_percentage(percentage: str | int | Decimal | Fraction, n_models: int, n_queries: int) -> int:
     """n = floor(p * K * L / 100), exactly; checked to lie in [K, K*L].
 
     >>> budget_from_percentage("1.25%", 80, 1000), budget_from_percentage("12%", 80, 1000)
@@ -119,25 +114,77 @@ def budget_from_percentage(
     return check_budget(budget, n_models, n_queries)
 
 
+@dataclass(frozen=True)
+class Budget:
+    """A budget parsed and validated once: n evaluations for K models and L queries, K <= n <= K*L.
+
+    ``percent`` is the exact percentage of K*L when the budget was given as
+    one (``"12%"``), else None. Everything that takes a budget takes an int or
+    a Budget; a Budget for the same (K, L) is trusted as it is, never checked
+    again.
+
+    >>> Budget.parse("1.25%", 80, 1000)
+    Budget(n=1000, n_models=80, n_queries=1000, percent=Fraction(5, 4))
+    >>> Budget.parse(500, 4, 300).percentage
+    Fraction(125, 3)
+    """
+
+    n: int
+    n_models: int
+    n_queries: int
+    percent: Fraction | None = None
+
+    @classmethod
+    def parse(cls, value: str | int | Budget, n_models: int, n_queries: int) -> Budget:
+        """The budget *value* names: an integer (``5000``, ``"5000"``) or a percentage of K*L (``"12%"``).
+
+        The one parser of budgets (docs/contracts.md, "Budgets"); BudgetError names what is wrong.
+        """
+        if isinstance(value, Budget):
+            return (
+                value
+                if (value.n_models, value.n_queries) == (n_models, n_queries)
+                else cls.parse(value.n, n_models, n_queries)
+            )
+        if isinstance(value, int) and not isinstance(value, bool):
+            return cls(check_budget(value, n_models, n_queries), n_models, n_queries)
+        if not isinstance(value, str):
+            raise BudgetError(f"budget must be an integer or a percentage like '12%', got {value!r}")
+        stripped = value.strip()
+        if stripped.endswith("%"):
+            return cls(
+                budget_from_percentage(stripped, n_models, n_queries), n_models, n_queries, parse_percentage(stripped)
+            )
+        if not _INTEGER.fullmatch(stripped):
+            raise BudgetError(
+                f"budget {value!r} is neither an integer number of evaluations nor a percentage like 12% or 1.25%"
+            )
+        return cls(check_budget(int(stripped), n_models, n_queries), n_models, n_queries)
+
+    @property
+    def percentage(self) -> Fraction:
+        """The budget as a percentage of K*L: as given, or 100 n / (K L) exactly."""
+        return self.percent if self.percent is not None else Fraction(100 * self.n, self.n_models * self.n_queries)
+
+
+def budget_n(budget: int | Budget, n_models: int, n_queries: int) -> int:
+    """n of *budget*: a Budget for this (K, L) as it is, anything else checked (:func:`check_budget`).
+
+    >>> budget_n(Budget.parse("50%", 2, 4), 2, 4), budget_n(3, 2, 4)
+    (4, 3)
+    """
+    if isinstance(budget, Budget) and (budget.n_models, budget.n_queries) == (n_models, n_queries):
+        return budget.n
+    return Budget.parse(budget.n if isinstance(budget, Budget) else budget, n_models, n_queries).n
+
+
 def parse_budget(text: str | int, n_models: int, n_queries: int) -> int:
-    """A budget given as an integer (``5000``) or a percentage (``"12%"``), as an integer n.
+    """A budget given as an integer (``5000``) or a percentage (``"12%"``), as an integer n (:meth:`Budget.parse`).
 
     >>> parse_budget("5000", 80, 1000), parse_budget("8%", 80, 1000)
     (5000, 6400)
     """
-    if isinstance(text, int) and not isinstance(text, bool):
-        return check_budget(text, n_models, n_queries)
-    if not isinstance(text, str):
-        raise BudgetError(f"budget must be an integer or a percentage like '12%', got {text!r}")
-    stripped = text.strip()
-    if stripped.endswith("%"):
-        return budget_from_percentage(stripped, n_models, n_queries)
-    if not _INTEGER.fullmatch(stripped):
-        raise BudgetError(
-            f"budget {text!r} is neither an integer number of evaluations nor a percentage "
-            "like 12% or 1.25%"
-        )
-    return check_budget(int(stripped), n_models, n_queries)
+    return Budget.parse(text, n_models, n_queries).n
 
 
 def paper_schedule(n_models: int, budget: int) -> tuple[int, ...]:
@@ -150,14 +197,9 @@ def paper_schedule(n_models: int, budget: int) -> tuple[int, ...]:
     (16, 21, 31)
     """
     if budget < n_models:
-        raise BudgetError(
-            f"budget must be at least the number of models (K={n_models}), got {budget}"
-        )
+        raise BudgetError(f"budget must be at least the number of models (K={n_models}), got {budget}")
     lb = logbar(n_models)
-    return tuple(
-        math.ceil(Fraction(budget - n_models) / (lb * (n_models + 1 - k)))
-        for k in range(1, n_models)
-    )
+    return tuple(math.ceil(Fraction(budget - n_models) / (lb * (n_models + 1 - k))) for k in range(1, n_models))
 
 
 def schedule_spend(lengths: tuple[int, ...]) -> int:
@@ -216,7 +258,7 @@ def capped_schedule(n_models: int, n_queries: int, budget: int) -> tuple[int, ..
     return _levels(n_models, n_queries, low)
 
 
-def schedule(n_models: int, n_queries: int, budget: int) -> tuple[int, ...]:
+def schedule(n_models: int, n_queries: int, budget: int | Budget) -> tuple[int, ...]:
     """(n_1, ..., n_{K-1}) used by SR and SySRs: the paper's, capped when it must be.
 
     - If the paper's n_{K-1} <= L and n < K*L: the paper's schedule
@@ -231,8 +273,7 @@ def schedule(n_models: int, n_queries: int, budget: int) -> tuple[int, ...]:
     >>> schedule(4, 31, 100), schedule(4, 30, 100), schedule(2, 4, 8)
     ((16, 21, 31), (17, 23, 30), (4,))
     """
-    check_budget(budget, n_models, n_queries)
-    return _schedule(n_models, n_queries, budget)
+    return _schedule(n_models, n_queries, budget_n(budget, n_models, n_queries))
 
 
 @functools.lru_cache(maxsize=4096, typed=True)  # grids ask for the same schedules again and again

@@ -128,7 +128,7 @@ def topm_errors(ranking: Sequence[int], truth: TopMTruth | Instance, m: int) -> 
     prefix = _check_ranking(ranking, known.n_models, m)
     predicted = [known.model_tier[model] for model in prefix]
     wanted = known.position_tier[:m]
-    wrong = sum(1 for got, want in zip(predicted, wanted) if got != want)
+    wrong = sum(1 for got, want in zip(predicted, wanted, strict=True) if got != want)
     identification = int(Counter(predicted) != Counter(wanted))
     return TopMErrors(identification, int(wrong > 0), Fraction(wrong, m))
 
@@ -171,7 +171,7 @@ class TopMCounts:
 
 
 def _add(left: tuple[int, ...], right: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(x + y for x, y in zip(left, right))
+    return tuple(x + y for x, y in zip(left, right, strict=True))
 
 
 def _ints(values: npt.NDArray[np.integer]) -> tuple[int, ...]:

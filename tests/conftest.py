@@ -2,7 +2,7 @@
 
 from hypothesis import settings
 
-from real_data import exported
+from tests.real_data import exported
 
 # No per-example deadline: timing on a loaded 2-core CI machine must not fail a property.
 # Examples stay random across runs (a new failing example is a real bug, printed with its seed).

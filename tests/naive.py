@@ -101,10 +101,8 @@ def naive_run(
             candidates = []
             for r, arm in enumerate(sigma, start=1):
                 if r <= left:
-                    if left < len(sigma):
-                        gap = total[arm] - total[sigma[left]]
-                    else:
-                        gap = Fraction(10**9)  # every active arm must be accepted
+                    # with no arm left to compare against, every active arm must be accepted
+                    gap = total[arm] - total[sigma[left]] if left < len(sigma) else Fraction(10**9)
                     candidates.append((gap, 0, -r, arm, True))
                 else:
                     gap = total[sigma[left - 1]] - total[arm] if left > 0 else Fraction(10**9)

@@ -21,8 +21,14 @@ def make_data_folder(folder: Path, *, manifest: bool = True) -> Path:
     for name, (n_models, n_queries, seed) in SMALL.items():
         path = folder / f"{name}.npy"
         np.save(path, np.asarray(irt_benchmark(n_models, n_queries, seed=seed).array, dtype=np.float64))
-        entries[name] = {"source": "synthetic", "metric": "binary", "models": n_models, "tasks": n_queries,
-                         "file": path.name, "sha256": file_sha256(path)}
+        entries[name] = {
+            "source": "synthetic",
+            "metric": "binary",
+            "models": n_models,
+            "tasks": n_queries,
+            "file": path.name,
+            "sha256": file_sha256(path),
+        }
     if manifest:
         (folder / "MANIFEST.json").write_text(json.dumps(entries, indent=1))
     return folder

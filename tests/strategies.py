@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypedDict, Unpack
 
 import numpy as np
 import numpy.typing as npt
+from hypothesis import assume
 from hypothesis import strategies as st
 
-from sysrs_ref import ALGORITHMS, Draw, Instance
+from sysrs_ref import ALGORITHMS, Draw, Instance, ScoreLike
 from sysrs_ref.algorithms.lrf import LRFDraw, LRFParams
+from sysrs_ref.fast import DrawBatch
 from sysrs_ref.subset.clustering import squared_distances
+from tests.param_types import AlgorithmParamValues, ExplorationParam
 
 #: The algorithms whose draw is query orders (a Draw): all but UCB-E-LRF, whose properties have their own tests.
 ALGORITHM_NAMES = tuple(name for name, spec in ALGORITHMS.items() if not spec.cells)
@@ -22,7 +27,7 @@ binary_scores = st.sampled_from([0, 1])
 #: Continuous scores with small denominators, so that exact ties between sums are common.
 coarse_scores = st.fractions(min_value=0, max_value=1, max_denominator=4)
 #: Scores in {0, 1/2, 1}: ties between sums, and between means, are very common.
-half_scores = st.sampled_from([0, Fraction(1, 2), 1])
+half_scores: st.SearchStrategy[ScoreLike] = st.sampled_from([0, Fraction(1, 2), 1])
 #: Arbitrary floats in [0, 1] (held exactly by the reference).
 float_scores = st.floats(min_value=0.0, max_value=1.0, allow_nan=False, allow_infinity=False)
 
@@ -36,18 +41,19 @@ def matrices(
     min_queries: int = 1,
     max_queries: int = 6,
     kind: str | None = None,
-) -> list[list[object]]:
+) -> list[list[ScoreLike]]:
     """A K x L score matrix: binary, coarse rationals or floats (or, on request, halves); sometimes with duplicate rows."""
     n_models = draw(st.integers(min_models, max_models))
     n_queries = draw(st.integers(min_queries, max_queries))
     chosen_kind = kind or draw(st.sampled_from(["binary", "coarse", "float"]))
-    element = {
+    elements: dict[str, st.SearchStrategy[ScoreLike]] = {
         "binary": binary_scores,
         "coarse": coarse_scores,
         "float": float_scores,
         "halves": half_scores,
-    }[chosen_kind]
-    rows: list[list[object]] = [
+    }
+    element = elements[chosen_kind]
+    rows: list[list[ScoreLike]] = [
         draw(st.lists(element, min_size=n_queries, max_size=n_queries)) for _ in range(n_models)
     ]
     if draw(st.booleans()):  # duplicate a model: exact ties everywhere
@@ -56,16 +62,28 @@ def matrices(
     return rows
 
 
-def instances(**kwargs: int | str | None) -> st.SearchStrategy[Instance]:
+class MatrixShape(TypedDict, total=False):
+    """The keyword arguments of :func:`matrices`, passed on by :func:`instances` and :func:`cases`."""
+
+    min_models: int
+    max_models: int
+    min_queries: int
+    max_queries: int
+    kind: str | None
+
+
+def instances(**kwargs: Unpack[MatrixShape]) -> st.SearchStrategy[Instance]:
     """Validated instances built from :func:`matrices`."""
-    return matrices(**kwargs).map(Instance)  # type: ignore[arg-type]
+    return matrices(**kwargs).map(Instance)
 
 
 def draws_for(n_models: int, n_queries: int, synchronized: bool) -> st.SearchStrategy[Draw]:
     """A uniformly arbitrary draw for a K x L instance."""
     order = st.permutations(range(n_queries)).map(tuple)
-    orders = st.lists(order, min_size=1, max_size=1) if synchronized else st.lists(
-        order, min_size=n_models, max_size=n_models
+    orders = (
+        st.lists(order, min_size=1, max_size=1)
+        if synchronized
+        else st.lists(order, min_size=n_models, max_size=n_models)
     )
     return st.builds(
         lambda qs, prio: Draw(tuple(qs), tuple(prio)),
@@ -94,10 +112,11 @@ class Case:
 @st.composite
 def cases(
     draw: st.DrawFn,
+    /,
     *,
     algorithms: tuple[str, ...] = ALGORITHM_NAMES,
     full_budget: bool = False,
-    **matrix_kwargs: int | str | None,
+    **matrix_kwargs: Unpack[MatrixShape],
 ) -> Case:
     """A random run of one of *algorithms* on a small instance, budget in [K, K*L]."""
     instance = draw(instances(**matrix_kwargs))
@@ -123,10 +142,8 @@ def topm_cases(
     """
     n_models = draw(st.integers(min_models, max_models))
     limit = max_queries if max_queries is not None else (3 if n_models <= 3 else 2)
-    rows = draw(
-        matrices(min_models=n_models, max_models=n_models, max_queries=limit, kind="halves")
-    )
-    instance = Instance(rows)  # type: ignore[arg-type]
+    rows = draw(matrices(min_models=n_models, max_models=n_models, max_queries=limit, kind="halves"))
+    instance = Instance(rows)
     budget = draw(st.integers(n_models, n_models * instance.n_queries))
     return instance, budget
 
@@ -181,7 +198,9 @@ def distance_matrices(draw: st.DrawFn) -> FloatArray:
         matrix = np.sqrt(squared_distances(points, points))
     else:
         element = st.sampled_from([0.0, 1.0, 2.0]) if kind == "coarse" else st.floats(0, 2, allow_nan=False)
-        matrix = np.array(draw(st.lists(st.lists(element, min_size=n, max_size=n), min_size=n, max_size=n)), dtype=float)
+        matrix = np.array(
+            draw(st.lists(st.lists(element, min_size=n, max_size=n), min_size=n, max_size=n)), dtype=float
+        )
     np.fill_diagonal(matrix, 0.0)
     return matrix
 
@@ -194,7 +213,9 @@ def score_matrices(draw: st.DrawFn, max_models: int = 6, max_questions: int = 10
     element = draw(
         st.sampled_from([st.sampled_from([0.0, 1.0]), st.sampled_from([0.0, 0.5, 1.0]), st.floats(0.0, 1.0)])
     )
-    rows = draw(st.lists(st.lists(element, min_size=n_questions, max_size=n_questions), min_size=n_models, max_size=n_models))
+    rows = draw(
+        st.lists(st.lists(element, min_size=n_questions, max_size=n_questions), min_size=n_models, max_size=n_models)
+    )
     scores = np.array(rows, dtype=float)
     for column in draw(st.sets(st.integers(0, n_questions - 1), max_size=n_questions)):
         scores[:, column] = draw(st.sampled_from([0.0, 0.5, 1.0]))
@@ -208,7 +229,13 @@ def irt_points(draw: st.DrawFn) -> tuple[FloatArray, FloatArray, FloatArray, Flo
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     scores = rng.choice([0.0, 0.25, 0.5, 1.0], size=(n_models, n_questions))
     hyper = np.array([rng.normal(), rng.normal(0, 0.5), rng.normal(), rng.normal(0, 0.5)])
-    return scores, rng.normal(size=(n_models, d)), rng.normal(size=(n_questions, d)), rng.normal(size=n_questions), hyper
+    return (
+        scores,
+        rng.normal(size=(n_models, d)),
+        rng.normal(size=(n_questions, d)),
+        rng.normal(size=n_questions),
+        hyper,
+    )
 
 
 # -- live sessions (sysrs_ref.live) ----------------------------------------------------------------
@@ -250,8 +277,12 @@ def live_cases(draw: st.DrawFn, *, algorithms: tuple[str, ...] = tuple(ALGORITHM
     if "m" in ALGORITHMS[name].defaults:
         params["m"] = draw(st.integers(1, n_models - 1))
     if small:
-        params.update(members=draw(st.integers(2, 3)), sweeps=draw(st.integers(1, 2)),
-                      warmup=draw(st.sampled_from([0, 25, 50])), batch=draw(st.integers(1, 3)))
+        params.update(
+            members=draw(st.integers(2, 3)),
+            sweeps=draw(st.integers(1, 2)),
+            warmup=draw(st.sampled_from([0, 25, 50])),
+            batch=draw(st.integers(1, 3)),
+        )
     budget = draw(st.integers(n_models, n_models * n_queries))
     return LiveCase(instance, name, budget, draw(st.integers(0, 2**32)), params)
 
@@ -296,10 +327,223 @@ def packable_matrices(draw: st.DrawFn) -> FloatArray:
     finite floats, -0.0 and subnormals included (the format must give back every bit)."""
     n_rows = draw(st.integers(1, 9))
     n_columns = draw(st.integers(1, 13))
-    element = draw(st.sampled_from([
-        st.sampled_from([0.0, 1.0]),
-        st.sampled_from([0.0, -0.0, 1.0]),
-        st.floats(allow_nan=False, allow_infinity=False, allow_subnormal=True),
-    ]))
+    element = draw(
+        st.sampled_from(
+            [
+                st.sampled_from([0.0, 1.0]),
+                st.sampled_from([0.0, -0.0, 1.0]),
+                st.floats(allow_nan=False, allow_infinity=False, allow_subnormal=True),
+            ]
+        )
+    )
     rows = draw(st.lists(st.lists(element, min_size=n_columns, max_size=n_columns), min_size=n_rows, max_size=n_rows))
     return np.array(rows, dtype=np.float64)
+
+
+# -- seeds, shapes and budgets ----------------------------------------------------------------------
+
+#: Seeds for numpy's generators (sysrs_ref.subset).
+seeds = st.integers(0, 2**32 - 1)
+
+
+@st.composite
+def shapes_and_budgets(draw: st.DrawFn, max_models: int = 40, max_queries: int = 60) -> tuple[int, int, int]:
+    """K, L and a budget in [K, K*L] (for the phase schedule)."""
+    n_models = draw(st.integers(2, max_models))
+    n_queries = draw(st.integers(1, max_queries))
+    budget = draw(st.integers(n_models, n_models * n_queries))
+    return n_models, n_queries, budget
+
+
+# -- exact error probabilities and the theorems' bounds (sysrs_ref.theory) --------------------------
+
+
+@st.composite
+def tiny_cases(draw: st.DrawFn, algorithm: str) -> tuple[Instance, int, ExplorationParam]:
+    """A tiny instance (brute force stays fast), any budget in [K, K*L], binary or coarse scores."""
+    spec = ALGORITHMS[algorithm]
+    n_models = draw(st.integers(2, 3))
+    max_queries = 4 if (spec.synchronized or n_models == 2) else 3
+    rows = draw(
+        matrices(
+            min_models=n_models,
+            max_models=n_models,
+            max_queries=max_queries,
+            kind=draw(st.sampled_from(["binary", "coarse"])),
+        )
+    )
+    instance = Instance(rows)
+    budget = draw(st.integers(n_models, n_models * instance.n_queries))
+    params: ExplorationParam = {"a": draw(exploration_values)} if "a" in spec.defaults else {}
+    return instance, budget, params
+
+
+@st.composite
+def instance_and_budget(draw: st.DrawFn, max_models: int, max_queries: int) -> tuple[Instance, int]:
+    """An instance with a single best model and a budget in [K, K*L]."""
+    inst = Instance(draw(matrices(max_models=max_models, max_queries=max_queries)))
+    assume(len(inst.best) == 1)
+    n_models, n_queries = inst.shape
+    return inst, draw(st.integers(n_models, n_models * n_queries))
+
+
+@st.composite
+def bayes_parameters(draw: st.DrawFn) -> tuple[Fraction, Fraction]:
+    """Delta and s of Theorem lower-bound's two hypotheses: 0 < Delta <= s <= 1/2 (denominators up to 100)."""
+    delta = draw(st.fractions(min_value=Fraction(1, 100), max_value=Fraction(49, 100), max_denominator=100))
+    s = draw(st.fractions(min_value=delta, max_value=Fraction(1, 2), max_denominator=100))
+    return delta, s
+
+
+@st.composite
+def delta_and_s(draw: st.DrawFn) -> tuple[Fraction, Fraction]:
+    """Delta and s of Theorem lower-bound's construction: 0 < Delta <= s <= 1/2 (denominators up to 40)."""
+    delta = draw(st.fractions(min_value=Fraction(1, 40), max_value=Fraction(19, 40), max_denominator=40))
+    s = draw(st.fractions(min_value=delta, max_value=Fraction(1, 2), max_denominator=40))
+    return delta, s
+
+
+Distribution = list[tuple[Fraction, Fraction]]  # (value, probability)
+
+#: Values of the Bernstein lemmas' populations: in [-1, 1], denominators up to 6.
+grid = st.fractions(min_value=-1, max_value=1, max_denominator=6)
+#: Values in [0, 1], denominators up to 4.
+unit = st.fractions(min_value=0, max_value=1, max_denominator=4)
+#: The probability of a two-point distribution's first value.
+probability = st.sampled_from([Fraction(1, 2), Fraction(1, 3), Fraction(3, 4), Fraction(1, 5)])
+
+
+@st.composite
+def distributions(draw: st.DrawFn, values: st.SearchStrategy[Fraction]) -> Distribution:
+    """A point mass or a two-point distribution."""
+    first = draw(values)
+    if draw(st.booleans()):
+        return [(first, Fraction(1))]
+    p = draw(probability)
+    return [(first, p), (draw(values), 1 - p)]
+
+
+# -- UCB indices mu + sqrt(a/N) (sysrs_ref.algorithms.ucb_index) ------------------------------------
+
+rationals = st.fractions(min_value=-4, max_value=4, max_denominator=30)
+nonneg = st.fractions(min_value=0, max_value=9, max_denominator=30)
+means = st.fractions(min_value=0, max_value=1, max_denominator=40)
+counts = st.integers(1, 60)
+a_values = st.fractions(min_value=Fraction(1, 20), max_value=100, max_denominator=20)
+
+
+@st.composite
+def near_ties(draw: st.DrawFn) -> tuple[Fraction, int, Fraction, int, Fraction]:
+    """Pairs of indices that are exactly equal, or differ by a tiny rational nudge."""
+    a = draw(st.sampled_from([Fraction(1), Fraction(4), Fraction(1, 4), Fraction(9)]))
+    n1, n2 = draw(st.sampled_from([1, 4, 9, 16, 25, 36])), draw(st.sampled_from([1, 4, 9, 16, 25, 36]))
+    root1 = Fraction(math.isqrt(a.numerator), math.isqrt(a.denominator)) / math.isqrt(n1)
+    root2 = Fraction(math.isqrt(a.numerator), math.isqrt(a.denominator)) / math.isqrt(n2)
+    m1 = draw(st.fractions(min_value=0, max_value=1, max_denominator=12))
+    m2 = m1 + root1 - root2  # then U1 == U2 exactly
+    nudge = draw(st.sampled_from([Fraction(0), Fraction(1, 10**18), -Fraction(1, 10**18), Fraction(1, 2**60)]))
+    m2 += nudge
+    return m1, n1, m2, n2, a
+
+
+# -- the fast paths (sysrs_ref.fast) -----------------------------------------------------------------
+
+
+@st.composite
+def fast_cases(draw: st.DrawFn, algorithms: tuple[str, ...]) -> tuple[Instance, str, tuple[int, ...], DrawBatch]:
+    """An instance, one of *algorithms*, budgets (K and K*L among them) and 1-4 draws."""
+    instance = draw(instances(max_models=5, max_queries=6))
+    name = draw(st.sampled_from(algorithms))
+    n_models, n_queries = instance.shape
+    full = n_models * n_queries
+    budgets = tuple(draw(st.lists(st.integers(n_models, full), min_size=1, max_size=4)))
+    budgets += (n_models, full)  # the corners: nothing to spend on phases, and every pair
+    runs = draw(st.lists(draws_for(n_models, n_queries, ALGORITHMS[name].synchronized), min_size=1, max_size=4))
+    return instance, name, budgets, DrawBatch.from_draws(runs)
+
+
+#: An instance, UCB-E or SyUCB-E, the draws, a, and the budgets.
+UcbProblem = tuple[Instance, str, DrawBatch, Fraction, tuple[int, ...]]
+
+
+@st.composite
+def ucb_problems(
+    draw: st.DrawFn, *, kind: str | None = None, max_queries: int = 7, a: Fraction | None = None
+) -> UcbProblem:
+    """An instance, an algorithm, 1-3 draws, a, and a budget grid that always holds K and K*L."""
+    instance = draw(instances(max_models=5, max_queries=max_queries, kind=kind))
+    name = draw(st.sampled_from(["syucbe", "ucbe"]))
+    n_models, n_queries = instance.shape
+    runs = draw(st.lists(draws_for(n_models, n_queries, ALGORITHMS[name].synchronized), min_size=1, max_size=3))
+    exploration = a if a is not None else draw(exploration_values)
+    extra = draw(st.lists(st.integers(n_models, n_models * n_queries), max_size=4))
+    budgets = tuple(sorted({n_models, n_models * n_queries, *extra}))
+    return instance, name, DrawBatch.from_draws(runs), exploration, budgets
+
+
+#: Rows of non-increasing integer keys (1-4 rows of one width).
+key_rows = st.integers(1, 40).flatmap(
+    lambda width: st.lists(
+        st.lists(st.integers(0, 100), min_size=width, max_size=width).map(lambda row: sorted(row, reverse=True)),
+        min_size=1,
+        max_size=4,
+    )
+)
+
+#: K x 6 matrices of decimal floats (0.1 is not a dyadic rational: integer sums with a large denominator).
+decimal_matrices = st.integers(2, 4).flatmap(
+    lambda k: st.lists(
+        st.lists(st.sampled_from([0.0, 0.1, 0.2, 0.3, 0.7, 1.0]), min_size=6, max_size=6), min_size=k, max_size=k
+    )
+)
+
+
+# -- subset selection: clustering and the GAM (sysrs_ref.subset) -------------------------------------
+
+
+@st.composite
+def assignment_cases(draw: st.DrawFn) -> tuple[FloatArray, FloatArray]:
+    """C- or F-ordered points and C-ordered centres made to tie: points, midpoints, subset means, grid points."""
+    points = draw(point_sets())
+    n, d = points.shape
+    index = st.integers(0, n - 1)
+    centres: list[FloatArray] = []
+    for kind in draw(st.lists(st.sampled_from(["point", "midpoint", "mean", "grid"]), min_size=1, max_size=2 * n)):
+        if kind == "point":
+            centres.append(points[draw(index)])
+        elif kind == "midpoint":
+            centres.append((points[draw(index)] + points[draw(index)]) / 2)
+        elif kind == "mean":
+            centres.append(points[sorted(draw(st.sets(index, min_size=1)))].mean(axis=0))
+        else:
+            centres.append(np.array(draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.0]), min_size=d, max_size=d))))
+    return np.array(points, order=draw(st.sampled_from(["C", "F"]))), np.array(centres, dtype=np.float64)
+
+
+#: Sorted knots, 3 to 12 of them in [-10, 10], at least 0.01 apart.
+knot_sets = (
+    st.lists(st.floats(-10.0, 10.0, allow_nan=False), min_size=3, max_size=12, unique=True)
+    .map(lambda v: np.sort(np.array(v)))
+    .filter(lambda k: bool(np.min(np.diff(k)) > 1e-2))
+)
+
+
+# -- simulate (sysrs_ref.simulation) ------------------------------------------------------------------
+
+#: An instance, an algorithm, budgets, runs, a seed and the algorithm's parameters.
+SimulationCase = tuple[Instance, str, list[int | str], int, int, AlgorithmParamValues]
+
+
+@st.composite
+def simulations(draw: st.DrawFn) -> SimulationCase:
+    """A small simulate call: any algorithm but UCB-E-LRF, 1-3 budgets, 1-6 runs, a seed, a and m when used."""
+    instance = draw(instances(max_models=4, max_queries=5))
+    algorithm = draw(st.sampled_from(ALGORITHM_NAMES))
+    n_models, n_queries = instance.shape
+    budgets: list[int | str] = draw(st.lists(st.integers(n_models, n_models * n_queries), min_size=1, max_size=3))
+    runs = draw(st.integers(1, 6))
+    seed = draw(st.integers(0, 2**32))
+    params: AlgorithmParamValues = {"a": draw(exploration_values)} if "a" in ALGORITHMS[algorithm].defaults else {}
+    if "m" in ALGORITHMS[algorithm].defaults and draw(st.booleans()):
+        params["m"] = Fraction(draw(st.integers(1, n_models - 1)))
+    return instance, algorithm, budgets, runs, seed, params

@@ -8,10 +8,10 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from naive import naive_run
-from strategies import SYNCHRONIZED, Case, cases
 from sysrs_ref import ALGORITHMS, Draw, Instance, Outcome, drive, schedule, schedule_spend
 from sysrs_ref.algorithms.lrf import LRFDraw
+from tests.naive import naive_run
+from tests.strategies import SYNCHRONIZED, Case, cases
 
 
 def run(case: Case) -> Outcome:
@@ -89,7 +89,7 @@ def test_equivariance_under_permuting_models(case: Case, data: st.DataObject) ->
     assert after.ranking == tuple(sigma[m] for m in before.ranking)
     assert after.spent == before.spent
     assert len(after.trace) == len(before.trace)
-    for old, new in zip(before.trace, after.trace):
+    for old, new in zip(before.trace, after.trace, strict=True):
         assert Counter(new.requests) == Counter((sigma[r.model], r.query) for r in old.requests)
         assert new.eliminated == (None if old.eliminated is None else sigma[old.eliminated])
 
@@ -170,7 +170,10 @@ def test_sar_with_m_1_is_successive_rejects(case: Case) -> None:
     out = drive(ALGORITHMS[case.algorithm].start(case.budget, case.draw, m=1), case.instance)
     reference = drive(ALGORITHMS[twin].start(case.budget, case.draw), case.instance)
     assert (out.chosen, out.ranking, out.spent, out.requests) == (
-        reference.chosen, reference.ranking, reference.spent, reference.requests
+        reference.chosen,
+        reference.ranking,
+        reference.spent,
+        reference.requests,
     )
     assert out.accepted == ()
 

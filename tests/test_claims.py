@@ -1,4 +1,4 @@
-"""The verdicts on the paper's claims (sysrs_ref.claims), on hand-made results with known answers."""
+"""The verdicts on the paper's claims (sysrs_ref.experiments._claims), on hand-made results with known answers."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 
-from sysrs_ref.claims import CLAIMS, check_claims
 from sysrs_ref.datasets import Dataset
 from sysrs_ref.experiments import Config, Point, paper_configs, parse_configs
-from sysrs_ref.tables import Curve, Results
+from sysrs_ref.experiments._claims import CLAIMS, check_claims
+from sysrs_ref.experiments._tables import Curve, Results
 
 TABLE = tuple(Fraction(p) for p in (8, 12, 16, 20, 25, 30, 35))
 FULL = TABLE + (Fraction(50), Fraction(100))
@@ -17,7 +17,10 @@ RUNS = 100
 
 
 def results(
-    correct: Mapping[str, Sequence[int]], *, grid: tuple[Fraction, ...] = TABLE, configs: Sequence[Config] | None = None,
+    correct: Mapping[str, Sequence[int]],
+    *,
+    grid: tuple[Fraction, ...] = TABLE,
+    configs: Sequence[Config] | None = None,
     datasets: int = 2,
 ) -> Results:
     """Every dataset gets, for each label, the counts of *correct* (a label not given: 100 everywhere)."""
@@ -27,7 +30,7 @@ def results(
     for dataset in sets:
         for config in chosen:
             counts = correct.get(config.label, [RUNS] * len(grid))
-            points = tuple(Point(p, 1, c, RUNS, 1) for p, c in zip(grid, counts))
+            points = tuple(Point(p, 1, c, RUNS, 1) for p, c in zip(grid, counts, strict=True))
             curves[(dataset.name, config.label)] = Curve(dataset, config, points)
     return Results(sets, chosen, grid, RUNS, 0, curves)
 
@@ -39,11 +42,16 @@ def verdicts(r: Results) -> dict[str, str]:
 def papers_story() -> dict[str, list[int]]:
     """Curves shaped like the paper's tables (on the table grid)."""
     return {
-        "us": [30, 36, 42, 45, 50, 54, 58], "syus": [39, 46, 52, 56, 61, 65, 68],
-        "sr": [72, 89, 95, 98, 99, 99, 99], "sysrs": [83, 95, 98, 99, 99, 100, 100],
-        "ucbe(a=0.1)": [61, 66, 70, 73, 75, 77, 80], "ucbe(a=1)": [80, 86, 89, 95, 97, 98, 98],
-        "ucbe(a=10)": [51, 63, 75, 85, 91, 91, 93], "syucbe(a=0.1)": [67, 74, 78, 81, 84, 86, 88],
-        "syucbe(a=1)": [83, 89, 92, 96, 98, 98, 98], "syucbe(a=10)": [61, 73, 82, 89, 92, 93, 95],
+        "us": [30, 36, 42, 45, 50, 54, 58],
+        "syus": [39, 46, 52, 56, 61, 65, 68],
+        "sr": [72, 89, 95, 98, 99, 99, 99],
+        "sysrs": [83, 95, 98, 99, 99, 100, 100],
+        "ucbe(a=0.1)": [61, 66, 70, 73, 75, 77, 80],
+        "ucbe(a=1)": [80, 86, 89, 95, 97, 98, 98],
+        "ucbe(a=10)": [51, 63, 75, 85, 91, 91, 93],
+        "syucbe(a=0.1)": [67, 74, 78, 81, 84, 86, 88],
+        "syucbe(a=1)": [83, 89, 92, 96, 98, 98, 98],
+        "syucbe(a=10)": [61, 73, 82, 89, 92, 93, 95],
     }
 
 
@@ -62,7 +70,10 @@ def test_a_beaten_sysrs_is_named() -> None:
     story["syucbe(a=1)"] = [84, 89, 92, 96, 98, 98, 98]
     (claim, verdict), *_ = check_claims(results(story))
     assert claim.id == "sysrs-best-accuracy" and verdict.status == "does not hold"
-    assert "syucbe(a=1) at 8% (84.0% > 83.0%; the difference, 1.0 points, has a Monte Carlo standard error" in verdict.detail
+    assert (
+        "syucbe(a=1) at 8% (84.0% > 83.0%; the difference, 1.0 points, has a Monte Carlo standard error"
+        in verdict.detail
+    )
     # two datasets, R = 100: sqrt(2 (0.83 * 0.17 + 0.84 * 0.16) / 100) / 2 = 3.7 points
     assert "standard error of about 3.7)" in verdict.detail
 
@@ -102,7 +113,9 @@ def test_synchronization_losses_are_listed() -> None:
     story = papers_story()
     story["syus"] = [29, 46, 52, 56, 61, 65, 68]
     claim = next(v for c, v in check_claims(results(story)) if c.id == "sync-beats-unsync-accuracy")
-    assert claim.status == "does not hold" and "lower: syus vs us at 8% (-1.0 points, standard error about" in claim.detail
+    assert (
+        claim.status == "does not hold" and "lower: syus vs us at 8% (-1.0 points, standard error about" in claim.detail
+    )
     assert "equal: sysrs and sr at 25%" in claim.detail  # a tie (both saturated) is not a loss
 
 

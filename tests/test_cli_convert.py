@@ -1,4 +1,4 @@
-"""``convert`` on the command line (:mod:`sysrs_ref.cli_convert`): files written, the JSON object, the text report."""
+"""``convert`` on the command line (:mod:`sysrs_ref.cli._convert`): files written, the JSON object, the text report."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sysrs_ref.cli_convert import EXAMPLE, add_arguments, run
+from sysrs_ref.cli._convert import EXAMPLE, add_arguments, run
 from sysrs_ref.errors import LoaderError, ParameterError
 from sysrs_ref.loaders import load_scores
 
@@ -40,12 +40,30 @@ CASES = [
 
 @pytest.mark.parametrize(("source", "folder", "metric", "extra", "first_row", "incomplete"), CASES)
 def test_json_object_and_files_for_every_source(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, source: str, folder: str, metric: str,
-    extra: list[str], first_row: list[float], incomplete: str,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    source: str,
+    folder: str,
+    metric: str,
+    extra: list[str],
+    first_row: list[float],
+    incomplete: str,
 ) -> None:
     out = tmp_path / "m.npy"
-    printed = convert(capsys, "--from", source, str(FIXTURES / folder), "--metric", metric, *extra,
-                      "--missing", "drop-models", "--out", str(out), "--json")
+    printed = convert(
+        capsys,
+        "--from",
+        source,
+        str(FIXTURES / folder),
+        "--metric",
+        metric,
+        *extra,
+        "--missing",
+        "drop-models",
+        "--out",
+        str(out),
+        "--json",
+    )
     payload = json.loads(printed)
     assert printed.count("\n") == 1  # one JSON object on one line
     assert payload == {
@@ -70,8 +88,20 @@ def test_json_object_and_files_for_every_source(
 
 def test_text_report(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     out = tmp_path / "gsm.npy"
-    text = convert(capsys, "--from", "lm-eval", str(FIXTURES / "lm-eval" / "good"), "--metric", "exact_match",
-                   "--filter", "flexible-extract", "--missing", "drop-queries", "--out", str(out))
+    text = convert(
+        capsys,
+        "--from",
+        "lm-eval",
+        str(FIXTURES / "lm-eval" / "good"),
+        "--metric",
+        "exact_match",
+        "--filter",
+        "flexible-extract",
+        "--missing",
+        "drop-queries",
+        "--out",
+        str(out),
+    )
     assert text.splitlines() == [
         "lm-eval, metric exact_match: 3 models x 4 queries",
         f"wrote {out} (float64 scores in [0, 1]) and {tmp_path / 'gsm.ids.json'} (model and query ids)",
@@ -86,9 +116,17 @@ def test_text_report(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
 
 def test_text_report_when_nothing_is_missing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     good = FIXTURES / "inspect" / "good"
-    text = convert(capsys, "--from", "inspect", str(good / "2024-05-01T10-00-00+00-00_arith_model-a.eval"),
-                   str(good / "2024-05-01T11-00-00+00-00_arith_model-b.eval"), "--metric", "judge",
-                   "--out", str(tmp_path / "j.npy"))
+    text = convert(
+        capsys,
+        "--from",
+        "inspect",
+        str(good / "2024-05-01T10-00-00+00-00_arith_model-a.eval"),
+        str(good / "2024-05-01T11-00-00+00-00_arith_model-b.eval"),
+        "--metric",
+        "judge",
+        "--out",
+        str(tmp_path / "j.npy"),
+    )
     assert "inspect, metric judge: 2 models x 6 queries" in text
     assert "missing: none (every model has every query)" in text
     assert "dropped models: none" in text and "dropped queries: none" in text and "duplicates merged: 0" in text
@@ -98,16 +136,27 @@ def test_long_lists_of_dropped_ids_are_cut(capsys: pytest.CaptureFixture[str], t
     rows = ["model,query,score", "b,q0,1"] + [f"a,q{j},0" for j in range(12)]
     source = tmp_path / "s.csv"
     source.write_text("\n".join(rows) + "\n")
-    text = convert(capsys, "--from", "long-csv", str(source), "--metric", "score", "--missing", "drop-queries",
-                   "--out", str(tmp_path / "s.npy"))
+    text = convert(
+        capsys,
+        "--from",
+        "long-csv",
+        str(source),
+        "--metric",
+        "score",
+        "--missing",
+        "drop-queries",
+        "--out",
+        str(tmp_path / "s.npy"),
+    )
     shown = ", ".join(f"'q{j}'" for j in range(1, 11))
     assert f"dropped queries: {shown}, ... (11 in all)\n" in text
     assert "long-csv, metric score: 2 models x 1 queries" in text and "  'b' lacked 11" in text
 
 
 def test_missing_cells_fail_by_default_and_write_nothing(tmp_path: Path) -> None:
-    args = parser().parse_args(["--from", "helm", str(FIXTURES / "helm" / "good"), "--metric", "exact_match",
-                                "--out", str(tmp_path / "h.npy")])
+    args = parser().parse_args(
+        ["--from", "helm", str(FIXTURES / "helm" / "good"), "--metric", "exact_match", "--out", str(tmp_path / "h.npy")]
+    )
     with pytest.raises(LoaderError, match=r"'local/model-c' lacks 2 .*--missing drop-models"):
         run(args)
     assert list(tmp_path.iterdir()) == []
@@ -115,24 +164,54 @@ def test_missing_cells_fail_by_default_and_write_nothing(tmp_path: Path) -> None
 
 def test_refusals(tmp_path: Path) -> None:
     good = str(FIXTURES / "long-csv" / "good")
-    with pytest.raises(LoaderError, match="must end in .npy"):
-        run(parser().parse_args(["--from", "long-csv", good, "--metric", "score", "--missing", "drop-models",
-                                 "--out", str(tmp_path / "x.csv")]))
+    with pytest.raises(LoaderError, match=r"must end in \.npy"):
+        run(
+            parser().parse_args(
+                [
+                    "--from",
+                    "long-csv",
+                    good,
+                    "--metric",
+                    "score",
+                    "--missing",
+                    "drop-models",
+                    "--out",
+                    str(tmp_path / "x.csv"),
+                ]
+            )
+        )
     with pytest.raises(ParameterError, match="a filter applies to lm-eval results only"):
-        run(parser().parse_args(["--from", "long-csv", good, "--metric", "score", "--filter", "none",
-                                 "--out", str(tmp_path / "x.npy")]))
-    with pytest.raises(LoaderError, match="several filters|2 filters"):
-        run(parser().parse_args(["--from", "lm-eval", str(FIXTURES / "lm-eval" / "good"), "--metric",
-                                 "exact_match", "--out", str(tmp_path / "x.npy")]))
+        run(
+            parser().parse_args(
+                ["--from", "long-csv", good, "--metric", "score", "--filter", "none", "--out", str(tmp_path / "x.npy")]
+            )
+        )
+    with pytest.raises(LoaderError, match=r"several filters|2 filters"):
+        run(
+            parser().parse_args(
+                [
+                    "--from",
+                    "lm-eval",
+                    str(FIXTURES / "lm-eval" / "good"),
+                    "--metric",
+                    "exact_match",
+                    "--out",
+                    str(tmp_path / "x.npy"),
+                ]
+            )
+        )
 
 
-@pytest.mark.parametrize("argv", [
-    ["--from", "mlflow", "p", "--metric", "m", "--out", "x.npy"],
-    ["--from", "helm", "p", "--metric", "m", "--out", "x.npy", "--missing", "ignore"],
-    ["--from", "helm", "--metric", "m", "--out", "x.npy"],
-    ["--from", "helm", "p", "--out", "x.npy"],
-    ["--from", "helm", "p", "--metric", "m"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--from", "mlflow", "p", "--metric", "m", "--out", "x.npy"],
+        ["--from", "helm", "p", "--metric", "m", "--out", "x.npy", "--missing", "ignore"],
+        ["--from", "helm", "--metric", "m", "--out", "x.npy"],
+        ["--from", "helm", "p", "--out", "x.npy"],
+        ["--from", "helm", "p", "--metric", "m"],
+    ],
+)
 def test_usage_mistakes_are_argparse_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as caught:
         parser().parse_args(argv)
@@ -143,4 +222,11 @@ def test_usage_mistakes_are_argparse_errors(argv: list[str], capsys: pytest.Capt
 def test_the_example_parses() -> None:
     args = parser().parse_args(shlex.split(EXAMPLE))
     assert (args.source, args.paths, args.metric, args.filter, args.missing, args.out, args.json) == (
-        "lm-eval", ["results/"], "exact_match", "strict-match", "fail", "gsm8k.npy", False)
+        "lm-eval",
+        ["results/"],
+        "exact_match",
+        "strict-match",
+        "fail",
+        "gsm8k.npy",
+        False,
+    )

@@ -16,6 +16,7 @@ import pytest
 from sysrs_ref.cli import main
 from sysrs_ref.conformance import FAMILIES, SCHEMA, first_difference, load_vectors, write_vectors
 from sysrs_ref.conformance.cases import cases
+from sysrs_ref.json_types import JsonValue
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMITTED = ROOT / "data" / "vectors"
@@ -55,8 +56,17 @@ def test_the_schema_rejects_what_it_should() -> None:
 def test_the_vectors_cover_the_corners() -> None:
     ids = [case.id for case in cases("algorithms")]
     for name in ("us", "syus", "sr", "sysrs", "ucbe", "syucbe", "sar", "sysar"):
-        for corner in ("ties-everywhere", "duplicate-models", "budget-K", "budget-KL", "capped-schedule",
-                       "continuous", "two-models", "one-query", "dominating"):
+        for corner in (
+            "ties-everywhere",
+            "duplicate-models",
+            "budget-K",
+            "budget-KL",
+            "capped-schedule",
+            "continuous",
+            "two-models",
+            "one-query",
+            "dominating",
+        ):
             assert any(i.startswith(f"{name}-{corner}-") for i in ids), (name, corner)
     for case in cases("algorithms"):  # SAR, SySAR: m = 1, a middle m and K - 1 on the corners that vary parameters
         corner = "-".join(case.id.split("-")[1:-2])
@@ -69,8 +79,16 @@ def test_the_vectors_cover_the_corners() -> None:
     capped = [c for c in loaded["schedules"] if c["expected"]["capped"]]
     assert capped and all(c["expected"]["spend"] <= c["input"]["budget"] for c in loaded["schedules"])
     assert any(c["expected"]["arms"] is None for c in loaded["hardness"])  # a tied best model
-    assert {c["input"]["algorithm"] for c in loaded["exact"]} == {"us", "syus", "sr", "sysrs", "ucbe", "syucbe",
-                                                                 "sar", "sysar"}
+    assert {c["input"]["algorithm"] for c in loaded["exact"]} == {
+        "us",
+        "syus",
+        "sr",
+        "sysrs",
+        "ucbe",
+        "syucbe",
+        "sar",
+        "sysar",
+    }
     assert all("top_m_error" in c["expected"] for c in loaded["exact"] if c["input"]["algorithm"] in ("sar", "sysar"))
 
 
@@ -84,12 +102,26 @@ def test_the_reference_adapter_conforms(capsys: pytest.CaptureFixture[str]) -> N
 def node() -> str:
     path = shutil.which("node")
     if path is None:
-        pytest.fail("node (Node.js) is needed for the independent SySRs implementation of examples/conformance", pytrace=False)
+        pytest.fail(
+            "node (Node.js) is needed for the independent SySRs implementation of examples/conformance", pytrace=False
+        )
     return path
 
 
-JS_ARGS = ["--family", "algorithms", "--family", "schedules", "--family", "budgets",
-           "--case", "sysrs-*", "--case", "schedule-*", "--case", "budget-*"]
+JS_ARGS = [
+    "--family",
+    "algorithms",
+    "--family",
+    "schedules",
+    "--family",
+    "budgets",
+    "--case",
+    "sysrs-*",
+    "--case",
+    "schedule-*",
+    "--case",
+    "budget-*",
+]
 
 
 def test_an_independent_javascript_sysrs_conforms(node: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -97,10 +129,13 @@ def test_an_independent_javascript_sysrs_conforms(node: str, capsys: pytest.Capt
     assert "120/120 cases passed: conforms" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize(("mutant", "caught"), [
-    ("ties-by-index", "FAIL        algorithms/sysrs-"),
-    ("schedule-floor", "FAIL        schedules/schedule-K"),
-])
+@pytest.mark.parametrize(
+    ("mutant", "caught"),
+    [
+        ("ties-by-index", "FAIL        algorithms/sysrs-"),
+        ("schedule-floor", "FAIL        schedules/schedule-K"),
+    ],
+)
 def test_a_subtly_wrong_implementation_is_caught(
     node: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, mutant: str, caught: str
 ) -> None:
@@ -125,13 +160,30 @@ for line in sys.stdin:
 
 def adapter(tmp_path: Path, body: str) -> list[str]:
     script = tmp_path / "adapter.py"
-    script.write_text(textwrap.dedent(ADAPTER).replace("{body}", textwrap.indent(textwrap.dedent(body), "    ").strip()))
+    script.write_text(
+        textwrap.dedent(ADAPTER).replace("{body}", textwrap.indent(textwrap.dedent(body), "    ").strip())
+    )
     return [sys.executable, str(script)]
 
 
 def conform(capsys: pytest.CaptureFixture[str], command: list[str], *extra: str) -> tuple[int, dict[str, Any]]:
-    status = main(["conform", "--family", "budgets", "--case", "budget-8pct-*", "--case", "budget-1_25pct-*",
-                   "--timeout", "2", "--json", *extra, "--", *command])
+    status = main(
+        [
+            "conform",
+            "--family",
+            "budgets",
+            "--case",
+            "budget-8pct-*",
+            "--case",
+            "budget-1_25pct-*",
+            "--timeout",
+            "2",
+            "--json",
+            *extra,
+            "--",
+            *command,
+        ]
+    )
     return status, json.loads(capsys.readouterr().out)
 
 
@@ -178,12 +230,15 @@ def test_runner_timeout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert report["families"]["budgets"]["pass"] == 3 and report["families"]["budgets"]["error"] == 4
 
 
-@pytest.mark.parametrize(("body", "expected"), [
-    ('print("hello")\ncontinue', "not JSON"),
-    ('reply = {"id": "someone-else", "output": {}}', "not an object with \"id\""),
-    ('reply = {"id": case_id}', "no \"output\""),
-    ('reply = {"id": case_id, "output": [1, 2]}', "output: expected a JSON object"),
-])
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ('print("hello")\ncontinue', "not JSON"),
+        ('reply = {"id": "someone-else", "output": {}}', 'not an object with "id"'),
+        ('reply = {"id": case_id}', 'no "output"'),
+        ('reply = {"id": case_id, "output": [1, 2]}', "output: expected a JSON object"),
+    ],
+)
 def test_runner_malformed_answers(tmp_path: Path, capsys: pytest.CaptureFixture[str], body: str, expected: str) -> None:
     status, report = conform(capsys, adapter(tmp_path, body))
     assert status == 1 and report["passed"] == 0 and len(report["failures"]) == 8
@@ -202,7 +257,10 @@ def test_runner_text_report_and_user_mistakes(tmp_path: Path, capsys: pytest.Cap
         (["conform", "--case", "nothing-*", "--reference"], "no case matches"),
         (["conform", "--timeout", "0", "--reference"], "--timeout must be a positive"),
         (["conform", "--vectors", str(tmp_path / "none"), "--reference"], "cannot read the vectors file"),
-        (["conform", "--family", "budgets", "--", str(tmp_path / "no-such-program")], "cannot start the implementation"),
+        (
+            ["conform", "--family", "budgets", "--", str(tmp_path / "no-such-program")],
+            "cannot start the implementation",
+        ),
     ):
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
@@ -219,7 +277,7 @@ def test_vectors_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_first_difference() -> None:
-    exact = {"exact": "1/3", "float": 1 / 3}
+    exact: JsonValue = {"exact": "1/3", "float": 1 / 3}
     assert first_difference("hardness", {"H2": exact}, {"H2": "1/3"}) is None
     assert first_difference("hardness", {"H2": exact}, {"H2": {"exact": "2/6", "float": 0.33}}) is None
     assert first_difference("hardness", {"H2": exact}, {"H2": 0.33333333333}) is None  # a float within 1e-9
@@ -228,7 +286,12 @@ def test_first_difference() -> None:
     assert first_difference("schedules", {"n_k": [1, 2]}, {"n_k": [1, 2, 3]}) == "n_k: expected 2 items, got 3"
     assert first_difference("schedules", {"capped": True}, {}) == "capped: missing"
     assert first_difference("schedules", {"spend": 3}, {"spend": 3.0}) == "spend: expected 3, got 3.0"
-    expected = {"chosen": 0, "ranking": [0, 1], "spent": 3, "batches": [[[0, 1], [1, 1]], [[0, 2]]]}
+    expected: dict[str, JsonValue] = {
+        "chosen": 0,
+        "ranking": [0, 1],
+        "spent": 3,
+        "batches": [[[0, 1], [1, 1]], [[0, 2]]],
+    }
     assert first_difference("algorithms", expected, {**expected, "batches": [[[0, 1]], [[1, 1], [0, 2]]]}) == (
         "request 2 (batch 1, item 2): the same request [model, query] = [1, 1], but in batch 2 as item 1"
     )
@@ -239,10 +302,18 @@ def test_the_guide_example_is_the_committed_case() -> None:
     guide = (ROOT / "docs" / "conformance.md").read_text()
     blocks = [part.split("```", 1)[0] for part in guide.split("```json\n")[1:]]
     shown = next(block for block in blocks if '"sysrs-ties-everywhere-1"' in block)
-    case = next(c for c in load_vectors(COMMITTED, ["algorithms"])["algorithms"] if c["id"] == "sysrs-ties-everywhere-1")
+    case = next(
+        c for c in load_vectors(COMMITTED, ["algorithms"])["algorithms"] if c["id"] == "sysrs-ties-everywhere-1"
+    )
     assert json.loads(shown) == case  # the guide shows the whole case, as committed
     text = json.dumps(case)
-    for fragment in ('"budget": 12', '"query_orders": [[0, 3, 1, 5, 4, 2]]', '"arm_priority": [1, 3, 2, 0]',
-                     '"chosen": 1', '"ranking": [1, 3, 2, 0]', '"spent": 10',
-                     '"batches": [[[0, 0], [0, 3], [1, 0], [1, 3], [2, 0], [2, 3], [3, 0], [3, 3]], [[1, 1], [3, 1]]]'):
+    for fragment in (
+        '"budget": 12',
+        '"query_orders": [[0, 3, 1, 5, 4, 2]]',
+        '"arm_priority": [1, 3, 2, 0]',
+        '"chosen": 1',
+        '"ranking": [1, 3, 2, 0]',
+        '"spent": 10',
+        '"batches": [[[0, 0], [0, 3], [1, 0], [1, 3], [2, 0], [2, 3], [3, 0], [3, 3]], [[1, 1], [3, 1]]]',
+    ):
         assert fragment in shown and fragment in text, fragment

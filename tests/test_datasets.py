@@ -14,9 +14,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from real_data import real
-from small_data import make_data_folder
-from strategies import FloatArray, packable_matrices
 from sysrs_ref import DatasetError, InstanceError, hardness
 from sysrs_ref.cli import main
 from sysrs_ref.datasets import (
@@ -33,8 +30,11 @@ from sysrs_ref.datasets import (
     resolve_scores,
     write_packed,
 )
-from sysrs_ref.paper import DATASET_TABLE
-from sysrs_ref.reproduce import reproduce
+from sysrs_ref.experiments._paper import DATASET_TABLE
+from sysrs_ref.experiments._reproduce import reproduce
+from tests.real_data import real
+from tests.small_data import make_data_folder
+from tests.strategies import FloatArray, packable_matrices
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = dataset_names()
@@ -48,8 +48,19 @@ def run_main(*argv: str) -> tuple[int, str, str]:
 
 
 def test_the_eleven_benchmarks_of_the_paper() -> None:
-    assert NAMES == ("arc_challenge", "bbh", "commonsense", "gsm", "ifeval", "legalbench", "math", "med_qa",
-                     "mmlu", "narrative_qa", "wmt_14")
+    assert NAMES == (
+        "arc_challenge",
+        "bbh",
+        "commonsense",
+        "gsm",
+        "ifeval",
+        "legalbench",
+        "math",
+        "med_qa",
+        "mmlu",
+        "narrative_qa",
+        "wmt_14",
+    )
     assert {b.name for b in benchmarks() if not b.binary} == {"narrative_qa", "wmt_14"}
     assert {b.source for b in benchmarks()} == {"HELM Lite", "Open LLM Leaderboard"}
 
@@ -73,9 +84,17 @@ def test_each_loads_exactly_with_its_hash_shape_and_the_papers_values(name: str)
 def test_the_manifest_repeats_the_papers_table() -> None:
     for item in benchmarks():
         row = DATASET_TABLE[item.name]
-        assert item.paper == {"tasks": row.tasks, "models": row.models, "best_acc": row.best_acc,
-                              "mean_acc": row.mean_acc, "delta2": row.delta2, "H1": row.h1, "H2": row.h2,
-                              "H3_prime": row.h3_prime, "H3": row.h3}
+        assert item.paper == {
+            "tasks": row.tasks,
+            "models": row.models,
+            "best_acc": row.best_acc,
+            "mean_acc": row.mean_acc,
+            "delta2": row.delta2,
+            "H1": row.h1,
+            "H2": row.h2,
+            "H3_prime": row.h3_prime,
+            "H3": row.h3,
+        }
         assert item.metric == row.metric
 
 
@@ -141,11 +160,13 @@ def test_scores_by_name_or_by_path(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     (tmp_path / "gsm").write_text("1,0\n0,1\n")  # a file of that name wins (and has no readable suffix)
     with pytest.raises(InstanceError, match="unsupported file type"):
         resolve_scores("gsm")
-    with pytest.raises(DatasetError, match=r"'gsmm' is neither a score file nor a shipped benchmark \(did you mean 'gsm'\?\)"):
+    with pytest.raises(
+        DatasetError, match=r"'gsmm' is neither a score file nor a shipped benchmark \(did you mean 'gsm'\?\)"
+    ):
         resolve_scores("gsmm")
     with pytest.raises(DatasetError, match="named without a suffix: math"):
         resolve_scores("math.npy")
-    with pytest.raises(InstanceError, match="cannot read scores file 'nowhere/x.npy'"):
+    with pytest.raises(InstanceError, match=r"cannot read scores file 'nowhere/x\.npy'"):
         resolve_scores("nowhere/x.npy")
     with pytest.raises(DatasetError, match=r"no shipped benchmark is called 'mmlu_pro' \(did you mean 'mmlu'\?\)"):
         load_dataset("mmlu_pro")
@@ -153,9 +174,21 @@ def test_scores_by_name_or_by_path(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 @pytest.mark.parametrize("algorithm", ["sysrs", "ucbe", "us"])
 def test_select_by_name_and_by_path_print_the_same_json(exported: Path, algorithm: str) -> None:
-    by_name = run_main("select", "--scores", "gsm", "--budget", "12%", "--algorithm", algorithm, "--seed", "4", "--json")
-    by_path = run_main("select", "--scores", str(exported / "gsm.npy"), "--budget", "12%", "--algorithm", algorithm,
-                       "--seed", "4", "--json")
+    by_name = run_main(
+        "select", "--scores", "gsm", "--budget", "12%", "--algorithm", algorithm, "--seed", "4", "--json"
+    )
+    by_path = run_main(
+        "select",
+        "--scores",
+        str(exported / "gsm.npy"),
+        "--budget",
+        "12%",
+        "--algorithm",
+        algorithm,
+        "--seed",
+        "4",
+        "--json",
+    )
     assert by_name[0] == 0 and by_name == by_path
     assert json.loads(by_name[1])["K"] == 80
 
@@ -175,6 +208,7 @@ def test_datasets_command(tmp_path: Path) -> None:
     assert [row["name"] for row in rows] == list(NAMES)
     gsm = rows[NAMES.index("gsm")]
     h = hardness(real("gsm"))
+    assert h.h2 is not None
     assert (gsm["K"], gsm["L"], gsm["source"], gsm["metric"]) == (80, 1000, "HELM Lite", "final_num_exact")
     assert gsm["best_mean"] == float(h.best_mean) == 0.956 and gsm["exact"]["best_mean"] == "239/250"
     assert gsm["exact"]["H2"] == f"{h.h2.numerator}/{h.h2.denominator}" and gsm["paper"]["H2"] == 61224.5
@@ -202,8 +236,20 @@ def test_reproduce_and_the_table_use_the_shipped_benchmarks_by_default(
     assert [d["sha256"] for d in payload["datasets"]] == [b.sha256 for b in benchmarks()]
     assert "the benchmarks shipped with sysrs-ref" in (outcome.out / "report.md").read_text()
     monkeypatch.setenv("SYSRS_DATA", str(make_data_folder(tmp_path / "mine")))
-    status, out, err = run_main("reproduce", "--out", str(tmp_path / "mine-out"), "--grid", str(grid),
-                                "--algorithms", "sysrs", "--runs", "3", "--no-plots", "--quiet", "--json")
+    status, out, err = run_main(
+        "reproduce",
+        "--out",
+        str(tmp_path / "mine-out"),
+        "--grid",
+        str(grid),
+        "--algorithms",
+        "sysrs",
+        "--runs",
+        "3",
+        "--no-plots",
+        "--quiet",
+        "--json",
+    )
     assert status == 0, err
     assert [Path(p).name for p in json.loads(out)["files"]][:1] == ["results.json"]
     mine = json.loads((tmp_path / "mine-out" / "results.json").read_text())

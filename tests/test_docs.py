@@ -165,7 +165,9 @@ def test_console_blocks_run(page: Path, scratch: Path) -> None:
             )
             got = result.stdout + result.stderr
             mistake = any(line.startswith("error:") for line in expected.splitlines())
-            assert result.returncode == (2 if mistake else 0), f"{fence.where}: `{command}` exited {result.returncode}:\n{got}"
+            assert result.returncode == (2 if mistake else 0), (
+                f"{fence.where}: `{command}` exited {result.returncode}:\n{got}"
+            )
             assert checker.check_output(expected, got, FLAGS), (
                 f"{fence.where}: `{command}` printed\n{got}\nbut the page shows\n{expected}"
             )

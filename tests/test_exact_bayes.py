@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.theory import bayes_error
+from tests.strategies import bayes_parameters
 
 OUTCOMES = ((1, 0), (0, 1), (0, 0))
 
@@ -28,15 +29,8 @@ def sequence_probability(law: dict[tuple[int, int], Fraction], xs: tuple[tuple[i
     return out
 
 
-@st.composite
-def parameters(draw: st.DrawFn) -> tuple[Fraction, Fraction]:
-    delta = draw(st.fractions(min_value=Fraction(1, 100), max_value=Fraction(49, 100), max_denominator=100))
-    s = draw(st.fractions(min_value=delta, max_value=Fraction(1, 2), max_denominator=100))
-    return delta, s
-
-
 @settings(max_examples=60)
-@given(parameters())
+@given(bayes_parameters())
 def test_one_sample_is_one_minus_delta_over_two(ps: tuple[Fraction, Fraction]) -> None:
     """TV(P, Q) = (|p - q| + |q - p|) / 2 = Delta, so the error is (1 - Delta) / 2."""
     delta, s = ps
@@ -44,14 +38,17 @@ def test_one_sample_is_one_minus_delta_over_two(ps: tuple[Fraction, Fraction]) -
 
 
 @settings(max_examples=40)
-@given(parameters(), st.integers(1, 12))
+@given(bayes_parameters(), st.integers(1, 12))
 def test_equals_sum_of_minima_over_sequences_and_is_monotone(ps: tuple[Fraction, Fraction], n: int) -> None:
     delta, s = ps
     value = bayes_error(n, delta, s)
     if n <= 5:  # brute force over all 3^n sequences
         p, q = laws(delta, s)
         total = sum(
-            (min(sequence_probability(p, xs), sequence_probability(q, xs)) for xs in itertools.product(OUTCOMES, repeat=n)),
+            (
+                min(sequence_probability(p, xs), sequence_probability(q, xs))
+                for xs in itertools.product(OUTCOMES, repeat=n)
+            ),
             Fraction(0),
         )
         assert value == total / 2
@@ -70,7 +67,10 @@ def test_symmetric_in_the_hypotheses() -> None:
 
 
 @pytest.mark.parametrize("n", [1, 2])
-@pytest.mark.parametrize(("delta", "s"), [(Fraction(1, 4), Fraction(1, 2)), (Fraction(1, 10), Fraction(1, 3)), (Fraction(1, 3), Fraction(1, 3))])
+@pytest.mark.parametrize(
+    ("delta", "s"),
+    [(Fraction(1, 4), Fraction(1, 2)), (Fraction(1, 10), Fraction(1, 3)), (Fraction(1, 3), Fraction(1, 3))],
+)
 def test_minimax_by_brute_force_over_tests(n: int, delta: Fraction, s: Fraction) -> None:
     """Every deterministic test has max(err_P, err_Q) >= bayes_error; the LR test with a fair coin attains it."""
     p, q = laws(delta, s)
@@ -78,8 +78,8 @@ def test_minimax_by_brute_force_over_tests(n: int, delta: Fraction, s: Fraction)
     value = bayes_error(n, delta, s)
     best_max = Fraction(1)
     for says_p in itertools.product((True, False), repeat=len(seqs)):
-        err_p = sum((sequence_probability(p, xs) for xs, a in zip(seqs, says_p) if not a), Fraction(0))
-        err_q = sum((sequence_probability(q, xs) for xs, a in zip(seqs, says_p) if a), Fraction(0))
+        err_p = sum((sequence_probability(p, xs) for xs, a in zip(seqs, says_p, strict=True) if not a), Fraction(0))
+        err_q = sum((sequence_probability(q, xs) for xs, a in zip(seqs, says_p, strict=True) if a), Fraction(0))
         assert (err_p + err_q) / 2 >= value
         best_max = min(best_max, max(err_p, err_q))
     assert best_max >= value
@@ -87,9 +87,9 @@ def test_minimax_by_brute_force_over_tests(n: int, delta: Fraction, s: Fraction)
     err_p = err_q = Fraction(0)
     for xs in seqs:
         a, b = xs.count((1, 0)), xs.count((0, 1))
-        says_p = Fraction(1) if a > b else Fraction(0) if a < b else Fraction(1, 2)
-        err_p += sequence_probability(p, xs) * (1 - says_p)
-        err_q += sequence_probability(q, xs) * says_p
+        chance_p = Fraction(1) if a > b else Fraction(0) if a < b else Fraction(1, 2)
+        err_p += sequence_probability(p, xs) * (1 - chance_p)
+        err_q += sequence_probability(q, xs) * chance_p
     assert err_p == err_q == value
 
 

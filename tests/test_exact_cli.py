@@ -31,9 +31,22 @@ def test_exact_json_contract(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 
 
 def test_exact_text_and_ucb_parameter(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "--scores", str(FIXTURE / "tiny_long.csv"), "--budget", "50%", "--algorithm", "syucbe", "--a", "0.1")
+    status, out, _ = run(
+        capsys, "--scores", str(FIXTURE / "tiny_long.csv"), "--budget", "50%", "--algorithm", "syucbe", "--a", "0.1"
+    )
     assert status == 0 and "SyUCB-E" in out and "P(no best model chosen)" in out
-    status, out, _ = run(capsys, "--scores", str(FIXTURE / "tiny_long.csv"), "--budget", "50%", "--algorithm", "syucbe", "--a", "0.1", "--json")
+    status, out, _ = run(
+        capsys,
+        "--scores",
+        str(FIXTURE / "tiny_long.csv"),
+        "--budget",
+        "50%",
+        "--algorithm",
+        "syucbe",
+        "--a",
+        "0.1",
+        "--json",
+    )
     assert json.loads(out)["params"] == {"a": "0.1"}
 
 
@@ -46,9 +59,7 @@ def test_exact_text_and_ucb_parameter(capsys: pytest.CaptureFixture[str]) -> Non
         (["--budget", "12%", "--algorithm", "nope"], "unknown algorithm"),
     ],
 )
-def test_exact_refusals_are_one_line(
-    capsys: pytest.CaptureFixture[str], args: list[str], message: str
-) -> None:
+def test_exact_refusals_are_one_line(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
     status, out, err = run(capsys, "--scores", "gsm", *args)
     assert status == 2 and out == ""
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
@@ -64,7 +75,9 @@ def test_exact_top_m(capsys: pytest.CaptureFixture[str]) -> None:
     tiny = FIXTURE / "tiny_matrix.csv"
     instance = Instance.from_file(tiny)
     for algorithm in ("sar", "sysar", "sysrs"):
-        status, out, _ = run(capsys, "--scores", str(tiny), "--budget", "8", "--algorithm", algorithm, "--top-m", "2", "--json")
+        status, out, _ = run(
+            capsys, "--scores", str(tiny), "--budget", "8", "--algorithm", algorithm, "--top-m", "2", "--json"
+        )
         payload = json.loads(out)
         assert status == 0 and payload["top_m"] == 2
         assert Fraction(payload["error"]) == topm_error_probability(instance, algorithm, 8, 2)

@@ -14,32 +14,26 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import ALGORITHM_NAMES, exploration_values, matrices
-from test_exact_small import THREE, TWO, exact_error
 
-from sysrs_ref import ALGORITHMS, Draw, Instance, drive
+from sysrs_ref import ALGORITHMS, Draw, Instance, ScoreLike, drive
 from sysrs_ref.errors import BudgetError, ParameterError, SysrsError, TooLargeToEnumerateError, UnknownAlgorithmError
-from sysrs_ref.theory.exact import approximate
 from sysrs_ref.theory import (
     DEFAULT_LIMIT,
     enumeration_size,
     error_probability,
     outcome_distribution,
 )
+from sysrs_ref.theory.exact import approximate
+from tests.exact_cases import SLOWEST, THREE, TWO, WORST, exact_error
+from tests.strategies import ALGORITHM_NAMES, tiny_cases
 
 
-def brute_distribution(
-    instance: Instance, algorithm: str, budget: int, **params: Fraction
-) -> dict[int, Fraction]:
+def brute_distribution(instance: Instance, algorithm: str, budget: int, **params: Fraction) -> dict[int, Fraction]:
     """The law of the chosen model over all K! priorities x all query orders, by running the reference."""
     spec = ALGORITHMS[algorithm]
     n_models, n_queries = instance.shape
     one_order = list(itertools.permutations(range(n_queries)))
-    all_orders = (
-        [(o,) for o in one_order]
-        if spec.synchronized
-        else list(itertools.product(one_order, repeat=n_models))
-    )
+    all_orders = [(o,) for o in one_order] if spec.synchronized else list(itertools.product(one_order, repeat=n_models))
     counts: dict[int, int] = {}
     total = 0
     for orders in all_orders:
@@ -48,26 +42,6 @@ def brute_distribution(
             counts[out.chosen] = counts.get(out.chosen, 0) + 1
             total += 1
     return {model: Fraction(c, total) for model, c in sorted(counts.items())}
-
-
-@st.composite
-def tiny_cases(draw: st.DrawFn, algorithm: str) -> tuple[Instance, int, dict[str, Fraction]]:
-    """A tiny instance (brute force stays fast), any budget in [K, K*L], binary or coarse scores."""
-    spec = ALGORITHMS[algorithm]
-    n_models = draw(st.integers(2, 3))
-    max_queries = 4 if (spec.synchronized or n_models == 2) else 3
-    rows = draw(
-        matrices(
-            min_models=n_models,
-            max_models=n_models,
-            max_queries=max_queries,
-            kind=draw(st.sampled_from(["binary", "coarse"])),
-        )
-    )
-    instance = Instance(rows)  # type: ignore[arg-type]
-    budget = draw(st.integers(n_models, n_models * instance.n_queries))
-    params = {"a": draw(exploration_values)} if "a" in spec.defaults else {}
-    return instance, budget, params
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHM_NAMES)
@@ -79,11 +53,12 @@ def test_engine_equals_brute_force(algorithm: str, data: st.DataObject) -> None:
     assert law == brute_distribution(instance, algorithm, budget, **params)
     assert sum(law.values()) == 1 and all(p > 0 for p in law.values())
     best = sum((p for m, p in law.items() if m in instance.best), Fraction(0))
-    assert error_probability(instance, algorithm, budget, **params) == 1 - best  # type: ignore[arg-type]
+    assert error_probability(instance, algorithm, budget, **params) == 1 - best
 
 
 TIES = Instance([[1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0]])  # three models tied at 1/2
-CAPPED = Instance([[1, 1, 0, Fraction(1, 2)], [Fraction(1, 2), 1, 0, 1]])
+CAPPED_ROWS: list[list[ScoreLike]] = [[1, 1, 0, Fraction(1, 2)], [Fraction(1, 2), 1, 0, 1]]
+CAPPED = Instance(CAPPED_ROWS)
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHM_NAMES)
@@ -95,9 +70,9 @@ def test_every_budget_equals_brute_force(algorithm: str, instance: Instance) -> 
         instance = Instance([row[:3] for row in instance.rows])
         n_queries = 3
     for budget in range(n_models, n_models * n_queries + 1):
-        assert outcome_distribution(instance, algorithm, budget) == brute_distribution(
-            instance, algorithm, budget
-        ), budget
+        assert outcome_distribution(instance, algorithm, budget) == brute_distribution(instance, algorithm, budget), (
+            budget
+        )
         assert error_probability(instance, algorithm, budget) == exact_error(instance, algorithm, budget)
 
 
@@ -180,19 +155,6 @@ def test_too_large_is_refused_with_its_size() -> None:
         error_probability(TWO, "sysrs", 6, limit=1)
 
 
-COARSE = [Fraction(x) for x in ("0", "1/4", "1/3", "1/2", "2/3", "3/4", "1")]
-_R = random.Random(3)
-#: K = 4, L = 7 instances that maximise the engines' work (many distinct values / columns, or
-#: many ties): distinct values, the same 7 values in each row, identical rows, binary rows.
-WORST = {
-    "distinct": Instance([[Fraction(_R.randrange(1000), 997) for _ in range(7)] for _ in range(4)]),
-    "shuffled": Instance([_R.sample(COARSE, 7) for _ in range(4)]),
-    "identical": Instance([COARSE] * 4),
-    "binary": Instance([[_R.randrange(2) for _ in range(7)] for _ in range(4)]),
-    "binary-identical": Instance([[1, 1, 1, 0, 0, 0, 1]] * 4),
-}
-
-
 @pytest.mark.parametrize("algorithm", ["us", "syus", "sr", "sysrs", "syucbe"])
 def test_k4_l7_is_always_within_the_limit(algorithm: str) -> None:
     for instance in WORST.values():
@@ -206,19 +168,6 @@ def test_ucbe_k4_l7_binary_within_the_limit() -> None:
             assert enumeration_size(WORST[name], "ucbe", budget) <= DEFAULT_LIMIT
 
 
-#: The slowest (instance, budget) per algorithm, measured over every budget 4..28.
-SLOWEST = [
-    ("us", "distinct", 16),
-    ("syus", "distinct", 16),
-    ("sr", "shuffled", 19),
-    ("sr", "identical", 19),
-    ("sysrs", "identical", 18),
-    ("syucbe", "binary", 26),
-    ("syucbe", "identical", 28),
-    ("ucbe", "binary-identical", 27),
-]
-
-
 @pytest.mark.parametrize(("algorithm", "name", "budget"), SLOWEST)
 def test_worst_cases_are_enumerated_within_the_limit(algorithm: str, name: str, budget: int) -> None:
     """The slowest cases stay under the enumeration limit and give a law (their time: benchmarks/test_exact_speed.py)."""
@@ -229,7 +178,8 @@ def test_worst_cases_are_enumerated_within_the_limit(algorithm: str, name: str, 
 
 def test_identical_rows_are_fair() -> None:
     """Identical models: every algorithm returns each one with probability 1/K (priority symmetry)."""
-    instance = Instance([[1, 0, Fraction(1, 2)]] * 3)
+    row: list[ScoreLike] = [1, 0, Fraction(1, 2)]
+    instance = Instance([row] * 3)
     for algorithm in ALGORITHM_NAMES:
         for budget in (3, 5, 9):
             assert outcome_distribution(instance, algorithm, budget) == {m: Fraction(1, 3) for m in range(3)}

@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from sysrs_ref import Instance
+from sysrs_ref import Instance, ScoreLike
 from sysrs_ref.schedule import schedule
 from sysrs_ref.theory import error_probability
 
@@ -32,25 +32,24 @@ IntArray = npt.NDArray[np.int64]
 RUNS = 100_000
 SEED = 20240611
 
+#: K = 4, L = 4, fractional scores; means 5/8, 9/16, 1/2, 9/16
+FRACTIONAL_4X4: list[list[ScoreLike]] = [
+    [1, Fraction(1, 2), Fraction(1, 2), Fraction(1, 2)],
+    [Fraction(3, 4), Fraction(3, 4), Fraction(1, 4), Fraction(1, 2)],
+    [Fraction(1, 2), Fraction(1, 2), Fraction(1, 2), Fraction(1, 2)],
+    [Fraction(1, 4), 1, Fraction(1, 2), Fraction(1, 2)],
+]
+
 INSTANCES = {
     # K = 3, L = 5, binary, rows positively correlated; means 3/5, 2/5, 2/5
     "binary-3x5": (Instance([[1, 1, 1, 0, 0], [1, 1, 0, 0, 0], [1, 0, 1, 0, 0]]), 7),
-    # K = 4, L = 4, fractional scores; means 5/8, 9/16, 1/2, 9/16
-    "fractional-4x4": (
-        Instance(
-            [
-                [1, Fraction(1, 2), Fraction(1, 2), Fraction(1, 2)],
-                [Fraction(3, 4), Fraction(3, 4), Fraction(1, 4), Fraction(1, 2)],
-                [Fraction(1, 2), Fraction(1, 2), Fraction(1, 2), Fraction(1, 2)],
-                [Fraction(1, 4), 1, Fraction(1, 2), Fraction(1, 2)],
-            ]
-        ),
-        8,
-    ),
+    "fractional-4x4": (Instance(FRACTIONAL_4X4), 8),
 }
 
 
-def _draw(rng: np.random.Generator, runs: int, n_models: int, n_queries: int, synchronized: bool) -> tuple[IntArray, IntArray]:
+def _draw(
+    rng: np.random.Generator, runs: int, n_models: int, n_queries: int, synchronized: bool
+) -> tuple[IntArray, IntArray]:
     """Ranks (runs x K; 0 wins ties) and query orders (runs x K x L; equal rows if synchronized)."""
     ranks = np.argsort(rng.random((runs, n_models)), axis=1).argsort(axis=1)
     count = 1 if synchronized else n_models
@@ -105,7 +104,7 @@ def simulate(instance: Instance, algorithm: str, budget: int, a: float, seed: in
 @pytest.mark.parametrize("algorithm", ["us", "syus", "sr", "sysrs", "ucbe", "syucbe"])
 def test_monte_carlo_agrees_with_exact(name: str, algorithm: str) -> None:
     instance, budget = INSTANCES[name]
-    exact = error_probability(instance, algorithm, budget, **({"a": 1} if "ucb" in algorithm else {}))  # type: ignore[arg-type]
+    exact = error_probability(instance, algorithm, budget, **({"a": 1} if "ucb" in algorithm else {}))
     simulated = simulate(instance, algorithm, budget, 1.0, SEED)
     p = float(exact)
     standard_error = math.sqrt(p * (1 - p) / RUNS)

@@ -14,9 +14,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import matrices, topm_cases
 
-from sysrs_ref import ALGORITHMS, Draw, Instance, drive
+from sysrs_ref import ALGORITHMS, Draw, Instance, ScoreLike, drive
 from sysrs_ref.errors import ParameterError, SysrsError, TooLargeToEnumerateError
 from sysrs_ref.theory import (
     DEFAULT_LIMIT,
@@ -30,6 +29,7 @@ from sysrs_ref.theory import (
 )
 from sysrs_ref.theory.exact import approximate
 from sysrs_ref.theory.sar_comparison import SUITE, compare_sar, comparison_table, difference_variances
+from tests.strategies import matrices, topm_cases
 
 TopmLaw = dict[tuple[int, ...], Fraction]
 
@@ -39,9 +39,7 @@ def brute_topm(instance: Instance, algorithm: str, budget: int) -> dict[int, Top
     spec = ALGORITHMS[algorithm]
     n_models, n_queries = instance.shape
     one_order = list(itertools.permutations(range(n_queries)))
-    all_orders = (
-        [(o,) for o in one_order] if spec.synchronized else list(itertools.product(one_order, repeat=n_models))
-    )
+    all_orders = [(o,) for o in one_order] if spec.synchronized else list(itertools.product(one_order, repeat=n_models))
     laws: dict[int, TopmLaw] = {}
     draws = [(orders, prio) for orders in all_orders for prio in itertools.permutations(range(n_models))]
     for m in range(1, n_models):
@@ -68,8 +66,10 @@ def test_topm_law_equals_brute_force(algorithm: str, case: tuple[Instance, int])
         assert sum(law.values()) == 1
 
 
-TIED = Instance([[1, 0, Fraction(1, 2)], [0, 1, Fraction(1, 2)], [1, Fraction(1, 2), 0]])  # all tied at 1/2
-MIXED = Instance([[1, 1], [1, 0], [0, 1], [Fraction(1, 2), Fraction(1, 2)]])  # tiers (0,), (1, 2, 3)
+TIED_ROWS: list[list[ScoreLike]] = [[1, 0, Fraction(1, 2)], [0, 1, Fraction(1, 2)], [1, Fraction(1, 2), 0]]
+TIED = Instance(TIED_ROWS)  # all tied at 1/2
+MIXED_ROWS: list[list[ScoreLike]] = [[1, 1], [1, 0], [0, 1], [Fraction(1, 2), Fraction(1, 2)]]
+MIXED = Instance(MIXED_ROWS)  # tiers (0,), (1, 2, 3)
 
 
 @pytest.mark.parametrize("algorithm", ["sar", "sysar"])
@@ -175,7 +175,7 @@ def test_bad_m_is_a_parameter_error() -> None:
         with pytest.raises(ParameterError, match="m"):
             topm_distribution(inst, "sar", 4, bad)  # type: ignore[arg-type]
         with pytest.raises(ParameterError, match="m"):
-            outcome_distribution(inst, "sysar", 4, m=bad)  # type: ignore[arg-type]
+            outcome_distribution(inst, "sysar", 4, m=bad)
     assert topm_distribution(inst, "sysar", 4, "2") == topm_distribution(inst, "sysar", 4, 2)  # type: ignore[arg-type]
     with pytest.raises(ParameterError, match="no parameter 'm'"):
         error_probability(inst, "sr", 4, m=1)
@@ -230,13 +230,11 @@ def _errors(label: str, m: int) -> list[tuple[int, Fraction, Fraction]]:
 
 def test_endpoints_are_equal() -> None:
     """n = K: nothing is seen, the priority decides; n = K*L: everything is seen. Same law either way."""
-    for label, instance in SUITE.items():
+    for instance in SUITE.values():
         n_models, n_queries = instance.shape
         for m in (1, 2, 3):
             for budget in (n_models, n_models * n_queries):
-                assert topm_distribution(instance, "sar", budget, m) == topm_distribution(
-                    instance, "sysar", budget, m
-                )
+                assert topm_distribution(instance, "sar", budget, m) == topm_distribution(instance, "sysar", budget, m)
 
 
 @pytest.mark.parametrize("label", ["nested", "tie-at-m"])

@@ -2,36 +2,15 @@
 
 Each pinned value is computed by hand in the test's docstring; the test
 enumerates all (query order, arm priority) pairs with itertools, runs the
-reference on each, and compares the exact Fraction.
+reference on each (tests/exact_cases.py's exact_error), and compares the exact Fraction.
 """
 
 from __future__ import annotations
 
-import itertools
 from fractions import Fraction
 
-from sysrs_ref import ALGORITHMS, Draw, Instance, drive
-
-
-def exact_error(instance: Instance, algorithm: str, budget: int) -> Fraction:
-    """P(chosen is not a best model) over uniform draws, by enumeration."""
-    spec = ALGORITHMS[algorithm]
-    n_models, n_queries = instance.shape
-    one_order = list(itertools.permutations(range(n_queries)))
-    all_orders = [(o,) for o in one_order] if spec.synchronized else list(
-        itertools.product(one_order, repeat=n_models)
-    )
-    priorities = list(itertools.permutations(range(n_models)))
-    wrong = total = 0
-    for orders in all_orders:
-        for priority in priorities:
-            out = drive(spec.start(budget, Draw(tuple(orders), priority)), instance)
-            wrong += not instance.is_best(out.chosen)
-            total += 1
-    return Fraction(wrong, total)
-
-
-TWO = Instance([[1, 1, 1, 0], [0, 1, 0, 1]])  # means 3/4 and 1/2; score differences d = (1, 0, 1, -1)
+from sysrs_ref import Instance
+from tests.exact_cases import THREE, TWO, exact_error
 
 
 def test_sysrs_two_models_one_query() -> None:
@@ -70,9 +49,6 @@ def test_sr_two_models_one_query_each() -> None:
     P = 1/8 + 1/4 = 3/8.
     """
     assert exact_error(TWO, "sr", 4) == Fraction(3, 8)
-
-
-THREE = Instance([[1, 1, 0], [0, 1, 0], [1, 0, 0]])  # A = model 0 best (2/3), B, C at 1/3
 
 
 def test_sysrs_three_models() -> None:

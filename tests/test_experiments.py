@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-from small_data import SMALL, make_data_folder
 from sysrs_ref import load_scores, simulate
 from sysrs_ref.datasets import Dataset, find_datasets
 from sysrs_ref.errors import BudgetError, InstanceError, ParameterError, UnknownAlgorithmError
@@ -23,9 +21,10 @@ from sysrs_ref.experiments import (
     parse_grid,
     plan,
     run_cells,
-    run_task,
 )
-from sysrs_ref.paper import PAPER_GRID
+from sysrs_ref.experiments._paper import PAPER_GRID
+from sysrs_ref.simulation import run_jobs
+from tests.small_data import SMALL, make_data_folder
 
 GRID = parse_grid("table")
 
@@ -37,8 +36,16 @@ def data(tmp_path: Path) -> list[Dataset]:
 
 def test_configs_and_their_labels() -> None:
     assert [c.label for c in paper_configs()] == [
-        "us", "syus", "sr", "sysrs", "ucbe(a=0.1)", "ucbe(a=1)", "ucbe(a=10)",
-        "syucbe(a=0.1)", "syucbe(a=1)", "syucbe(a=10)",
+        "us",
+        "syus",
+        "sr",
+        "sysrs",
+        "ucbe(a=0.1)",
+        "ucbe(a=1)",
+        "ucbe(a=10)",
+        "syucbe(a=0.1)",
+        "syucbe(a=1)",
+        "syucbe(a=10)",
     ]
     assert parse_configs("ucbe:a=0.10") == (Config("ucbe", (("a", Fraction(1, 10)),)),)  # exact: 0.10 is 0.1
     assert [c.label for c in parse_configs("paper,ucbe:a=100")][-1] == "ucbe(a=100)"
@@ -106,13 +113,13 @@ def test_a_task_computes_what_simulate_computes(data: list[Dataset]) -> None:
     instance = load_scores(dataset.path)
     for synchronized in (True, False):
         configs = tuple(c for c in paper_configs() if c.synchronized == synchronized)
-        tasks, _ = plan([dataset], configs, GRID, 40, 7, Cache(dataset.path.parent / "unused"))
-        (task,) = [t for t in tasks if t.synchronized == synchronized]
-        result = run_task(task)
+        jobs, _ = plan([dataset], configs, GRID, 40, 7, Cache(dataset.path.parent / "unused"))
+        (job,) = [j for j in jobs if j.synchronized == synchronized]
+        (result,) = run_jobs([job], {})
         for config in configs:
-            expected = simulate(instance, config.algorithm, [f"{p}%" for p in GRID], 40, 7, **dict(config.params))
-            assert [p.correct for p in result[config.label]] == [row.correct for row in expected.rows]
-            assert [p.spent_max for p in result[config.label]] == [row.spent_max for row in expected.rows]
+            expected = simulate(instance, config.algorithm, [f"{p}%" for p in GRID], 40, 7, **dict(config.params))  # type: ignore[arg-type]  # only parameters
+            assert result[config].correct.tolist() == [row.correct for row in expected.rows]
+            assert result[config].spent_max.tolist() == [row.spent_max for row in expected.rows]
 
 
 def test_cache_round_trip_and_key(tmp_path: Path, data: list[Dataset]) -> None:
@@ -133,11 +140,13 @@ def test_resume_computes_only_what_is_missing(tmp_path: Path, data: list[Dataset
     cache, configs = Cache(tmp_path / "out"), paper_configs()
     tasks, done = plan(data, configs, GRID, 10, 0, cache)
     assert (len(tasks), done) == (4, 0)  # two datasets x two kinds of draw
-    run_cells(tasks, cache)
+    run_cells(tasks, cache, GRID)
     assert plan(data, configs, GRID, 10, 0, cache) == ([], 20)
     cache.path(data[1], Config.of("sr"), GRID[3], 10, 0).unlink()
     tasks, done = plan(data, configs, GRID, 10, 0, cache)
-    assert done == 19 and [(t.dataset.name, [c.label for c in t.configs]) for t in tasks] == [("bravo", ["sr"])]
+    assert done == 19 and [(t.source and t.source.name, [c.label for c in t.configs]) for t in tasks] == [
+        ("bravo", ["sr"])
+    ]
     assert plan(data, configs, GRID, 11, 0, cache)[1] == 0  # other R: nothing cached
 
 
@@ -149,23 +158,22 @@ def test_an_interruption_keeps_every_finished_cell(tmp_path: Path, data: list[Da
     def progress(count: int) -> None:
         finished.append(count)
         if len(finished) == 2:
-            raise KeyboardInterrupt  # Ctrl-C after the second task was recorded
+            raise KeyboardInterrupt  # Ctrl-C after the second job (one piece each) was recorded
 
     with pytest.raises(KeyboardInterrupt):
-        run_cells(tasks, cache, progress=progress)
+        run_cells(tasks, cache, GRID, progress=progress)
     remaining, done = plan(data, configs, GRID, 10, 0, cache)
-    assert done == sum(finished) == 10 and len(remaining) == 2
-    run_cells(remaining, cache)
+    assert done == sum(finished) // 10 == 10 and len(remaining) == 2  # progress counts runs of cells
+    run_cells(remaining, cache, GRID)
     whole = Cache(tmp_path / "again")
-    run_cells(plan(data, configs, GRID, 10, 0, whole)[0], whole)
+    run_cells(plan(data, configs, GRID, 10, 0, whole)[0], whole, GRID)
     assert list(cells(data, configs, GRID, 10, 0, cache)) == list(cells(data, configs, GRID, 10, 0, whole))
 
 
 def test_worker_processes_give_the_same_cells(tmp_path: Path, data: list[Dataset]) -> None:
     inline, pooled, configs = Cache(tmp_path / "a"), Cache(tmp_path / "b"), paper_configs()
-    run_cells(plan(data, configs, GRID, 12, 5, inline)[0], inline)
-    with ProcessPoolExecutor(max_workers=2) as pool:
-        run_cells(plan(data, configs, GRID, 12, 5, pooled)[0], pooled, pool)
+    run_cells(plan(data, configs, GRID, 12, 5, inline)[0], inline, GRID)
+    run_cells(plan(data, configs, GRID, 12, 5, pooled)[0], pooled, GRID, workers=2)
     assert list(cells(data, configs, GRID, 12, 5, inline)) == list(cells(data, configs, GRID, 12, 5, pooled))
 
 
@@ -173,10 +181,11 @@ def test_a_dask_cluster_gives_the_same_cells(tmp_path: Path, data: list[Dataset]
     import distributed  # the dev extra installs it: a missing Dask fails this test, it is not skipped
 
     inline, remote, configs = Cache(tmp_path / "a"), Cache(tmp_path / "b"), paper_configs()
-    run_cells(plan(data, configs, GRID, 12, 5, inline)[0], inline)
-    with distributed.LocalCluster(processes=False, n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
-        with distributed.Client(cluster.scheduler_address) as client:
-            run_cells(plan(data, configs, GRID, 12, 5, remote)[0], remote, client.get_executor())
+    run_cells(plan(data, configs, GRID, 12, 5, inline)[0], inline, GRID)
+    with distributed.LocalCluster(
+        processes=False, n_workers=2, threads_per_worker=1, dashboard_address=None
+    ) as cluster:
+        run_cells(plan(data, configs, GRID, 12, 5, remote)[0], remote, GRID, scheduler=cluster.scheduler_address)
     assert list(cells(data, configs, GRID, 12, 5, inline)) == list(cells(data, configs, GRID, 12, 5, remote))
 
 

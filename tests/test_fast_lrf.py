@@ -10,9 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sysrs_ref import Instance, drive
+from sysrs_ref.algorithms._lrf_fit import _rank_one_statistics
 from sysrs_ref.algorithms.lrf import LRFParams, random_lrf_draw, ucbe_lrf
 from sysrs_ref.algorithms.lrf_model import dropout_table, dropped_ranks, fit_ensemble, uniform
-from sysrs_ref.fast.lrf import _rank_one_statistics, dropped_cells, fit_ensemble_fast, run_lrf, uniforms
+from sysrs_ref.fast.lrf import dropped_cells, fit_ensemble_fast, run_lrf, uniforms
 
 #: Fits agree to this absolute tolerance (only the order of float additions differs).
 TOLERANCE = 1e-10
@@ -32,11 +33,23 @@ def test_fast_fit_equals_the_reference_fit(
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32)))
     scores = rng.random((n_models, n_queries))
     scores[rng.random((n_models, n_queries)) < data.draw(st.sampled_from([0.0, 0.3, 0.8]))] = np.nan
-    params = LRFParams(rank=rank, members=data.draw(st.integers(2, 6)), dropout=data.draw(st.sampled_from([0.0, 0.05, 0.5])),
-                       sweeps=data.draw(st.integers(1, 4)))
+    params = LRFParams(
+        rank=rank,
+        members=data.draw(st.integers(2, 6)),
+        dropout=data.draw(st.sampled_from([0.0, 0.05, 0.5])),
+        sweeps=data.draw(st.integers(1, 4)),
+    )
     listed = [[None if np.isnan(x) else float(x) for x in row] for row in scores]
-    want = fit_ensemble(listed, seed, fit, rank=rank, members=params.members, dropout=params.dropout,
-                        ridge=params.ridge, sweeps=params.sweeps)
+    want = fit_ensemble(
+        listed,
+        seed,
+        fit,
+        rank=rank,
+        members=params.members,
+        dropout=params.dropout,
+        ridge=params.ridge,
+        sweeps=params.sweeps,
+    )
     mean, spread = fit_ensemble_fast(scores, seed, fit, params)
     assert np.allclose(mean, np.array(want.mean), rtol=0, atol=TOLERANCE)
     assert np.allclose(spread, np.array(want.spread), rtol=0, atol=TOLERANCE)
@@ -57,14 +70,21 @@ def test_runs_with_checkpoints_equal_separate_reference_runs() -> None:
         budgets = sorted({n_models, n_models + 1, full // 2, full - 1, full})
         fast = run_lrf(matrix, budgets, draw, params)
         instance = Instance(matrix.tolist())
-        for budget, ranking in zip(budgets, fast):
+        for budget, ranking in zip(budgets, fast, strict=True):
             assert drive(ucbe_lrf(budget, draw, params), instance).ranking == ranking, (case, budget)
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.integers(0, 2**64 - 1), st.integers(1, 5), st.integers(0, 400), st.sampled_from([0.001, 0.05, 0.5, 0.95]),
-       st.sampled_from([None, 1, 3]))
-def test_dropped_cells_are_the_reference_walk(seed: int, members: int, observed: int, dropout: float, first: int | None) -> None:
+@given(
+    st.integers(0, 2**64 - 1),
+    st.integers(1, 5),
+    st.integers(0, 400),
+    st.sampled_from([0.001, 0.05, 0.5, 0.95]),
+    st.sampled_from([None, 1, 3]),
+)
+def test_dropped_cells_are_the_reference_walk(
+    seed: int, members: int, observed: int, dropout: float, first: int | None
+) -> None:
     """For every member, the same cells as the reference's walk, whatever the first batch of gaps (1 forces doubling)."""
     base = np.arange(members, dtype=np.uint64) * np.uint64(1000)
     seen = np.sort(np.random.default_rng(seed % 1000).choice(2000, size=observed, replace=False)).astype(np.intp)

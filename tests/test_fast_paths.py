@@ -14,13 +14,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from real_data import real
-from strategies import draws_for, instances
 from sysrs_ref import Draw, Instance
+from sysrs_ref.algorithms.params import NoParams
 from sysrs_ref.fast import DrawBatch, random_draws, run_fast, score_table
 from sysrs_ref.fast.kernel import prefix_at
 from sysrs_ref.fast.reference_kernel import reference_kernel
 from sysrs_ref.fast.table import ScoreTable
+from tests.real_data import real
+from tests.strategies import draws_for, fast_cases, instances
 
 FAST_HERE = ("us", "syus", "sr", "sysrs")
 SYNCHRONIZED = {"us": False, "syus": True, "sr": False, "sysrs": True}
@@ -29,31 +30,23 @@ SYNCHRONIZED = {"us": False, "syus": True, "sr": False, "sysrs": True}
 def assert_same_as_reference(table: ScoreTable, name: str, budgets: tuple[int, ...], draws: DrawBatch) -> int:
     """Compare every field of every run at every budget; return the exact decisions taken."""
     fast = run_fast(table, name, budgets, draws)
-    ref = reference_kernel(name)(table, budgets, draws, True, {})
+    ref = reference_kernel(name)(table, budgets, draws, True, NoParams())
     assert fast.ranking is not None and ref.ranking is not None
     for run in range(draws.n_runs):
         for column, budget in enumerate(budgets):
             got = fast.outcome(run, column)
-            want = (int(ref.chosen[run, column]), tuple(int(m) for m in ref.ranking[run, column]), int(ref.spent[column]))
+            want = (
+                int(ref.chosen[run, column]),
+                tuple(int(m) for m in ref.ranking[run, column]),
+                int(ref.spent[column]),
+            )
             assert got == want, f"{name} run {run} budget {budget}: fast {got} != reference {want}"
             assert got[2] <= budget
     return fast.exact_decisions
 
 
-@st.composite
-def fast_cases(draw: st.DrawFn) -> tuple[Instance, str, tuple[int, ...], DrawBatch]:
-    instance = draw(instances(max_models=5, max_queries=6))
-    name = draw(st.sampled_from(FAST_HERE))
-    n_models, n_queries = instance.shape
-    full = n_models * n_queries
-    budgets = tuple(draw(st.lists(st.integers(n_models, full), min_size=1, max_size=4)))
-    budgets += (n_models, full)  # the corners: nothing to spend on phases, and every pair
-    runs = draw(st.lists(draws_for(n_models, n_queries, SYNCHRONIZED[name]), min_size=1, max_size=4))
-    return instance, name, budgets, DrawBatch.from_draws(runs)
-
-
 @settings(max_examples=300)
-@given(fast_cases(), st.booleans())
+@given(fast_cases(FAST_HERE), st.booleans())
 def test_fast_equals_reference(case: tuple[Instance, str, tuple[int, ...], DrawBatch], prefer_float: bool) -> None:
     """Binary, coarse and float scores with duplicate rows; integer and certified float paths."""
     instance, name, budgets, draws = case

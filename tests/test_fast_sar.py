@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from real_data import real
-from strategies import draws_for, instances
 from sysrs_ref import Draw, Instance
+from sysrs_ref.algorithms.params import TopMSize
 from sysrs_ref.fast import DrawBatch, random_draws, run_fast, score_table
 from sysrs_ref.fast.reference_kernel import reference_kernel
 from sysrs_ref.fast.table import ScoreTable
+from tests.real_data import real
+from tests.strategies import draws_for, instances
 
 SYNCHRONIZED = {"sar": False, "sysar": True}
 
@@ -22,12 +21,16 @@ SYNCHRONIZED = {"sar": False, "sysar": True}
 def assert_same_as_reference(table: ScoreTable, name: str, budgets: tuple[int, ...], draws: DrawBatch, m: int) -> int:
     """Compare chosen model, full ranking and spend of every run at every budget; return exact decisions."""
     fast = run_fast(table, name, budgets, draws, m=m)
-    ref = reference_kernel(name)(table, budgets, draws, True, {"m": Fraction(m)})
+    ref = reference_kernel(name)(table, budgets, draws, True, TopMSize(m))
     assert fast.ranking is not None and ref.ranking is not None
     for run in range(draws.n_runs):
         for column, budget in enumerate(budgets):
             got = fast.outcome(run, column)
-            want = (int(ref.chosen[run, column]), tuple(int(x) for x in ref.ranking[run, column]), int(ref.spent[column]))
+            want = (
+                int(ref.chosen[run, column]),
+                tuple(int(x) for x in ref.ranking[run, column]),
+                int(ref.spent[column]),
+            )
             assert got == want, f"{name} m={m} run {run} budget {budget}: fast {got} != reference {want}"
             assert got[2] <= budget
     return fast.exact_decisions
@@ -42,7 +45,9 @@ def test_fast_equals_reference(instance: Instance, name: str, prefer_float: bool
     budgets = tuple(data.draw(st.lists(st.integers(n_models, full), min_size=1, max_size=4))) + (n_models, full)
     runs = data.draw(st.lists(draws_for(n_models, n_queries, SYNCHRONIZED[name]), min_size=1, max_size=4))
     m = data.draw(st.integers(1, n_models - 1))
-    assert_same_as_reference(score_table(instance, prefer_float=prefer_float), name, budgets, DrawBatch.from_draws(runs), m)
+    assert_same_as_reference(
+        score_table(instance, prefer_float=prefer_float), name, budgets, DrawBatch.from_draws(runs), m
+    )
 
 
 @pytest.mark.parametrize("name", sorted(SYNCHRONIZED))

@@ -10,40 +10,25 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from real_data import real
-from strategies import draws_for, exploration_values, instances
 from sysrs_ref import ALGORITHMS, Draw, Instance, drive
+from sysrs_ref.algorithms.params import Exploration
 from sysrs_ref.algorithms.ucb_index import compare_indices
 from sysrs_ref.errors import DrawError
 from sysrs_ref.fast import KERNELS, DrawBatch, ScoreTable, random_draws, run_fast, score_table
 from sysrs_ref.fast.kernel import Chunk
 from sysrs_ref.fast.reference_kernel import reference_kernel
 from sysrs_ref.fast.ucb import _counts, syucbe_kernel, ucb_outcomes, ucbe_kernel
-from sysrs_ref.fast.ucb_runs import Runs, Setup, Workspace
 from sysrs_ref.fast.ucb_exact import Bounds, RunView, _window, bounds_for, count_above
+from sysrs_ref.fast.ucb_runs import Runs, Setup, Workspace
+from tests.real_data import real
+from tests.strategies import UcbProblem, decimal_matrices, draws_for, exploration_values, key_rows, ucb_problems
 
 SYNCHRONIZED = {"ucbe": False, "syucbe": True}
-Problem = tuple[Instance, str, DrawBatch, Fraction, tuple[int, ...]]
 
 
-@st.composite
-def problems(
-    draw: st.DrawFn, *, kind: str | None = None, max_queries: int = 7, a: Fraction | None = None
-) -> Problem:
-    """An instance, an algorithm, 1-3 draws, a, and a budget grid that always holds K and K*L."""
-    instance = draw(instances(max_models=5, max_queries=max_queries, kind=kind))
-    name = draw(st.sampled_from(sorted(SYNCHRONIZED)))
-    n_models, n_queries = instance.shape
-    runs = draw(st.lists(draws_for(n_models, n_queries, SYNCHRONIZED[name]), min_size=1, max_size=3))
-    exploration = a if a is not None else draw(exploration_values)
-    extra = draw(st.lists(st.integers(n_models, n_models * n_queries), max_size=4))
-    budgets = tuple(sorted({n_models, n_models * n_queries, *extra}))
-    return instance, name, DrawBatch.from_draws(runs), exploration, budgets
-
-
-def reference(problem: Problem) -> Chunk:
+def reference(problem: UcbProblem) -> Chunk:
     instance, name, draws, a, budgets = problem
-    return reference_kernel(name)(score_table(instance), budgets, draws, True, {"a": a})
+    return reference_kernel(name)(score_table(instance), budgets, draws, True, Exploration(a))
 
 
 def assert_same(fast: Chunk, ref: Chunk) -> None:
@@ -54,23 +39,23 @@ def assert_same(fast: Chunk, ref: Chunk) -> None:
 
 
 @settings(max_examples=300)
-@given(problems())
-def test_fast_equals_reference(problem: Problem) -> None:
+@given(ucb_problems())
+def test_fast_equals_reference(problem: UcbProblem) -> None:
     instance, name, draws, a, budgets = problem
-    assert_same(KERNELS[name](score_table(instance), budgets, draws, True, {"a": a}), reference(problem))
+    assert_same(KERNELS[name](score_table(instance), budgets, draws, True, Exploration(a)), reference(problem))
 
 
 @settings(max_examples=150)
-@given(problems(kind="binary", max_queries=20, a=Fraction(1)) | problems(kind="coarse", max_queries=12))
-def test_exact_index_ties_on_binary_and_coarse_scores(problem: Problem) -> None:
+@given(ucb_problems(kind="binary", max_queries=20, a=Fraction(1)) | ucb_problems(kind="coarse", max_queries=12))
+def test_exact_index_ties_on_binary_and_coarse_scores(problem: UcbProblem) -> None:
     # a = 1 on binary scores: 0 + sqrt(1/1) == 1/2 + sqrt(1/4) == 2/3 + sqrt(1/9) ... exact ties
     instance, _, draws, a, budgets = problem
     assert_same(ucb_outcomes(score_table(instance), budgets, draws, a), reference(problem))
 
 
 @settings(max_examples=150)
-@given(problems(kind="binary", max_queries=16, a=Fraction(1)) | problems(), st.sampled_from([2.0**-10, 0.125]))
-def test_audit_mode_resolves_everything_exactly(problem: Problem, tolerance: float) -> None:
+@given(ucb_problems(kind="binary", max_queries=16, a=Fraction(1)) | ucb_problems(), st.sampled_from([2.0**-10, 0.125]))
+def test_audit_mode_resolves_everything_exactly(problem: UcbProblem, tolerance: float) -> None:
     # every cut through resolve_cut (wide windows: many exact comparisons), every chain of means
     # within the tolerance re-sorted exactly: still the reference's outcome
     instance, _, draws, a, budgets = problem
@@ -80,10 +65,12 @@ def test_audit_mode_resolves_everything_exactly(problem: Problem, tolerance: flo
 
 @settings(max_examples=300)
 @given(
-    problems(kind="binary", max_queries=16, a=Fraction(1)) | problems(kind="coarse", max_queries=12) | problems(),
+    ucb_problems(kind="binary", max_queries=16, a=Fraction(1))
+    | ucb_problems(kind="coarse", max_queries=12)
+    | ucb_problems(),
     st.sampled_from([2.0**-12, 2.0**-6, 0.125]),
 )
-def test_certification_stays_sound_with_wider_tolerances(problem: Problem, tolerance: float) -> None:
+def test_certification_stays_sound_with_wider_tolerances(problem: UcbProblem, tolerance: float) -> None:
     # The float certification of cuts (clear neighbours, equal band keys, no hidden new minimum
     # inside a band) must hold for any tolerance at least the proved one: widened, it is put to
     # work on every near tie these small instances have, and must still give the reference's outcome.
@@ -91,21 +78,20 @@ def test_certification_stays_sound_with_wider_tolerances(problem: Problem, toler
     assert_same(ucb_outcomes(score_table(instance), budgets, draws, a, tolerance=tolerance), reference(problem))
 
 
-key_rows = st.integers(1, 40).flatmap(
-    lambda width: st.lists(
-        st.lists(st.integers(0, 100), min_size=width, max_size=width).map(lambda row: sorted(row, reverse=True)),
-        min_size=1,
-        max_size=4,
-    )
-)
-
-
 def key_view(keys: np.ndarray, gap: float) -> RunView:
     """A RunView with only keys and the gap: all that _window reads."""
     zero = np.zeros(1)
     return RunView(
-        None, Fraction(1), Bounds(gap, gap, means_exact=False), keys, keys,  # type: ignore[arg-type]
-        np.zeros((1, 1), np.int32), np.zeros(len(keys), np.int32), zero, zero, np.zeros(1, np.int64),
+        None,  # type: ignore[arg-type]  # no table: _window reads only the keys and the gap
+        Fraction(1),
+        Bounds(gap, gap, means_exact=False),
+        keys,
+        keys,
+        np.zeros((1, 1), np.int32),
+        np.zeros(len(keys), np.int32),
+        zero,
+        zero,
+        np.zeros(1, np.int64),
     )
 
 
@@ -141,13 +127,13 @@ def test_count_above_counts(rows: list[list[int]], data: st.DataObject) -> None:
     row_ids = np.array(data.draw(st.lists(st.integers(0, len(rows) - 1), min_size=1, max_size=6)), dtype=np.intp)
     theta = np.array(data.draw(st.lists(st.integers(-1, 101), min_size=len(row_ids), max_size=len(row_ids))), float)
     for strict in (True, False):
-        expected = [sum((v > t) if strict else (v >= t) for v in rows[r]) for r, t in zip(row_ids, theta)]
+        expected = [sum((v > t) if strict else (v >= t) for v in rows[r]) for r, t in zip(row_ids, theta, strict=True)]
         assert count_above(keys, row_ids, theta, strict=strict).tolist() == expected
 
 
 @settings(max_examples=100)
-@given(problems(max_queries=10), st.data())
-def test_one_pass_serves_every_budget(problem: Problem, data: st.DataObject) -> None:
+@given(ucb_problems(max_queries=10), st.data())
+def test_one_pass_serves_every_budget(problem: UcbProblem, data: st.DataObject) -> None:
     instance, _, draws, a, budgets = problem
     table = score_table(instance)
     grid = ucb_outcomes(table, budgets, draws, a)
@@ -160,13 +146,6 @@ def test_one_pass_serves_every_budget(problem: Problem, data: st.DataObject) -> 
     assert np.array_equal(alone.chosen[:, 0], grid.chosen[:, column])
 
 
-decimal_matrices = st.integers(2, 4).flatmap(
-    lambda k: st.lists(
-        st.lists(st.sampled_from([0.0, 0.1, 0.2, 0.3, 0.7, 1.0]), min_size=6, max_size=6), min_size=k, max_size=k
-    )
-)
-
-
 @settings(max_examples=60)
 @given(decimal_matrices, st.data())
 def test_integer_scores_with_a_large_denominator(rows: list[list[float]], data: st.DataObject) -> None:
@@ -174,7 +153,7 @@ def test_integer_scores_with_a_large_denominator(rows: list[list[float]], data: 
     instance = Instance(rows)
     table = score_table(instance)
     n_models, n_queries = instance.shape
-    assert table.exact and not bounds_for(table, Fraction(1)).means_exact or table.denominator == 1
+    assert (table.exact and not bounds_for(table, Fraction(1)).means_exact) or table.denominator == 1
     name = data.draw(st.sampled_from(sorted(SYNCHRONIZED)))
     runs = data.draw(st.lists(draws_for(n_models, n_queries, SYNCHRONIZED[name]), min_size=1, max_size=3))
     a = data.draw(exploration_values)
@@ -193,9 +172,9 @@ def test_float_sums_that_differ_only_by_rounding() -> None:
     sums = np.cumsum(np.asarray(instance.array)[np.arange(3)[None, :, None], draws.query_orders], axis=2)
     assert np.any(sums[:, 0, -1] != sums[:, 1, -1]), "the float sums should differ somewhere"
     budgets = (3, 9, 12, 15, 18)
-    fast = ucbe_kernel(table, budgets, draws, True, {"a": Fraction(1)})
+    fast = ucbe_kernel(table, budgets, draws, True, Exploration(Fraction(1)))
     assert fast.exact_decisions > 0
-    assert_same(fast, reference_kernel("ucbe")(table, budgets, draws, True, {"a": Fraction(1)}))
+    assert_same(fast, reference_kernel("ucbe")(table, budgets, draws, True, Exploration(Fraction(1))))
 
 
 @pytest.mark.parametrize("name", sorted(SYNCHRONIZED))
@@ -218,8 +197,8 @@ def test_a_hand_made_exact_index_tie() -> None:
     for priority in ((0, 1, 2), (1, 0, 2), (2, 1, 0)):
         draws = DrawBatch.from_draws([Draw((order,), priority)])
         budgets = tuple(range(3, 19))
-        fast = syucbe_kernel(table, budgets, draws, True, {"a": Fraction(1)})
-        assert_same(fast, reference_kernel("syucbe")(table, budgets, draws, True, {"a": Fraction(1)}))
+        fast = syucbe_kernel(table, budgets, draws, True, Exploration(Fraction(1)))
+        assert_same(fast, reference_kernel("syucbe")(table, budgets, draws, True, Exploration(Fraction(1))))
 
 
 def fast_counts(table: ScoreTable, name: str, draws: DrawBatch, a: Fraction, budgets: tuple[int, ...]) -> np.ndarray:
@@ -228,7 +207,9 @@ def fast_counts(table: ScoreTable, name: str, draws: DrawBatch, a: Fraction, bud
     return _counts(Runs(setup, draws, Workspace(setup, draws.n_runs, SYNCHRONIZED[name])), budgets)
 
 
-def reference_counts(instance: Instance, name: str, draws: DrawBatch, a: Fraction, budgets: tuple[int, ...]) -> np.ndarray:
+def reference_counts(
+    instance: Instance, name: str, draws: DrawBatch, a: Fraction, budgets: tuple[int, ...]
+) -> np.ndarray:
     """The same counts from the reference's requests."""
     out = np.zeros((draws.n_runs, len(budgets), instance.n_models), dtype=np.intp)
     for run in range(draws.n_runs):
@@ -241,8 +222,12 @@ def reference_counts(instance: Instance, name: str, draws: DrawBatch, a: Fractio
 
 def assert_same_counts_and_outcomes(instance: Instance, name: str, draws: DrawBatch, budgets: tuple[int, ...]) -> None:
     table, a = score_table(instance), Fraction(1)
-    assert np.array_equal(fast_counts(table, name, draws, a, budgets), reference_counts(instance, name, draws, a, budgets))
-    assert_same(KERNELS[name](table, budgets, draws, True, {"a": a}), reference((instance, name, draws, a, budgets)))
+    assert np.array_equal(
+        fast_counts(table, name, draws, a, budgets), reference_counts(instance, name, draws, a, budgets)
+    )
+    assert_same(
+        KERNELS[name](table, budgets, draws, True, Exploration(a)), reference((instance, name, draws, a, budgets))
+    )
 
 
 def all_priorities(name: str, n_models: int, n_queries: int) -> DrawBatch:
@@ -285,15 +270,15 @@ def test_registered_and_checked() -> None:
     assert KERNELS["ucbe"] is ucbe_kernel and KERNELS["syucbe"] is syucbe_kernel
     table = score_table(Instance([[1, 0], [0, 1]]))
     with pytest.raises(DrawError, match="synchronized"):
-        syucbe_kernel(table, (2,), random_draws(0, 1, 2, 2, synchronized=False), True, {"a": Fraction(1)})
+        syucbe_kernel(table, (2,), random_draws(0, 1, 2, 2, synchronized=False), True, Exploration(Fraction(1)))
 
 
 def test_extreme_exploration_falls_back_to_the_reference() -> None:
     instance = Instance([[1, 0, 1], [0, 1, 1], [1, 1, 0]])
     draws = random_draws(3, 4, 3, 3, synchronized=True)
     for a in (Fraction(1, 2**1001), Fraction(2**1001)):
-        fast = syucbe_kernel(score_table(instance), (3, 5, 9), draws, True, {"a": a})
-        assert_same(fast, reference_kernel("syucbe")(score_table(instance), (3, 5, 9), draws, True, {"a": a}))
+        fast = syucbe_kernel(score_table(instance), (3, 5, 9), draws, True, Exploration(a))
+        assert_same(fast, reference_kernel("syucbe")(score_table(instance), (3, 5, 9), draws, True, Exploration(a)))
 
 
 @pytest.mark.parametrize(
@@ -307,7 +292,7 @@ def test_real_data_equals_reference(dataset: str, percents: tuple[int, ...]) -> 
     for seed, name in enumerate(sorted(SYNCHRONIZED)):  # 50 runs of each algorithm
         draws = random_draws(seed, 50, n_models, n_queries, synchronized=SYNCHRONIZED[name])
         fast = run_fast(table, name, budgets, draws, a=1)
-        ref = reference_kernel(name)(table, budgets, draws, True, {"a": Fraction(1)})
+        ref = reference_kernel(name)(table, budgets, draws, True, Exploration(Fraction(1)))
         assert fast.ranking is not None and ref.ranking is not None
         assert np.array_equal(fast.ranking, ref.ranking)
         assert np.array_equal(fast.chosen, ref.chosen)

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from real_data import real
-from strategies import matrices
 from sysrs_ref import Instance, hardness, logbar
+from tests.real_data import real
+from tests.strategies import matrices
 
 
 def brute_force_h3(inst: Instance, prime: bool) -> Fraction:
@@ -28,7 +28,7 @@ def brute_force_h3(inst: Instance, prime: bool) -> Fraction:
         if prime:
             spread = 2 * var(rows[best]) + 2 * var(rows[model])
         else:
-            spread = 2 * var([x - y for x, y in zip(rows[best], rows[model])])
+            spread = 2 * var([x - y for x, y in zip(rows[best], rows[model], strict=True)])
         return (spread + bonus) / delta**2
 
     others = [m for m in range(inst.n_models) if m != best]
@@ -134,13 +134,12 @@ def test_arc_challenge_h3_differs_from_the_paper_only_by_the_order_of_tied_model
 
 def test_exact_hardness_of_a_float_matrix_prints_however_long() -> None:
     """wmt_14 (continuous BLEU scores): exact H1 has > 4300 digits, beyond Python's str(int) limit."""
+    import contextlib
+    import io
     import json
     from decimal import Decimal
 
     from sysrs_ref.cli import main
-
-    import contextlib
-    import io
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out):

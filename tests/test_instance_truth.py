@@ -8,8 +8,8 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from strategies import matrices
-from sysrs_ref import Instance, as_score
+from sysrs_ref import Instance, ScoreLike, as_score
+from tests.strategies import matrices
 
 
 @given(matrices(max_models=6, max_queries=8))
@@ -19,7 +19,7 @@ def test_means_are_exact_fraction_averages(rows: list[list[object]]) -> None:
     assert inst.rows == tuple(tuple(row) for row in exact)
     assert inst.means == tuple(sum(row, Fraction(0)) / len(row) for row in exact)
     for i, row in enumerate(inst.numerators):
-        assert all(Fraction(n, inst.denominator) == s for n, s in zip(row, exact[i]))
+        assert all(Fraction(n, inst.denominator) == s for n, s in zip(row, exact[i], strict=True))
 
 
 @given(matrices(max_models=6, max_queries=8))
@@ -56,7 +56,8 @@ def test_floats_are_held_by_their_exact_binary_value() -> None:
 
 def test_rationals_are_exact_and_the_float_view_is_correctly_rounded() -> None:
     third = Fraction(1, 3)
-    inst = Instance([[third, third, third], [1, 0, 0]])
+    rows: list[list[ScoreLike]] = [[third, third, third], [1, 0, 0]]
+    inst = Instance(rows)
     assert inst.means == (third, third)
     assert inst.best == {0, 1} and inst.ties == ((0, 1),)
     assert inst.array[0, 0] == 1 / 3
@@ -83,4 +84,4 @@ def test_array_likes_are_read_as_arrays() -> None:
         def __iter__(self) -> object:
             raise AssertionError("must not be iterated")
 
-    assert Instance(ArrayLike()).means == (Fraction(1, 2), Fraction(1, 2))  # type: ignore[arg-type]
+    assert Instance(ArrayLike()).means == (Fraction(1, 2), Fraction(1, 2))

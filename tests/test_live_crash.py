@@ -52,7 +52,9 @@ def test_any_durable_prefix_of_the_log_resumes_with_every_acknowledged_score(tmp
             acknowledged.append(((folder / LOG_NAME).stat().st_size, dict(session.recorded())))
     log = (folder / LOG_NAME).read_bytes()
     boundaries = {i + 1 for i, byte in enumerate(log) if byte == ord("\n")}
-    cuts = sorted({0, len(log)} | boundaries | {b - 1 for b in boundaries} | set(rng.integers(0, len(log) + 1, 300).tolist()))
+    cuts = sorted(
+        {0, len(log)} | boundaries | {b - 1 for b in boundaries} | set(rng.integers(0, len(log) + 1, 300).tolist())
+    )
     for cut in cuts:
         crashed = tmp_path / f"cut{cut}"
         crashed.mkdir()
@@ -67,7 +69,10 @@ def test_any_durable_prefix_of_the_log_resumes_with_every_acknowledged_score(tmp
                 session.record_many([(m, q, _score(m, q)) for m, q in session.pending()])
             assert session.outcome is not None
             assert (session.outcome.chosen, session.outcome.ranking, session.outcome.spent) == (
-                expected.chosen, expected.ranking, expected.spent)
+                expected.chosen,
+                expected.ranking,
+                expected.spent,
+            )
         shutil.rmtree(crashed)
 
 
@@ -120,8 +125,19 @@ def test_processes_killed_during_and_between_writes_lose_nothing(tmp_path: Path)
         kill_at = 0 if external else int(rng.integers(1, 12))
         cut = float(rng.choice([0.0, rng.random(), 1.0]))
         child = subprocess.Popen(
-            [sys.executable, "-c", CHILD, str(folder), str(attempt), str(kill_at), str(cut), "0.02" if external else "0"],
-            stdout=subprocess.PIPE, text=True, env={**os.environ, "OPENBLAS_NUM_THREADS": "1"},
+            [
+                sys.executable,
+                "-c",
+                CHILD,
+                str(folder),
+                str(attempt),
+                str(kill_at),
+                str(cut),
+                "0.02" if external else "0",
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "OPENBLAS_NUM_THREADS": "1"},
         )
         if external:
             time.sleep(float(rng.uniform(0.3, 1.2)))

@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from strategies import LiveCase
 from sysrs_ref import select
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.live import EvaluationFailed, Session, run
 from sysrs_ref.live.driver import Failure
 from sysrs_ref.synthetic import irt_benchmark
+from tests.strategies import LiveCase
 
 CASE = LiveCase(irt_benchmark(8, 40, seed=3), "sysrs", 96, 5, {})
 
@@ -33,7 +33,9 @@ def _session(folder: Path) -> Session:
 
 
 @pytest.mark.parametrize(("workers", "chunk"), [(1, None), (3, None), (2, 1), (4, 3)])
-def test_the_driver_ends_as_select_whatever_the_workers_and_chunks(tmp_path: Path, workers: int, chunk: int | None) -> None:
+def test_the_driver_ends_as_select_whatever_the_workers_and_chunks(
+    tmp_path: Path, workers: int, chunk: int | None
+) -> None:
     calls: list[int] = []
 
     def evaluate(model: str, queries: Sequence[str]) -> list[object]:
@@ -67,7 +69,9 @@ def test_failed_calls_are_retried_with_backoff_and_reported(tmp_path: Path) -> N
     assert (report.outcome.chosen, report.outcome.ranking) == _expected()
     assert report.failures == tuple(seen) and len(seen) > 0
     assert all("TimeoutError" in f.error and f.retry_in == 0.001 * 2 ** (f.attempt - 1) for f in seen)
-    successful = sum(len({r.model for r in step.requests}) for step in report.outcome.trace)  # one call per model and batch
+    successful = sum(
+        len({r.model for r in step.requests}) for step in report.outcome.trace
+    )  # one call per model and batch
     assert report.calls == successful + len(seen)
 
 
@@ -79,7 +83,9 @@ def test_a_call_that_keeps_failing_stops_the_run_and_keeps_every_score(tmp_path:
 
     with _session(tmp_path / "run") as session:
         first = session.pending()
-        with pytest.raises(EvaluationFailed, match=r"evaluate\('m3', .* failed 3 times, last with ConnectionError") as info:
+        with pytest.raises(
+            EvaluationFailed, match=r"evaluate\('m3', .* failed 3 times, last with ConnectionError"
+        ) as info:
             run(session, broken_for_m3, workers=1, retries=2, backoff=0.0)
         assert [f.attempt for f in info.value.failures] == [1, 2, 3]
         assert info.value.failures[-1].retry_in is None
@@ -94,13 +100,18 @@ def test_a_call_that_keeps_failing_stops_the_run_and_keeps_every_score(tmp_path:
     assert report.recorded == report.outcome.spent - kept
 
 
-@pytest.mark.parametrize(("answer", "message"), [
-    (lambda queries: [1] * (len(queries) + 1), "returned 6 instead of 5 scores"),
-    (lambda queries: "1", "returned str instead of 5 scores"),
-    (lambda queries: [float("nan")] * len(queries), "unusable score: model 'm0'.*is nan"),
-    (lambda queries: [2] * len(queries), "unusable score.*outside"),
-])
-def test_an_unusable_answer_is_a_bug_reported_at_once_and_not_recorded(tmp_path: Path, answer: object, message: str) -> None:
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        (lambda queries: [1] * (len(queries) + 1), "returned 6 instead of 5 scores"),
+        (lambda queries: "1", "returned str instead of 5 scores"),
+        (lambda queries: [float("nan")] * len(queries), "unusable score: model 'm0'.*is nan"),
+        (lambda queries: [2] * len(queries), "unusable score.*outside"),
+    ],
+)
+def test_an_unusable_answer_is_a_bug_reported_at_once_and_not_recorded(
+    tmp_path: Path, answer: object, message: str
+) -> None:
     with _session(tmp_path / "run") as session:
         with pytest.raises(EvaluationFailed, match=message) as info:
             run(session, lambda model, queries: answer(queries), retries=5)  # type: ignore[operator]
@@ -129,8 +140,11 @@ def test_ctrl_c_stops_the_run_and_keeps_the_finished_calls(tmp_path: Path) -> No
 
 def test_bad_driver_settings_are_refused(tmp_path: Path) -> None:
     with _session(tmp_path / "run") as session:
-        for kwargs, message in (({"workers": 0}, "workers must be an integer of at least 1"),
-                                ({"retries": -1}, "retries must be"), ({"chunk": 0}, "chunk must be a positive"),
-                                ({"backoff": float("nan")}, "backoff must be")):
+        for kwargs, message in (
+            ({"workers": 0}, "workers must be an integer of at least 1"),
+            ({"retries": -1}, "retries must be"),
+            ({"chunk": 0}, "chunk must be a positive"),
+            ({"backoff": float("nan")}, "backoff must be"),
+        ):
             with pytest.raises(ParameterError, match=message):
-                run(session, _lookup, **kwargs)  # type: ignore[arg-type]
+                run(session, _lookup, **kwargs)

@@ -13,7 +13,10 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_the_live_demo_crashes_resumes_and_ends_as_select(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "examples" / "live_demo.py"), "--dir", str(tmp_path / "run")],
-        capture_output=True, text=True, timeout=300, env={**os.environ, "OPENBLAS_NUM_THREADS": "1"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "OPENBLAS_NUM_THREADS": "1"},
     )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()

@@ -14,17 +14,18 @@ import os
 import threading
 import time
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from sysrs_ref import select
 from sysrs_ref.errors import LiveError
 from sysrs_ref.live import Session, run
 from sysrs_ref.live import driver as driver_module
-from sysrs_ref.live import log as log_module
 from sysrs_ref.live import session as session_module
 from sysrs_ref.live.log import LOG_NAME
 from sysrs_ref.synthetic import irt_benchmark
@@ -35,7 +36,7 @@ QUERIES = [f"q{j}" for j in range(30)]
 EXPECTED = select(INSTANCE, 60, "sysrs", seed=2)
 
 
-def _score(model: str, query: str) -> object:
+def _score(model: str, query: str) -> Fraction:
     return INSTANCE.score(int(model[1:]), int(query[1:]))
 
 
@@ -65,7 +66,9 @@ def _record_until_it_breaks(session: Session) -> dict[tuple[str, str], object]:
 
 
 @pytest.mark.parametrize("fault_at", [1, 2, 5, 9, 14])
-def test_a_full_disk_mid_write_cuts_the_record_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault_at: int) -> None:
+def test_a_full_disk_mid_write_cuts_the_record_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault_at: int
+) -> None:
     folder = tmp_path / "run"
     session = _create(folder)
     real_write, calls = os.write, [0]
@@ -77,17 +80,19 @@ def test_a_full_disk_mid_write_cuts_the_record_back(tmp_path: Path, monkeypatch:
             raise OSError(errno.ENOSPC, "No space left on device")
         return real_write(fd, data)
 
-    monkeypatch.setattr(log_module.os, "write", half_then_full)
+    monkeypatch.setattr("sysrs_ref.live.log.os.write", half_then_full)
     acknowledged = _record_until_it_breaks(session)
-    monkeypatch.setattr(log_module.os, "write", real_write)
-    with pytest.raises(LiveError, match="stopped in the middle of an update.*open it again"):
+    monkeypatch.setattr("sysrs_ref.live.log.os.write", real_write)
+    with pytest.raises(LiveError, match=r"stopped in the middle of an update.*open it again"):
         session.record(*session_module.Session.open(folder, readonly=True).pending()[0], 1)
     assert not session.writable
     _finish_and_check(folder, acknowledged)
 
 
 @pytest.mark.parametrize("fault_at", [1, 3, 6, 11])
-def test_ctrl_c_in_an_fsync_leaves_nothing_half_recorded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault_at: int) -> None:
+def test_ctrl_c_in_an_fsync_leaves_nothing_half_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault_at: int
+) -> None:
     folder = tmp_path / "run"
     session = _create(folder)
     real_fsync, calls = os.fsync, [0]
@@ -98,12 +103,14 @@ def test_ctrl_c_in_an_fsync_leaves_nothing_half_recorded(tmp_path: Path, monkeyp
             raise KeyboardInterrupt
         real_fsync(fd)
 
-    monkeypatch.setattr(log_module.os, "fsync", interrupted)
+    monkeypatch.setattr("sysrs_ref.live.log.os.fsync", interrupted)
     acknowledged = _record_until_it_breaks(session)
-    monkeypatch.setattr(log_module.os, "fsync", real_fsync)
+    monkeypatch.setattr("sysrs_ref.live.log.os.fsync", real_fsync)
     with pytest.raises(LiveError, match="stopped in the middle"):
         session.pending()
-    with Session.open(folder, readonly=True) as reader:  # the interrupted record was cut back: not acknowledged, not kept
+    with Session.open(
+        folder, readonly=True
+    ) as reader:  # the interrupted record was cut back: not acknowledged, not kept
         assert dict(reader.recorded()) == acknowledged
     _finish_and_check(folder, acknowledged)
 
@@ -178,7 +185,9 @@ def test_ctrl_c_does_not_let_a_retry_waiting_out_its_backoff_call_evaluate(
                 waited.set()
             return stopped
 
-    monkeypatch.setattr(driver_module, "threading", SimpleNamespace(Event=RecordingEvent))  # the driver's stop event only
+    monkeypatch.setattr(
+        driver_module, "threading", SimpleNamespace(Event=RecordingEvent)
+    )  # the driver's stop event only
 
     def evaluate(model: str, queries: Sequence[str]) -> list[object]:
         calls.append(model)
@@ -189,17 +198,19 @@ def test_ctrl_c_does_not_let_a_retry_waiting_out_its_backoff_call_evaluate(
             raise KeyboardInterrupt
         return [_score(model, q) for q in queries]
 
-    with _create(tmp_path / "run") as session:
-        with pytest.raises(KeyboardInterrupt):
-            run(session, evaluate, workers=2, backoff=5.0)
+    with _create(tmp_path / "run") as session, pytest.raises(KeyboardInterrupt):
+        run(session, evaluate, workers=2, backoff=5.0)
     assert waited.wait(60)  # the retry's thread may finish its wait after run() has returned
     assert backoffs == [(5.0, True)]  # the backoff ended because the run stopped, not by waiting it out
     assert calls.count("m0") == 1  # and the retry gave up without calling evaluate
 
 
 def test_numpy_answers_are_scores(tmp_path: Path) -> None:
+    def evaluate(model: str, queries: Sequence[str]) -> npt.NDArray[np.float64]:
+        return np.array([float(_score(model, q)) for q in queries])
+
     with _create(tmp_path / "run") as session:
-        report = run(session, lambda model, queries: np.array([float(_score(model, q)) for q in queries]))  # type: ignore[arg-type]
+        report = run(session, evaluate)  # type: ignore[arg-type]  # an array, not the declared Sequence, on purpose
     assert (report.outcome.chosen, report.outcome.ranking) == (EXPECTED.chosen, EXPECTED.ranking)
 
 

@@ -13,16 +13,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from strategies import LiveCase, live_cases
 from sysrs_ref import ALGORITHMS, Instance, schedule, select
 from sysrs_ref.errors import BudgetError, LiveError, ParameterError, ScoreError, UnknownAlgorithmError
 from sysrs_ref.live import Session
 from sysrs_ref.live.log import LOG_NAME
+from tests.strategies import LiveCase, live_cases
 
 
 def _create(case: LiveCase, folder: Path) -> Session:
-    return Session.create(folder, case.models, case.queries, budget=case.budget, algorithm=case.algorithm,
-                          seed=case.seed, params=case.params)
+    return Session.create(
+        folder,
+        case.models,
+        case.queries,
+        budget=case.budget,
+        algorithm=case.algorithm,
+        seed=case.seed,
+        params=case.params,
+    )
 
 
 def _feed(session: Session, case: LiveCase, order: st.DataObject | None = None, limit: int | None = None) -> None:
@@ -38,7 +45,7 @@ def _feed(session: Session, case: LiveCase, order: st.DataObject | None = None, 
 
 
 def _expected(case: LiveCase) -> tuple[int, tuple[int, ...], int]:
-    outcome = select(case.instance, case.budget, case.algorithm, seed=case.seed, **case.params)
+    outcome = select(case.instance, case.budget, case.algorithm, draw=None, seed=case.seed, **case.params)
     return outcome.chosen, outcome.ranking, outcome.spent
 
 
@@ -110,7 +117,9 @@ def test_scores_are_exact_and_a_repeat_is_harmless(tmp_path: Path) -> None:
         size = (tmp_path / "run" / LOG_NAME).stat().st_size
         assert session.record(model, query, 0.1) is False  # the same float: nothing written
         assert (tmp_path / "run" / LOG_NAME).stat().st_size == size
-        with pytest.raises(LiveError, match="already has the score 0.1000000000000000055511151231257827021181583404541015625"):
+        with pytest.raises(
+            LiveError, match=r"already has the score 0\.1000000000000000055511151231257827021181583404541015625"
+        ):
             session.record(model, query, Decimal("0.1"))  # the decimal 1/10 is another number than the float 0.1
     record = json.loads((tmp_path / "run" / LOG_NAME).read_text().splitlines()[1])
     assert Fraction(record["score"]) == Fraction(0.1)
@@ -134,8 +143,11 @@ def test_bad_records_are_refused_and_nothing_is_written(
         model, query = session.pending()[0]
         before = (tmp_path / "run" / LOG_NAME).read_bytes()
         with pytest.raises(error, match=message):
-            session.record_many([(model, query, 1), (pair[0] or model, pair[1] or query, score)] if pair != (None, None)
-                                else [(session.pending()[1][0], session.pending()[1][1], 1), (model, query, score)])
+            session.record_many(
+                [(model, query, 1), (pair[0] or model, pair[1] or query, score)]
+                if pair != (None, None)
+                else [(session.pending()[1][0], session.pending()[1][1], 1), (model, query, score)]
+            )
         assert (tmp_path / "run" / LOG_NAME).read_bytes() == before  # all or nothing
         assert session.status().spent == 0
 
@@ -145,7 +157,9 @@ def test_a_pair_not_requested_and_a_conflicting_score_are_refused(tmp_path: Path
     with _create(case, tmp_path / "run") as session:
         (model, query), pending = session.pending()[0], set(session.pending())
         later = next((m, q) for m in case.models for q in case.queries if (m, q) not in pending)
-        with pytest.raises(LiveError, match="was not requested.*later pairs are requested once this batch is complete"):
+        with pytest.raises(
+            LiveError, match=r"was not requested.*later pairs are requested once this batch is complete"
+        ):
             session.record(*later, 1)
         session.record(model, query, 1)
         with pytest.raises(LiveError, match="already has the score 1; refusing the different score 0"):
@@ -154,7 +168,7 @@ def test_a_pair_not_requested_and_a_conflicting_score_are_refused(tmp_path: Path
         assert session.outcome is not None
         asked = set(session.outcome.requests)
         never = next((f"m{i}", f"q{j}") for i in range(3) for j in range(4) if (i, j) not in asked)
-        with pytest.raises(LiveError, match="was not requested.*it has finished"):
+        with pytest.raises(LiveError, match=r"was not requested.*it has finished"):
             session.record(*never, 1)
 
 
@@ -168,10 +182,14 @@ def test_settings_are_checked_before_any_file_is_written(tmp_path: Path) -> None
         ({"budget": 4, "seed": -1}, LiveError, "non-negative"),
     ):
         with pytest.raises(error, match=message):
-            Session.create(folder, ["a", "b"], ["x", "y"], **kwargs)  # type: ignore[arg-type]
+            Session.create(folder, ["a", "b"], ["x", "y"], **kwargs)
         assert not folder.exists()
-    for models, message in ((["a", "a"], "appears twice"), ([], "at least one model"), (["a", " b"], "surrounding spaces"),
-                            ("ab", "not one string")):
+    for models, message in (
+        (["a", "a"], "appears twice"),
+        ([], "at least one model"),
+        (["a", " b"], "surrounding spaces"),
+        ("ab", "not one string"),
+    ):
         with pytest.raises(LiveError, match=message):
             Session.create(folder, models, ["x"], budget=2)
     (folder / "x").mkdir(parents=True)
@@ -202,7 +220,7 @@ def test_a_damaged_run_directory_is_reported_not_repaired(tmp_path: Path) -> Non
     shutil.copytree(folder, copy)
     lines = (copy / LOG_NAME).read_text().splitlines(keepends=True)
     (copy / LOG_NAME).write_text(lines[0] + "{broken\n" + "".join(lines[1:]))
-    with pytest.raises(LiveError, match="line 2 is not a log record.*corrupt"):
+    with pytest.raises(LiveError, match=r"line 2 is not a log record.*corrupt"):
         Session.open(copy)
     config = json.loads((folder / "session.json").read_text())
     config["seed"] = 1  # another draw: the logged batches no longer match
@@ -211,15 +229,24 @@ def test_a_damaged_run_directory_is_reported_not_repaired(tmp_path: Path) -> Non
         Session.open(folder)
 
 
-@given(scores=st.lists(st.one_of(st.floats(0, 1), st.fractions(0, 1, max_denominator=10**6),
-                                 st.decimals(0, 1, places=30, allow_nan=False)), min_size=4, max_size=4))
-def test_any_exact_score_survives_the_log(scores: list[object]) -> None:
+@given(
+    scores=st.lists(
+        st.one_of(
+            st.floats(0, 1), st.fractions(0, 1, max_denominator=10**6), st.decimals(0, 1, places=30, allow_nan=False)
+        ),
+        min_size=4,
+        max_size=4,
+    )
+)
+def test_any_exact_score_survives_the_log(scores: list[float | Fraction | Decimal]) -> None:
     """Floats (written as JSON numbers), decimals and fractions (exact text) read back as the same Fraction."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "run"
         with Session.create(folder, ["a", "b", "c", "d"], ["x"], budget=4) as session:
-            session.record_many((model, query, score) for (model, query), score in zip(session.pending(), scores))
+            session.record_many(
+                (model, query, score) for (model, query), score in zip(session.pending(), scores, strict=True)
+            )
             recorded = dict(session.recorded())
         with Session.open(folder, readonly=True) as again:
             assert dict(again.recorded()) == recorded
-            assert sorted(recorded.values()) == sorted(Fraction(s) for s in scores)  # type: ignore[arg-type]
+            assert sorted(recorded.values()) == sorted(Fraction(s) for s in scores)

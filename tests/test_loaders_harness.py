@@ -23,6 +23,7 @@ from sysrs_ref.loaders import (
     SOURCES,
     ScoreTable,
     convert,
+    inspect_ai,
     load_helm,
     load_inspect,
     load_lm_eval,
@@ -30,10 +31,9 @@ from sysrs_ref.loaders import (
     load_scores,
     save_table,
 )
-from sysrs_ref.loaders import inspect_ai
 from sysrs_ref.loaders.lm_eval import SAMPLES_NAME
 from sysrs_ref.loaders.table import MISSING_POLICIES, assemble
-from strategies import LongCsvTable, long_csv_tables
+from tests.strategies import LongCsvTable, long_csv_tables
 
 FIXTURES = Path(__file__).resolve().parents[1] / "data" / "fixtures"
 LM_EVAL = FIXTURES / "lm-eval"
@@ -85,9 +85,13 @@ LM_QUERIES = ("gsm8k/0", "gsm8k/1", "gsm8k/2", "gsm8k/3", "gsm8k_cot/0", "gsm8k_
 def test_lm_eval_strict_match_drop_models() -> None:
     table = load_lm_eval([LM_EVAL / "good"], metric="exact_match", filter="strict-match", missing="drop-models")
     check(
-        table, ("org/model-a", "org/model-b"), LM_QUERIES,
+        table,
+        ("org/model-a", "org/model-b"),
+        LM_QUERIES,
         [[1, 1, 0, 1, 1, 0], [0, 0, 1, 1, 0, 1]],
-        missing={"model-c": 2}, dropped_models=("model-c",), duplicates=1,
+        missing={"model-c": 2},
+        dropped_models=("model-c",),
+        duplicates=1,
     )
     assert (table.source, table.metric) == ("lm-eval", "exact_match")
 
@@ -95,28 +99,40 @@ def test_lm_eval_strict_match_drop_models() -> None:
 def test_lm_eval_the_filter_changes_the_matrix() -> None:
     table = load_lm_eval(LM_EVAL / "good", metric="exact_match", filter="flexible-extract", missing="drop-models")
     check(
-        table, ("org/model-a", "org/model-b"), LM_QUERIES,
+        table,
+        ("org/model-a", "org/model-b"),
+        LM_QUERIES,
         [[1, 1, 1, 1, 1, 1], [0, 1, 1, 1, 1, 1]],
-        missing={"model-c": 2}, dropped_models=("model-c",), duplicates=1,
+        missing={"model-c": 2},
+        dropped_models=("model-c",),
+        duplicates=1,
     )
 
 
 def test_lm_eval_drop_queries_keeps_the_incomplete_model_first_in_directory_order() -> None:
     table = load_lm_eval([LM_EVAL / "good"], metric="exact_match", filter="strict-match", missing="drop-queries")
     check(
-        table, ("model-c", "org/model-a", "org/model-b"), LM_QUERIES[:4],
+        table,
+        ("model-c", "org/model-a", "org/model-b"),
+        LM_QUERIES[:4],
         [[0, 1, 0, 0], [1, 1, 0, 1], [0, 0, 1, 1]],
-        missing={"model-c": 2}, dropped_queries=("gsm8k_cot/0", "gsm8k_cot/1"), duplicates=1,
+        missing={"model-c": 2},
+        dropped_queries=("gsm8k_cot/0", "gsm8k_cot/1"),
+        duplicates=1,
     )
 
 
 def test_lm_eval_paths_are_read_in_the_order_given() -> None:
     good = LM_EVAL / "good"
-    table = load_lm_eval(
-        [good / "org__model-b", good / "org__model-a"], metric="exact_match", filter="strict-match"
+    table = load_lm_eval([good / "org__model-b", good / "org__model-a"], metric="exact_match", filter="strict-match")
+    check(
+        table,
+        ("org/model-b", "org/model-a"),
+        LM_QUERIES,
+        [[0, 0, 1, 1, 0, 1], [1, 1, 0, 1, 1, 0]],
+        missing={},
+        duplicates=1,
     )
-    check(table, ("org/model-b", "org/model-a"), LM_QUERIES, [[0, 0, 1, 1, 0, 1], [1, 1, 0, 1, 1, 0]],
-          missing={}, duplicates=1)
 
 
 def test_lm_eval_missing_fail_lists_the_model_and_its_count() -> None:
@@ -130,8 +146,11 @@ def test_lm_eval_missing_fail_lists_the_model_and_its_count() -> None:
 
 
 def test_lm_eval_several_filters_need_a_choice() -> None:
-    with pytest.raises(LoaderError, match=r"samples_gsm8k_2024-05-03T08-00-00\.5\.jsonl: the samples come with 2 "
-                       r"filters \(strict-match, flexible-extract\); choose one with --filter"):
+    with pytest.raises(
+        LoaderError,
+        match=r"samples_gsm8k_2024-05-03T08-00-00\.5\.jsonl: the samples come with 2 "
+        r"filters \(strict-match, flexible-extract\); choose one with --filter",
+    ):
         load_lm_eval([LM_EVAL / "good"], metric="exact_match")
 
 
@@ -162,8 +181,15 @@ def test_lm_eval_task_is_the_name_between_samples_and_the_timestamp(name: str, t
     assert match is not None and match.group("task") == task
 
 
-@pytest.mark.parametrize("name", ["samples_gsm8k.jsonl", "samples_gsm8k_2024-05-01.jsonl",
-                                  "samples_gsm8k_2024-05-01T10:00:00.jsonl", "results_2024-05-01T10-00-00.jsonl"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "samples_gsm8k.jsonl",
+        "samples_gsm8k_2024-05-01.jsonl",
+        "samples_gsm8k_2024-05-01T10:00:00.jsonl",
+        "results_2024-05-01T10-00-00.jsonl",
+    ],
+)
 def test_lm_eval_names_without_the_timestamp_do_not_match(name: str) -> None:
     assert SAMPLES_NAME.match(name) is None
 
@@ -175,21 +201,25 @@ def test_lm_eval_file_named_without_timestamp_is_refused(tmp_path: Path) -> None
 
 
 def test_lm_eval_single_filter_needs_no_choice_and_numbers_of_every_kind(tmp_path: Path) -> None:
-    rows = [{"doc_id": i, "filter": "none", "metrics": ["acc"], "acc": value} for i, value in
-            enumerate([True, 0, 0.25, 1.0])]
+    rows = [
+        {"doc_id": i, "filter": "none", "metrics": ["acc"], "acc": value}
+        for i, value in enumerate([True, 0, 0.25, 1.0])
+    ]
     write(tmp_path / "m1" / "samples_arc_easy_2024-05-01T10-00-00.jsonl", jsonl(*rows))
     write(tmp_path / "m2" / "samples_arc_easy_2024-05-01T10-00-00.jsonl", jsonl(*reversed(rows)))
     table = load_lm_eval([tmp_path], metric="acc")
-    check(table, ("m1", "m2"), tuple(f"arc_easy/{i}" for i in range(4)), [[1, 0, 0.25, 1], [1, 0, 0.25, 1]],
-          missing={})
+    check(table, ("m1", "m2"), tuple(f"arc_easy/{i}" for i in range(4)), [[1, 0, 0.25, 1], [1, 0, 0.25, 1]], missing={})
     assert load_lm_eval([tmp_path], metric="acc", filter="none").scores.tolist() == table.scores.tolist()
 
 
 def test_lm_eval_missing_metric_names_the_line_and_what_it_has(tmp_path: Path) -> None:
-    path = write(tmp_path / "m" / "samples_gsm8k_2024-05-01T10-00-00.jsonl", jsonl(
-        {"doc_id": 0, "filter": "none", "metrics": ["exact_match"], "exact_match": 1.0},
-        {"doc_id": 1, "filter": "none", "metrics": ["exact_match"], "exact_match": 0.0},
-    ))
+    path = write(
+        tmp_path / "m" / "samples_gsm8k_2024-05-01T10-00-00.jsonl",
+        jsonl(
+            {"doc_id": 0, "filter": "none", "metrics": ["exact_match"], "exact_match": 1.0},
+            {"doc_id": 1, "filter": "none", "metrics": ["exact_match"], "exact_match": 0.0},
+        ),
+    )
     with pytest.raises(LoaderError) as caught:
         load_lm_eval(path, metric="acc")
     assert str(caught.value) == f"{path} line 1: metric 'acc' not found; the line has exact_match"
@@ -206,7 +236,7 @@ def test_lm_eval_missing_metric_names_the_line_and_what_it_has(tmp_path: Path) -
         ('{"doc_id": 0, "filter": "none", "acc": null}', "line 2: metric 'acc' is None, not a number"),
         ('{"doc_id": 0, "filter": "none", "acc": ["ref", "pred"]}', "line 2: metric 'acc' is a list, not one score"),
         ('{"doc_id": 0, "filter": "none", "acc": 1', "line 2: not valid JSON"),
-        ('[1, 2]', "line 2: expected a JSON object"),
+        ("[1, 2]", "line 2: expected a JSON object"),
         ('{"filter": "none", "acc": 1}', "line 2: no doc_id"),
     ],
 )
@@ -238,7 +268,7 @@ def test_lm_eval_results_files_naming_two_models_are_refused(tmp_path: Path) -> 
     write(tmp_path / "samples_t_2024-05-01T10-00-00.jsonl", jsonl({"doc_id": 0, "filter": "none", "acc": 1}))
     write(tmp_path / "results_2024-05-01T10-00-00.json", json.dumps({"model_name": "a"}))
     write(tmp_path / "results_2024-05-02T10-00-00.json", json.dumps({"model_name": "b"}))
-    with pytest.raises(LoaderError, match="results files name different models: 'a'.*'b'"):
+    with pytest.raises(LoaderError, match=r"results files name different models: 'a'.*'b'"):
         load_lm_eval(tmp_path, metric="acc")
 
 
@@ -251,16 +281,29 @@ HELM_QUERIES = tuple(ANATOMY + i for i in ("id10", "id11", "id12", "id13")) + tu
 
 def test_helm_drop_models() -> None:
     table = load_helm([HELM / "good"], metric="exact_match", missing="drop-models")
-    check(table, ("org/model-a", "org/model-b"), HELM_QUERIES, [[1, 0, 1, 1, 1, 0], [0, 0, 1, 0, 1, 1]],
-          missing={"local/model-c": 2}, dropped_models=("local/model-c",), duplicates=1)
+    check(
+        table,
+        ("org/model-a", "org/model-b"),
+        HELM_QUERIES,
+        [[1, 0, 1, 1, 1, 0], [0, 0, 1, 0, 1, 1]],
+        missing={"local/model-c": 2},
+        dropped_models=("local/model-c",),
+        duplicates=1,
+    )
     assert table.source == "helm"
 
 
 def test_helm_drop_queries_and_model_deployment_as_model_id() -> None:
     table = load_helm(HELM / "good", metric="exact_match", missing="drop-queries")
-    check(table, ("org/model-a", "org/model-b", "local/model-c"), HELM_QUERIES[:4],
-          [[1, 0, 1, 1], [0, 0, 1, 0], [1, 1, 1, 0]],
-          missing={"local/model-c": 2}, dropped_queries=HELM_QUERIES[4:], duplicates=1)
+    check(
+        table,
+        ("org/model-a", "org/model-b", "local/model-c"),
+        HELM_QUERIES[:4],
+        [[1, 0, 1, 1], [0, 0, 1, 0], [1, 1, 1, 0]],
+        missing={"local/model-c": 2},
+        dropped_queries=HELM_QUERIES[4:],
+        duplicates=1,
+    )
 
 
 def test_helm_fixture_holds_the_traps_that_must_be_ignored() -> None:
@@ -268,8 +311,11 @@ def test_helm_fixture_holds_the_traps_that_must_be_ignored() -> None:
     entries = json.loads((HELM / "good/runs/v1/mmlu_anatomy_model-a/per_instance_stats.json").read_text())
 
     def exact(entry: dict[str, object], perturbed: bool) -> list[float]:
-        return [stat["mean"] for stat in entry["stats"]  # type: ignore[attr-defined]
-                if stat["name"]["name"] == "exact_match" and ("perturbation" in stat["name"]) == perturbed]
+        return [
+            stat["mean"]
+            for stat in entry["stats"]  # type: ignore[attr-defined]
+            if stat["name"]["name"] == "exact_match" and ("perturbation" in stat["name"]) == perturbed
+        ]
 
     perturbed = [e for e in entries if "perturbation" in e]
     later = [e for e in entries if e["train_trial_index"] != 0]
@@ -292,20 +338,31 @@ def test_helm_metric_choice_and_unknown_metric() -> None:
     assert table.scores.tolist() == [[1, 0, 1, 1, 1, 0], [0, 0, 1, 0, 1, 1]]
     with pytest.raises(LoaderError, match=r"entry 1 \(instance id10\): score is 61\.0, outside \[0, 1\]"):
         load_helm(HELM / "good", metric="num_prompt_tokens")
-    with pytest.raises(LoaderError, match="no unperturbed stat named 'em' at train_trial_index 0; the file has "
-                       "exact_match, num_prompt_tokens, quasi_exact_match"):
+    with pytest.raises(
+        LoaderError,
+        match="no unperturbed stat named 'em' at train_trial_index 0; the file has "
+        "exact_match, num_prompt_tokens, quasi_exact_match",
+    ):
         load_helm(HELM / "good", metric="em")
 
 
 def test_helm_conflicting_duplicate() -> None:
-    with pytest.raises(LoaderError, match=r"query 'mmlu:subject=anatomy/id10' has two different scores: 1 at "
-                       r".*entry 1 \(instance id10\) and 0 at .*entry 3 \(instance id10\)"):
+    with pytest.raises(
+        LoaderError,
+        match=r"query 'mmlu:subject=anatomy/id10' has two different scores: 1 at "
+        r".*entry 1 \(instance id10\) and 0 at .*entry 3 \(instance id10\)",
+    ):
         load_helm(HELM / "bad", metric="exact_match")
 
 
 def test_helm_without_run_spec_uses_the_directory_name(tmp_path: Path) -> None:
-    stats = [{"instance_id": "id1", "train_trial_index": 0,
-              "stats": [{"name": {"name": "exact_match", "split": "test"}, "count": 1, "mean": 0.5}]}]
+    stats = [
+        {
+            "instance_id": "id1",
+            "train_trial_index": 0,
+            "stats": [{"name": {"name": "exact_match", "split": "test"}, "count": 1, "mean": 0.5}],
+        }
+    ]
     for model in ("org_m1", "org_m2"):
         write(tmp_path / f"boolq:subject=x,model={model}" / "per_instance_stats.json", json.dumps(stats))
     table = load_helm(tmp_path, metric="exact_match")
@@ -314,6 +371,7 @@ def test_helm_without_run_spec_uses_the_directory_name(tmp_path: Path) -> None:
 
 def test_helm_perturbation_on_the_entry_alone_is_enough_to_skip_it(tmp_path: Path) -> None:
     """Each filter on its own: a perturbed entry whose stat names carry no perturbation, and the reverse."""
+
     def stat(mean: float, perturbed: bool = False) -> dict[str, object]:
         name: dict[str, object] = {"name": "em", "split": "test"}
         if perturbed:
@@ -356,17 +414,29 @@ ARITH = tuple(f"arith/{i}" for i in range(1, 7))
 
 def test_inspect_letters_drop_models() -> None:
     table = load_inspect([INSPECT / "good"], metric="match", missing="drop-models")
-    check(table, ("openai/model-a", "openai/model-b"), ARITH,
-          [[1, 1, 0, 0.5, 1, 0], [0, 1, 1, 1, 0.5, 0]],
-          missing={"local/model-c": 2}, dropped_models=("local/model-c",), duplicates=1)
+    check(
+        table,
+        ("openai/model-a", "openai/model-b"),
+        ARITH,
+        [[1, 1, 0, 0.5, 1, 0], [0, 1, 1, 1, 0.5, 0]],
+        missing={"local/model-c": 2},
+        dropped_models=("local/model-c",),
+        duplicates=1,
+    )
     assert table.source == "inspect"
 
 
 def test_inspect_numbers_drop_queries() -> None:
     table = load_inspect(INSPECT / "good", metric="judge", missing="drop-queries")
-    check(table, ("openai/model-a", "openai/model-b", "local/model-c"), ARITH[:4],
-          [[0.75, 1, 0, 0.5], [0.5, 1, 0.75, 1], [1, 0, 0.25, 1]],
-          missing={"local/model-c": 2}, dropped_queries=ARITH[4:], duplicates=1)
+    check(
+        table,
+        ("openai/model-a", "openai/model-b", "local/model-c"),
+        ARITH[:4],
+        [[0.75, 1, 0, 0.5], [0.5, 1, 0.75, 1], [1, 0, 0.25, 1]],
+        missing={"local/model-c": 2},
+        dropped_queries=ARITH[4:],
+        duplicates=1,
+    )
 
 
 def test_inspect_missing_fail_counts_the_errored_and_the_absent_sample() -> None:
@@ -382,12 +452,15 @@ def test_inspect_value_mapping(value: object, score: float) -> None:
     assert inspect_ai.score_value(value, "here") == score  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("value", "message"), [
-    ("X", "value 'X' is not one of C, P, I, N"),
-    ({"a": 1}, "the value is a JSON object"),
-    ([1, 0], "the value is a list"),
-    (None, "the value is None"),
-])
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("X", "value 'X' is not one of C, P, I, N"),
+        ({"a": 1}, "the value is a JSON object"),
+        ([1, 0], "the value is a list"),
+        (None, "the value is None"),
+    ],
+)
 def test_inspect_values_that_are_not_one_score(value: object, message: str) -> None:
     with pytest.raises(LoaderError, match=f"^here: {message}"):
         inspect_ai.score_value(value, "here")  # type: ignore[arg-type]
@@ -409,28 +482,36 @@ def test_inspect_eval_and_json_logs_agree() -> None:
 def test_inspect_only_epoch_1_is_read() -> None:
     """Epoch 2 of the fixture differs from epoch 1, so reading it would change the matrix or raise a conflict."""
     with zipfile.ZipFile(INSPECT / "good" / "2024-05-01T10-00-00+00-00_arith_model-a.eval") as archive:
-        epoch_2 = [json.loads(archive.read(f"samples/{i}_epoch_2.json"))["scores"]["match"]["value"]
-                   for i in range(1, 7)]
+        epoch_2 = [
+            json.loads(archive.read(f"samples/{i}_epoch_2.json"))["scores"]["match"]["value"] for i in range(1, 7)
+        ]
     assert epoch_2 == ["I", "I", "C", "C", "I", "C"]
     eval_file = INSPECT / "good" / "2024-05-01T10-00-00+00-00_arith_model-a.eval"
     assert load_inspect(eval_file, metric="match").scores.tolist() == [[1, 1, 0, 0.5, 1, 0]]
 
 
 def test_inspect_a_dict_value_names_scorer_and_sample() -> None:
-    with pytest.raises(LoaderError, match=r"_arith_model-a\.eval samples/1_epoch_1\.json sample 1 scorer 'multi': "
-                       r"the value is a JSON object"):
+    with pytest.raises(
+        LoaderError,
+        match=r"_arith_model-a\.eval samples/1_epoch_1\.json sample 1 scorer 'multi': "
+        r"the value is a JSON object",
+    ):
         load_inspect(INSPECT / "good", metric="multi")
 
 
 def test_inspect_unknown_scorer_lists_the_scorers() -> None:
-    with pytest.raises(LoaderError, match="no sample of epoch 1 has a score from scorer 'accuracy'; the log has "
-                       "judge, match, multi"):
+    with pytest.raises(
+        LoaderError, match="no sample of epoch 1 has a score from scorer 'accuracy'; the log has judge, match, multi"
+    ):
         load_inspect(INSPECT / "good", metric="accuracy")
 
 
 def test_inspect_conflicting_duplicate_across_logs() -> None:
-    with pytest.raises(LoaderError, match=r"model 'openai/model-a', query 'arith/1' has two different scores: 1 at "
-                       r".*model-a-1\.json sample 1 and 0 at .*model-a-2\.json sample 1"):
+    with pytest.raises(
+        LoaderError,
+        match=r"model 'openai/model-a', query 'arith/1' has two different scores: 1 at "
+        r".*model-a-1\.json sample 1 and 0 at .*model-a-2\.json sample 1",
+    ):
         load_inspect(INSPECT / "bad", metric="match")
 
 
@@ -444,7 +525,8 @@ def test_inspect_generator_reproduces_the_committed_fixtures(tmp_path: Path) -> 
         if relative.suffix == ".eval":
             with zipfile.ZipFile(tmp_path / relative) as new, zipfile.ZipFile(INSPECT / relative) as old:
                 assert [(i.filename, i.date_time) for i in new.infolist()] == [
-                    (i.filename, i.date_time) for i in old.infolist()]
+                    (i.filename, i.date_time) for i in old.infolist()
+                ]
                 assert all(new.read(name) == old.read(name) for name in new.namelist())
         else:
             assert (tmp_path / relative).read_bytes() == (INSPECT / relative).read_bytes()
@@ -487,20 +569,34 @@ def test_inspect_not_a_zip_and_too_large_members(tmp_path: Path, monkeypatch: py
         load_inspect(write(tmp_path / "x.eval", "plain text"), metric="match")
     path = make_eval(tmp_path / "a.eval", {"header.json": HEADER, "samples/s1_epoch_1.json": SAMPLE})
     monkeypatch.setattr(inspect_ai, "MAX_MEMBER_BYTES", len(SAMPLE) - 1)
-    with pytest.raises(LoaderError, match=r"samples/s1_epoch_1\.json: over the limit of \d+ bytes uncompressed; refusing"):
+    with pytest.raises(
+        LoaderError, match=r"samples/s1_epoch_1\.json: over the limit of \d+ bytes uncompressed; refusing"
+    ):
         load_inspect(path, metric="match")
 
 
 def test_inspect_later_epochs_are_not_even_read(tmp_path: Path) -> None:
-    path = make_eval(tmp_path / "a.eval", {"header.json": HEADER, "samples/s1_epoch_1.json": SAMPLE,
-                                           "samples/s1_epoch_2.json": b"{damaged"})
+    path = make_eval(
+        tmp_path / "a.eval",
+        {"header.json": HEADER, "samples/s1_epoch_1.json": SAMPLE, "samples/s1_epoch_2.json": b"{damaged"},
+    )
     check(load_inspect(path, metric="match"), ("m",), ("t/s1",), [[0.5]], missing={})
 
 
 def test_inspect_directory_skips_the_log_listing(tmp_path: Path) -> None:
     write(tmp_path / "logs.json", json.dumps({"a.json": {"eval": {}}}))
-    write(tmp_path / "a.json", json.dumps({"eval": {"model": "m", "task": "t"}, "samples": [
-        {"id": 1, "epoch": 1, "scores": {"s": {"value": 1}}}, {"id": 1, "epoch": 2, "scores": {"s": {"value": 0}}}]}))
+    write(
+        tmp_path / "a.json",
+        json.dumps(
+            {
+                "eval": {"model": "m", "task": "t"},
+                "samples": [
+                    {"id": 1, "epoch": 1, "scores": {"s": {"value": 1}}},
+                    {"id": 1, "epoch": 2, "scores": {"s": {"value": 0}}},
+                ],
+            }
+        ),
+    )
     check(load_inspect(tmp_path, metric="s"), ("m",), ("t/1",), [[1]], missing={})
 
 
@@ -517,24 +613,39 @@ CSV_QUERIES = ("q1", "q2", "q3", "q4", "q5", "q,6")
 
 def test_long_csv_drop_models() -> None:
     table = load_long_csv([LONG_CSV / "good"], missing="drop-models")
-    check(table, ("model-a", "model-b"), CSV_QUERIES,
-          [[1, 0.5, 0, 0.25, 1, 0.1], [0, 1, 1, 0.75, 0, 1]],
-          missing={"model-c": 2}, dropped_models=("model-c",), duplicates=1)
+    check(
+        table,
+        ("model-a", "model-b"),
+        CSV_QUERIES,
+        [[1, 0.5, 0, 0.25, 1, 0.1], [0, 1, 1, 0.75, 0, 1]],
+        missing={"model-c": 2},
+        dropped_models=("model-c",),
+        duplicates=1,
+    )
     assert (table.source, table.metric) == ("long-csv", "score")
 
 
 def test_long_csv_drop_queries() -> None:
     table = load_long_csv(LONG_CSV / "good", missing="drop-queries")
-    check(table, ("model-a", "model-b", "model-c"), CSV_QUERIES[:4],
-          [[1, 0.5, 0, 0.25], [0, 1, 1, 0.75], [0.5, 0.5, 0.1, 0.5]],
-          missing={"model-c": 2}, dropped_queries=("q5", "q,6"), duplicates=1)
+    check(
+        table,
+        ("model-a", "model-b", "model-c"),
+        CSV_QUERIES[:4],
+        [[1, 0.5, 0, 0.25], [0, 1, 1, 0.75], [0.5, 0.5, 0.1, 0.5]],
+        missing={"model-c": 2},
+        dropped_queries=("q5", "q,6"),
+        duplicates=1,
+    )
 
 
 def test_long_csv_missing_fail_and_conflict() -> None:
     with pytest.raises(LoaderError, match=r"'model-c' lacks 2 \(first: 'q5'\)"):
         load_long_csv(LONG_CSV / "good")
-    with pytest.raises(LoaderError, match=r"model 'model-a', query 'q1' has two different scores: 1 at "
-                       r".*conflict\.csv line 2 and 0 at .*conflict\.csv line 6"):
+    with pytest.raises(
+        LoaderError,
+        match=r"model 'model-a', query 'q1' has two different scores: 1 at "
+        r".*conflict\.csv line 2 and 0 at .*conflict\.csv line 6",
+    ):
         load_long_csv(LONG_CSV / "bad")
 
 
@@ -561,8 +672,7 @@ def test_long_csv_metric_names_the_score_column(tmp_path: Path) -> None:
 )
 def test_long_csv_bad_lines_are_named(tmp_path: Path, body: str, message: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from sysrs_ref.loaders import table
-
-    exact = table.checked_score
+    from sysrs_ref.scores import checked_score as exact  # what table.checked_score is
 
     def bounded(value: object) -> Fraction:  # huge exponents are refused before any exact arithmetic
         assert not (isinstance(value, Decimal) and abs(value.adjusted()) > 1000), f"exact arithmetic on {value}"
@@ -575,11 +685,14 @@ def test_long_csv_bad_lines_are_named(tmp_path: Path, body: str, message: str, m
     assert str(caught.value).startswith(f"{path} line 2")
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("", "the file is empty"),
-    ("model,score\na,1\n", "line 1: the header lacks 'query'"),
-    ("model,model,query,score\n", "line 1: the header has 2 columns named 'model'"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "the file is empty"),
+        ("model,score\na,1\n", "line 1: the header lacks 'query'"),
+        ("model,model,query,score\n", "line 1: the header has 2 columns named 'model'"),
+    ],
+)
 def test_long_csv_bad_headers(tmp_path: Path, text: str, message: str) -> None:
     with pytest.raises(LoaderError, match=message):
         load_long_csv(write(tmp_path / "s.csv", text))
@@ -597,7 +710,7 @@ def test_a_path_that_does_not_exist(tmp_path: Path, source: str) -> None:
 @pytest.mark.parametrize("source", SOURCES)
 def test_a_directory_without_result_files(tmp_path: Path, source: str) -> None:
     write(tmp_path / "notes.txt", "nothing here")
-    with pytest.raises(LoaderError, match="found no .* in this directory or below it"):
+    with pytest.raises(LoaderError, match=r"found no .* in this directory or below it"):
         convert(source, [tmp_path], metric="m")
 
 
@@ -760,8 +873,15 @@ def expected_table(
     if not kept_models or not kept_queries:
         return None
     matrix = [[float(cells[(m, q)]) for q in kept_queries] for m in kept_models]
-    return (kept_models, kept_queries, matrix, missing, [m for m in models if m not in kept_models],
-            [q for q in queries if q not in kept_queries], duplicates)
+    return (
+        kept_models,
+        kept_queries,
+        matrix,
+        missing,
+        [m for m in models if m not in kept_models],
+        [q for q in queries if q not in kept_queries],
+        duplicates,
+    )
 
 
 @given(long_csv_tables(), st.sampled_from(MISSING_POLICIES))
@@ -770,13 +890,21 @@ def test_long_csv_assembly_equals_a_dict_recomputation(table: LongCsvTable, poli
     with tempfile.TemporaryDirectory() as directory:
         path = write_long_csv(Path(directory), table)
         if expected is None:
-            with pytest.raises(LoaderError, match="lack scores for some|is left after"):
+            with pytest.raises(LoaderError, match=r"lack scores for some|is left after"):
                 load_long_csv(path, missing=policy)
             return
         loaded = load_long_csv(path, missing=policy)
     models, queries, matrix, missing, dropped_models, dropped_queries, duplicates = expected
-    check(loaded, tuple(models), tuple(queries), matrix, missing=missing, dropped_models=tuple(dropped_models),
-          dropped_queries=tuple(dropped_queries), duplicates=duplicates)
+    check(
+        loaded,
+        tuple(models),
+        tuple(queries),
+        matrix,
+        missing=missing,
+        dropped_models=tuple(dropped_models),
+        dropped_queries=tuple(dropped_queries),
+        duplicates=duplicates,
+    )
 
 
 @given(long_csv_tables(), st.data())

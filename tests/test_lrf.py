@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
@@ -11,13 +12,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from strategies import instances, lrf_draws, lrf_params
 from sysrs_ref import Instance, drive
 from sysrs_ref.algorithms.lrf import LRFDraw, LRFParams, random_lrf_draw, ucbe_lrf
 from sysrs_ref.algorithms.lrf_model import (
-    Matrix, dropout_gap, dropout_table, dropped_ranks, fit_ensemble, fit_member, fit_members, mix64, uniform,
+    Matrix,
+    dropout_gap,
+    dropout_table,
+    dropped_ranks,
+    fit_ensemble,
+    fit_member,
+    fit_members,
+    mix64,
+    uniform,
 )
 from sysrs_ref.errors import DrawError, ParameterError
+from tests.strategies import instances, lrf_draws, lrf_params
 
 SMALL = LRFParams(batch=3, members=3, sweeps=2)
 
@@ -49,7 +58,9 @@ def test_run_properties(instance: Instance, params: LRFParams, data: st.DataObje
 def test_dropout_gaps_walk_the_observed_cells(seed: int, observed: int, dropout: float, base: int) -> None:
     """Dropped numbers are increasing, below N, and each is the previous one plus 1 plus the next gap."""
     table = dropout_table(dropout)
-    assert table[-1] == 1.0 and all(x <= y for x, y in zip(table, table[1:]))  # 1 - p rounds: equal steps have no mass
+    assert table[-1] == 1.0 and all(
+        x <= y for x, y in itertools.pairwise(table)
+    )  # 1 - p rounds: equal steps have no mass
     ranks = dropped_ranks(seed, base, observed, table)
     assert all(0 <= r < observed for r in ranks) and ranks == sorted(set(ranks))
     expected = dropout_gap(table, uniform(seed, base))
@@ -153,16 +164,20 @@ def mispaired_fit_members(
     n_models, n_queries = len(datas[0]), len(datas[0][0])
 
     def solve(cells: list[float | None], factors: list[list[float]]) -> list[float]:
-        gram = ridge + sum(f[0] * f[0] for value, f in zip(cells, factors) if value is not None)
-        return [sum(value * f[0] for value, f in zip(cells, factors) if value is not None) / gram]
+        gram = ridge + sum(f[0] * f[0] for value, f in zip(cells, factors, strict=True) if value is not None)
+        return [sum(value * f[0] for value, f in zip(cells, factors, strict=True) if value is not None) / gram]
 
     for _ in range(sweeps):
-        v = [[solve([row[j] for row in datas[c]], u[(c * n_queries + j) % members]) for j in range(n_queries)]
-             for c in range(members)]
-        u = [[solve(list(datas[c][i]), v[(c * n_models + i) % members]) for i in range(n_models)]
-             for c in range(members)]
-    return [tuple(tuple(u[c][i][0] * v[c][j][0] for j in range(n_queries)) for i in range(n_models))
-            for c in range(members)]
+        v = [
+            [solve([row[j] for row in datas[c]], u[(c * n_queries + j) % members]) for j in range(n_queries)]
+            for c in range(members)
+        ]
+        u = [
+            [solve(list(datas[c][i]), v[(c * n_models + i) % members]) for i in range(n_models)] for c in range(members)
+        ]
+    return [
+        tuple(tuple(u[c][i][0] * v[c][j][0] for j in range(n_queries)) for i in range(n_models)) for c in range(members)
+    ]
 
 
 def check_pairing(fit: FitMembers) -> None:

@@ -1,4 +1,4 @@
-"""The Wilson interval and the X% Confidence Budget (sysrs_ref.metrics) against the paper's definition."""
+"""The Wilson interval and the X% Confidence Budget (sysrs_ref.experiments._metrics) against the paper's definition."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sysrs_ref.errors import ParameterError
-from sysrs_ref.metrics import NEVER, confidence_budget, level, summarize_cbs, wilson_interval
+from sysrs_ref.experiments._metrics import NEVER, confidence_budget, level, summarize_cbs, wilson_interval
 
 GRID = [Fraction(p) for p in (8, 12, 16, 20, 25, 30, 35)]
 
 
 def naive_cb(grid: list[Fraction], accuracies: list[Fraction], x: Fraction) -> Fraction | None:
     """The paper's words, literally: the minimum b* such that accuracy >= X% at every evaluated b >= b*."""
-    candidates = [b for b in grid if all(a * 100 >= x for g, a in zip(grid, accuracies) if g >= b)]
+    candidates = [b for b in grid if all(a * 100 >= x for g, a in zip(grid, accuracies, strict=True) if g >= b)]
     return min(candidates) if candidates else None
 
 
@@ -66,7 +66,7 @@ def test_confidence_budget_grows_with_the_level(correct: list[int]) -> None:
     budgets = [confidence_budget(grid, correct, 20, Fraction(x)) for x in (50, 80, 90, 95, 100)]
     reached = [b for b in budgets if b is not None]
     assert reached == sorted(reached)  # a higher level never has a smaller CB
-    assert budgets[len(reached):] == [None] * (len(budgets) - len(reached))  # once never, never above
+    assert budgets[len(reached) :] == [None] * (len(budgets) - len(reached))  # once never, never above
 
 
 @pytest.mark.parametrize(
@@ -78,7 +78,9 @@ def test_confidence_budget_grows_with_the_level(correct: list[int]) -> None:
         (([Fraction(1)], [1], 0, Fraction(90)), "runs must be a positive integer"),
     ],
 )
-def test_confidence_budget_refuses_bad_curves(args: tuple[list[Fraction], list[int], int, Fraction], pattern: str) -> None:
+def test_confidence_budget_refuses_bad_curves(
+    args: tuple[list[Fraction], list[int], int, Fraction], pattern: str
+) -> None:
     with pytest.raises(ParameterError, match=pattern):
         confidence_budget(*args)
 
@@ -92,9 +94,16 @@ def test_summaries_over_datasets() -> None:
         summarize_cbs([])
 
 
-@pytest.mark.parametrize(("correct", "runs", "low", "high"), [(50, 100, 0.4038, 0.5962), (0, 10, 0.0, 0.2775),
-                                                              (10, 10, 0.7225, 1.0), (1000, 1000, 0.9962, 1.0),
-                                                              (892, 1000, 0.8712, 0.9098)])
+@pytest.mark.parametrize(
+    ("correct", "runs", "low", "high"),
+    [
+        (50, 100, 0.4038, 0.5962),
+        (0, 10, 0.0, 0.2775),
+        (10, 10, 0.7225, 1.0),
+        (1000, 1000, 0.9962, 1.0),
+        (892, 1000, 0.8712, 0.9098),
+    ],
+)
 def test_wilson_interval_known_values(correct: int, runs: int, low: float, high: float) -> None:
     # the closed form in 40-digit decimal arithmetic, rounded to 4 digits (0/10: z^2 / (10 + z^2) = 0.2775)
     got = wilson_interval(correct, runs)

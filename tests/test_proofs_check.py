@@ -36,8 +36,7 @@ def test_registry_covers_the_paper(results: list[tuple[Claim, Outcome]]) -> None
 def test_established_verdicts(results: list[tuple[Claim, Outcome]]) -> None:
     by_id = {c.id: o for c, o in results}
     conditional = {i for i, o in by_id.items() if o.status == Status.HOLDS_WITH_CONDITIONS}
-    assert conditional == {"bernstein-parameter-choice", "theta-star-tight", "cor-case1-linear",
-                           "cor-case1-tangent"}
+    assert conditional == {"bernstein-parameter-choice", "theta-star-tight", "cor-case1-linear", "cor-case1-tangent"}
     assert "theta=0 <= theta*=1/5" in (by_id["theta-star-tight"].counterexample or "")
     assert by_id["cor-case1-linear"].conditions and "theta_i >= 0" in by_id["cor-case1-linear"].conditions[0]
     for outcome in by_id.values():
@@ -87,8 +86,14 @@ def test_help_shows_an_example(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_subprocess_json_contract() -> None:
-    done = subprocess.run([sys.executable, "-m", "proofs_check", "--json"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "proofs_check", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert set(data) == {"claims"}

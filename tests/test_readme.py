@@ -18,7 +18,9 @@ def readme_commands() -> list[str]:
 def test_readme_starts_with_the_two_commands() -> None:
     demo, tests = readme_commands()
     assert "\n" not in demo and demo.endswith("python -m sysrs_ref demo")
-    assert "\n" not in tests and "mypy --strict sysrs_ref proofs_check" in tests and tests.endswith("pytest -q")
+    assert "\n" not in tests and tests.endswith("pytest -q")
+    assert "ruff check . && .venv/bin/ruff format --check . &&" in tests
+    assert "mypy --strict sysrs_ref proofs_check tests benchmarks" in tests
     assert demo.startswith("python3 -m venv --clear .venv") and tests.startswith("python3 -m venv --clear .venv")
 
 
@@ -58,5 +60,6 @@ def test_the_version_is_the_projects() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert project["version"] == __version__
     assert set(project["optional-dependencies"]["dev"]) >= {
-        *project["optional-dependencies"]["plot"], *project["optional-dependencies"]["distributed"]
+        *project["optional-dependencies"]["plot"],
+        *project["optional-dependencies"]["distributed"],
     }  # the suite tests the figures and the Dask path, so dev installs both extras

@@ -14,15 +14,19 @@ from typing import Any
 
 import pytest
 
-from small_data import make_data_folder
-from sysrs_ref import experiments
 from sysrs_ref.cli import main
-from sysrs_ref.report import fmt_accuracy, fmt_cb
-from sysrs_ref.reproduce import ReproduceOutcome, reproduce
+from sysrs_ref.experiments._report import fmt_accuracy, fmt_cb
+from sysrs_ref.experiments._reproduce import ReproduceOutcome, reproduce
+from sysrs_ref.simulation import _engine as engine
+from tests.small_data import make_data_folder
 
 RUNS = 50
-TABLES = ("table_identification_accuracy.csv", "table_perfect_identification.csv", "table_datasets.csv",
-          "table_diversity.csv")
+TABLES = (
+    "table_identification_accuracy.csv",
+    "table_perfect_identification.csv",
+    "table_datasets.csv",
+    "table_diversity.csv",
+)
 
 
 @pytest.fixture(scope="module")
@@ -40,8 +44,15 @@ def load(outcome: ReproduceOutcome) -> dict[str, Any]:
 def test_files(done: tuple[Path, ReproduceOutcome]) -> None:
     _, outcome = done
     names = {path.name for path in outcome.files}
-    assert {"results.json", "report.md", "cells.csv", *TABLES, "figure1.png", "dataset_alpha.png",
-            "dataset_bravo.png"} == names
+    assert {
+        "results.json",
+        "report.md",
+        "cells.csv",
+        *TABLES,
+        "figure1.png",
+        "dataset_alpha.png",
+        "dataset_bravo.png",
+    } == names
     for path in outcome.files:
         assert path.is_file() and path.stat().st_size > 0
     assert (outcome.computed, outcome.cached) == (20, 0)
@@ -49,7 +60,7 @@ def test_files(done: tuple[Path, ReproduceOutcome]) -> None:
 
 
 def test_results_json_schema(done: tuple[Path, ReproduceOutcome]) -> None:
-    data, outcome = done
+    _, outcome = done
     payload = load(outcome)
     assert set(payload) == {"format", "package", "version", "configuration", "datasets", "cells", "tables", "claims"}
     conf = payload["configuration"]
@@ -65,8 +76,16 @@ def test_results_json_schema(done: tuple[Path, ReproduceOutcome]) -> None:
         assert set(cell) == {"dataset", "algorithm", "params", "label", "points", "confidence_budgets"}
         assert set(cell["confidence_budgets"]) == {"90", "95", "100"}
         for point in cell["points"]:
-            assert set(point) == {"budget_pct", "budget_pct_exact", "budget", "runs", "correct", "accuracy",
-                                  "wilson_95", "spent_max"}
+            assert set(point) == {
+                "budget_pct",
+                "budget_pct_exact",
+                "budget",
+                "runs",
+                "correct",
+                "accuracy",
+                "wilson_95",
+                "spent_max",
+            }
             assert point["runs"] == RUNS and 0 <= point["correct"] <= RUNS
             assert point["accuracy"] == point["correct"] / RUNS
             low, high = point["wilson_95"]
@@ -115,7 +134,9 @@ def test_the_report_says_what_the_json_says(done: tuple[Path, ReproduceOutcome])
     assert set(accuracy) == {row["label"] for row in rows}
     for row in rows:
         paper = row["paper"] or [None] * len(row["ours"])
-        assert accuracy[row["label"]] == [f"{fmt_accuracy(o)} ({fmt_accuracy(p)})" for o, p in zip(row["ours"], paper)]
+        assert accuracy[row["label"]] == [
+            f"{fmt_accuracy(o)} ({fmt_accuracy(p)})" for o, p in zip(row["ours"], paper, strict=True)
+        ]
     cb = markdown_table(report, "## Confidence budgets")
     for row in payload["tables"]["perfect_identification"]["rows"]:
         expected = []
@@ -134,7 +155,7 @@ def test_the_csvs_say_what_the_json_says(done: tuple[Path, ReproduceOutcome]) ->
     payload = load(outcome)
     with open(outcome.out / "table_identification_accuracy.csv", newline="") as handle:
         rows = list(csv.DictReader(handle))
-    for row, expected in zip(rows, payload["tables"]["identification_accuracy"]["rows"]):
+    for row, expected in zip(rows, payload["tables"]["identification_accuracy"]["rows"], strict=True):
         assert row["label"] == expected["label"]
         assert [float(row[f"ours_{p}"]) for p in ("8", "12", "16", "20", "25", "30", "35")] == expected["ours"]
     with open(outcome.out / "cells.csv", newline="") as handle:
@@ -170,8 +191,20 @@ def test_without_matplotlib_everything_else_is_written(tmp_path: Path, monkeypat
 def test_cli_json_and_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = make_data_folder(tmp_path / "data")
     out = tmp_path / "out"
-    argv = ["reproduce", "--data", str(data), "--out", str(out), "--grid", "table", "--runs", "8",
-            "--algorithms", "sysrs,ucbe:a=0.5", "--no-plots"]
+    argv = [
+        "reproduce",
+        "--data",
+        str(data),
+        "--out",
+        str(out),
+        "--grid",
+        "table",
+        "--runs",
+        "8",
+        "--algorithms",
+        "sysrs,ucbe:a=0.5",
+        "--no-plots",
+    ]
     assert main([*argv, "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
     assert set(payload) == {"out", "files", "computed", "cached", "seconds", "report", "results", "claims"}
@@ -189,8 +222,12 @@ def test_cli_on_a_dask_scheduler_gives_the_local_numbers(tmp_path: Path, capsys:
     data = make_data_folder(tmp_path / "data")
     common = ["--data", str(data), "--grid", "table", "--runs", "12", "--no-plots", "--json"]
     assert main(["reproduce", *common, "--out", str(tmp_path / "local")]) == 0
-    with distributed.LocalCluster(processes=False, n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
-        assert main(["reproduce", *common, "--out", str(tmp_path / "dask"), "--scheduler", cluster.scheduler_address]) == 0
+    with distributed.LocalCluster(
+        processes=False, n_workers=2, threads_per_worker=1, dashboard_address=None
+    ) as cluster:
+        assert (
+            main(["reproduce", *common, "--out", str(tmp_path / "dask"), "--scheduler", cluster.scheduler_address]) == 0
+        )
     capsys.readouterr()
     local = json.loads((tmp_path / "local" / "results.json").read_text())
     remote = json.loads((tmp_path / "dask" / "results.json").read_text())
@@ -228,24 +265,24 @@ def test_ctrl_c_keeps_the_cache_and_says_how_to_resume(
 ) -> None:
     data = make_data_folder(tmp_path / "data")
     out = tmp_path / "out"
-    real = experiments.run_task
+    real = engine._piece
     calls: list[int] = []
 
-    def interrupted(task: experiments.Task) -> dict[str, tuple[experiments.Point, ...]]:
+    def interrupted(*args: Any) -> Any:
         calls.append(1)
         if len(calls) == 3:
             raise KeyboardInterrupt
-        return real(task)
+        return real(*args)
 
-    monkeypatch.setattr(experiments, "run_task", interrupted)
+    monkeypatch.setattr(engine, "_piece", interrupted)
     argv = ["reproduce", "--data", str(data), "--out", str(out), "--grid", "table", "--runs", "6", "--no-plots"]
     assert main(argv) == 130
     err = capsys.readouterr().err
     assert re.search(r"interrupted: the finished cells are cached in .*cache: run the same command again", err)
-    monkeypatch.setattr(experiments, "run_task", real)
+    monkeypatch.setattr(engine, "_piece", real)
     assert main([*argv, "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
-    assert (payload["computed"], payload["cached"]) == (10, 10)  # two of four tasks had finished
+    assert (payload["computed"], payload["cached"]) == (10, 10)  # two of four jobs (one piece each) had finished
 
 
 def test_progress_counts_the_cells_to_compute(tmp_path: Path) -> None:
@@ -258,9 +295,11 @@ def test_progress_counts_the_cells_to_compute(tmp_path: Path) -> None:
         return steps.append
 
     reproduce(data, tmp_path / "out", grid="table", runs=4, algorithms="sysrs,sr,syus", plots=False, progress=progress)
-    assert seen == [(6, 0)] and sum(steps) == 6 and len(steps) == 4  # a task per dataset and kind of draw
-    reproduce(data, tmp_path / "out", grid="table", runs=4, algorithms="sysrs,sr,syus,us", plots=False, progress=progress)
-    assert seen[-1] == (2, 6) and sum(steps) == 8  # only us is new
+    assert seen == [(6 * 4, 0)] and sum(steps) == 6 * 4 and len(steps) == 4  # runs of cells; a piece per job
+    reproduce(
+        data, tmp_path / "out", grid="table", runs=4, algorithms="sysrs,sr,syus,us", plots=False, progress=progress
+    )
+    assert seen[-1] == (2 * 4, 6) and sum(steps) == 8 * 4  # only us is new
 
 
 def test_cli_progress_bar_on_a_terminal_only(
@@ -274,8 +313,21 @@ def test_cli_progress_bar_on_a_terminal_only(
     for number, quiet in enumerate((False, True)):
         terminal = Terminal()
         monkeypatch.setattr(sys, "stderr", terminal)
-        argv = ["reproduce", "--data", str(data), "--out", str(tmp_path / f"out{number}"), "--grid", "table",
-                "--runs", "3", "--algorithms", "sysrs,syus", "--no-plots", "--json"]
+        argv = [
+            "reproduce",
+            "--data",
+            str(data),
+            "--out",
+            str(tmp_path / f"out{number}"),
+            "--grid",
+            "table",
+            "--runs",
+            "3",
+            "--algorithms",
+            "sysrs,syus",
+            "--no-plots",
+            "--json",
+        ]
         status = main(argv + (["--quiet"] if quiet else []))
         monkeypatch.undo()
         assert status == 0 and json.loads(capsys.readouterr().out)["computed"] == 4
@@ -283,4 +335,4 @@ def test_cli_progress_bar_on_a_terminal_only(
         if quiet:
             assert drawn == ""
         else:
-            assert drawn.startswith("\rcells (0 cached) [") and "4/4" in drawn and drawn.endswith("\n")
+            assert drawn.startswith("\rruns of cells (0 cells cached) [") and "12/12" in drawn and drawn.endswith("\n")

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from naive import naive_schedule
 from sysrs_ref import (
     budget_from_percentage,
     capped_schedule,
@@ -19,14 +18,8 @@ from sysrs_ref import (
     schedule,
     schedule_spend,
 )
-
-
-@st.composite
-def shapes_and_budgets(draw: st.DrawFn, max_models: int = 40, max_queries: int = 60) -> tuple[int, int, int]:
-    n_models = draw(st.integers(2, max_models))
-    n_queries = draw(st.integers(1, max_queries))
-    budget = draw(st.integers(n_models, n_models * n_queries))
-    return n_models, n_queries, budget
+from tests.naive import naive_schedule
+from tests.strategies import shapes_and_budgets
 
 
 def test_logbar_exact_values() -> None:
@@ -76,7 +69,7 @@ def test_schedule_properties(case: tuple[int, int, int]) -> None:
         assert lengths == paper
     else:
         # capped: never below the paper's schedule capped at L (budget is only ever added)
-        assert all(c >= min(p, n_queries) for c, p in zip(lengths, paper))
+        assert all(c >= min(p, n_queries) for c, p in zip(lengths, paper, strict=True))
     if budget == n_models * n_queries:
         assert lengths == (n_queries,) * (n_models - 1)
 

@@ -6,13 +6,12 @@ import importlib
 import io
 import json
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import ALGORITHM_NAMES, SYNCHRONIZED, UNSYNCHRONIZED, exploration_values, instances
 
 from sysrs_ref import (
     ALGORITHMS,
@@ -30,9 +29,10 @@ from sysrs_ref import (
     simulate,
     simulation_draws,
 )
-from sysrs_ref.progress import Progress
+from sysrs_ref.cli._progress import Progress
+from tests.strategies import ALGORITHM_NAMES, SYNCHRONIZED, UNSYNCHRONIZED, SimulationCase, simulations
 
-simulate_module = importlib.import_module("sysrs_ref.simulation")
+engine_module = importlib.import_module("sysrs_ref.simulation._engine")
 
 CONTRACT_KEYS = {"algorithm", "params", "K", "L", "runs", "seed", "results"}
 ROW_KEYS = {"budget_pct", "budget", "accuracy", "spent_max"}
@@ -104,24 +104,10 @@ def test_simulation_draws_refuses_bad_ranges(args: tuple[int, int, int, int, int
 # -- simulate against the reference, run by run ---------------------------------------------------------
 
 
-@st.composite
-def simulations(draw: st.DrawFn) -> tuple[Instance, str, list[int | str], int, int, dict[str, Fraction]]:
-    instance = draw(instances(max_models=4, max_queries=5))
-    algorithm = draw(st.sampled_from(ALGORITHM_NAMES))
-    n_models, n_queries = instance.shape
-    budgets: list[int | str] = draw(st.lists(st.integers(n_models, n_models * n_queries), min_size=1, max_size=3))
-    runs = draw(st.integers(1, 6))
-    seed = draw(st.integers(0, 2**32))
-    params = {"a": draw(exploration_values)} if "a" in ALGORITHMS[algorithm].defaults else {}
-    if "m" in ALGORITHMS[algorithm].defaults and draw(st.booleans()):
-        params["m"] = Fraction(draw(st.integers(1, n_models - 1)))
-    return instance, algorithm, budgets, runs, seed, params
-
-
 @given(simulations())
 @settings(max_examples=60)
 def test_simulate_equals_the_reference_loop(
-    case: tuple[Instance, str, list[int | str], int, int, dict[str, Fraction]],
+    case: SimulationCase,
 ) -> None:
     """Run r replayed alone through select (the pure reference) with the documented draw: same choices."""
     instance, algorithm, budgets, runs, seed, params = case
@@ -170,17 +156,17 @@ def test_two_workers_give_exactly_the_result_of_one(algorithm: str, monkeypatch:
     budgets: list[int | str] = ["8%", "20%", 100]
     calls: list[int] = []
     pools: list[int] = []
-    real_pool = simulate_module._run_in_pool
+    real_executor = engine_module._executor
 
-    def spy(*args: Any) -> None:
-        pools.append(args[2])
-        real_pool(*args)
+    def spy(workers: int, scheduler: str | None, tables: Any) -> Any:
+        pools.append(workers)
+        return real_executor(workers, scheduler, tables)
 
+    monkeypatch.setattr(engine_module, "_executor", spy)
     one = simulate(instance, algorithm, budgets, runs=45, seed=9)
-    assert pools == []
-    monkeypatch.setattr(simulate_module, "_run_in_pool", spy)
+    assert pools == [1]
     two = simulate(instance, algorithm, budgets, runs=45, seed=9, workers=2, chunk=4, progress=calls.append)
-    assert pools == [2]  # the chunks really went through a pool of two processes
+    assert pools == [1, 2]  # the chunks really went through a pool of two processes
     assert np.array_equal(one.chosen, two.chosen)
     assert one.to_json() == two.to_json()
     assert calls[0] == 0 and sum(calls) == 45 and len(calls) == 1 + 12  # 12 chunks of at most 4 runs
@@ -212,7 +198,7 @@ def test_the_seed_matters_and_repeats() -> None:
 def test_budgets_are_parsed_exactly_and_keep_their_percentage() -> None:
     scores = np.zeros((4, 2500))
     scores[0] = 1.0
-    result = simulate(Instance(scores), "syus", ["0.57%", "8%", 2000, "2000", " 12.5 % ", np.int64(30)], runs=2)
+    result = simulate(Instance(scores), "syus", ["0.57%", "8%", 2000, "2000", " 12.5 % ", np.int64(30)], runs=2)  # type: ignore[list-item]  # numpy ints too
     rows = [(row.budget_pct, row.budget) for row in result.rows]
     # 0.57% of 4 x 2500 is 57 exactly; in floats 0.57 * 10000 / 100 = 56.99999999999999 would give 56
     assert rows == [(0.57, 57), (8.0, 800), (20.0, 2000), (20.0, 2000), (12.5, 1250), (0.3, 30)]
@@ -229,7 +215,7 @@ def test_to_json_is_the_design_contract() -> None:
     assert [row["budget_pct"] for row in payload["results"]] == [8, 2.5, 15]
     assert [row["budget"] for row in payload["results"]] == [16, 5, 30]
     for row in payload["results"]:
-        assert ROW_KEYS <= set(row)
+        assert set(row) >= ROW_KEYS
         assert isinstance(row["budget_pct"], (int, float)) and isinstance(row["budget"], int)
         assert isinstance(row["accuracy"], float) and 0 <= row["accuracy"] <= 1
         assert isinstance(row["spent_max"], int) and row["spent_max"] <= row["budget"]
@@ -341,7 +327,7 @@ def test_progress_draws_on_a_terminal_at_most_ten_times_a_second() -> None:
 class Scripted(Progress):
     """A bar whose text is given, to see how a shorter line overwrites a longer one."""
 
-    texts = ["a much longer first line", "short", "short"]
+    texts: ClassVar[list[str]] = ["a much longer first line", "short", "short"]
 
     def line(self, now: float | None = None) -> str:
         return self.texts[min(self.done, 2)]

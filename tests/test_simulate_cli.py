@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from real_data import real
 from sysrs_ref import load_scores, simulate
 from sysrs_ref.cli import main
+from tests.real_data import real
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 TINY = PROJECT_ROOT / "data" / "fixtures" / "tiny_matrix.csv"  # 4 x 6, model 0 best
@@ -50,7 +50,11 @@ def one_json_object(out: str) -> dict[str, Any]:
 def run_cli(*argv: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "sysrs_ref", *argv],
-        capture_output=True, text=True, timeout=120, cwd=PROJECT_ROOT, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=PROJECT_ROOT,
+        check=False,
     )
 
 
@@ -65,8 +69,19 @@ def assert_user_mistake(status: int, out: str, err: str) -> str:
 
 def test_json_contract(capsys: pytest.CaptureFixture[str], gsm: str) -> None:
     status, out, err = run_main(
-        capsys, "simulate", "--scores", str(gsm), "--algorithm", "sysrs", "--budgets", "8%,1.25%,2000",
-        "--runs", "20", "--seed", "1", "--json",
+        capsys,
+        "simulate",
+        "--scores",
+        str(gsm),
+        "--algorithm",
+        "sysrs",
+        "--budgets",
+        "8%,1.25%,2000",
+        "--runs",
+        "20",
+        "--seed",
+        "1",
+        "--json",
     )
     assert status == 0, err
     assert err == ""  # stderr is not a terminal here: no progress bar
@@ -78,7 +93,7 @@ def test_json_contract(capsys: pytest.CaptureFixture[str], gsm: str) -> None:
     assert [row["budget"] for row in rows] == [6400, 1000, 2000]
     assert [row["budget_pct"] for row in rows] == [8, 1.25, 2.5]
     for row in rows:
-        assert ROW_KEYS <= set(row)
+        assert set(row) >= ROW_KEYS
         assert isinstance(row["budget_pct"], (int, float)) and not isinstance(row["budget_pct"], bool)
         assert isinstance(row["budget"], int)
         assert isinstance(row["accuracy"], float) and 0.0 <= row["accuracy"] <= 1.0
@@ -90,7 +105,16 @@ def test_json_contract(capsys: pytest.CaptureFixture[str], gsm: str) -> None:
 
 def test_text_output(capsys: pytest.CaptureFixture[str], gsm: str) -> None:
     status, out, err = run_main(
-        capsys, "simulate", "--scores", str(gsm), "--algorithm", "sr", "--budgets", "8%,1.25%", "--runs", "10",
+        capsys,
+        "simulate",
+        "--scores",
+        str(gsm),
+        "--algorithm",
+        "sr",
+        "--budgets",
+        "8%,1.25%",
+        "--runs",
+        "10",
     )
     assert status == 0, err
     assert err == ""
@@ -100,17 +124,34 @@ def test_text_output(capsys: pytest.CaptureFixture[str], gsm: str) -> None:
     assert re.search(r", \d+\.\d\d s$", lines[0]), lines[0]  # the time taken
     assert "budget" in lines[1] and "accuracy" in lines[1] and "spent_max" in lines[1]
     result = simulate(real(gsm), "sr", ["8%", "1.25%"], 10)
-    for line, row in zip(lines[3:5], result.rows):
+    for line, row in zip(lines[3:5], result.rows, strict=True):
         assert line.split() == [
-            f"{row.budget_pct:g}%", f"{row.budget:,}", f"{row.accuracy:.4f}", f"{row.correct}/10", f"{row.spent_max:,}"
+            f"{row.budget_pct:g}%",
+            f"{row.budget:,}",
+            f"{row.accuracy:.4f}",
+            f"{row.correct}/10",
+            f"{row.spent_max:,}",
         ]
     assert "true best model (model 0)" in lines[5]
 
 
 def test_a_is_passed_to_ucbe(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run_main(
-        capsys, "simulate", "--scores", str(TINY), "--algorithm", "ucbe", "--budgets", "4,50%,100%",
-        "--runs", "8", "--a", "0.1", "--seed", "2", "--json",
+        capsys,
+        "simulate",
+        "--scores",
+        str(TINY),
+        "--algorithm",
+        "ucbe",
+        "--budgets",
+        "4,50%,100%",
+        "--runs",
+        "8",
+        "--a",
+        "0.1",
+        "--seed",
+        "2",
+        "--json",
     )
     assert status == 0, err
     payload = one_json_object(out)
@@ -175,7 +216,7 @@ MISTAKES: dict[str, tuple[list[str], str]] = {
 def _argv(changes: list[str], gsm: str, missing: Path) -> list[str]:
     options = {"--scores": str(gsm), "--algorithm": "sysrs", "--budgets": "8%", "--runs": "3"}
     extra: list[str] = []
-    for flag, value in zip(changes[::2], changes[1::2]):
+    for flag, value in zip(changes[::2], changes[1::2], strict=True):
         if flag in options:
             options[flag] = value.format(missing=missing)
         else:
@@ -202,8 +243,20 @@ def test_required_options(capsys: pytest.CaptureFixture[str], gsm: str, tmp_path
 
 def test_subprocess_two_workers_and_a_mistake(gsm: str, tmp_path: Path) -> None:
     result = run_cli(
-        "simulate", "--scores", str(gsm), "--algorithm", "syus", "--budgets", "2%,10%", "--runs", "40",
-        "--seed", "5", "--workers", "2", "--json",
+        "simulate",
+        "--scores",
+        str(gsm),
+        "--algorithm",
+        "syus",
+        "--budgets",
+        "2%,10%",
+        "--runs",
+        "40",
+        "--seed",
+        "5",
+        "--workers",
+        "2",
+        "--json",
     )
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""  # a pipe is not a terminal: no progress bar
@@ -216,11 +269,12 @@ def test_subprocess_two_workers_and_a_mistake(gsm: str, tmp_path: Path) -> None:
 
 def test_ctrl_c_is_one_line_and_status_130(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     from sysrs_ref import cli
+    from sysrs_ref.cli import _simulate
 
     def interrupted(args: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "_simulate", interrupted)
+    monkeypatch.setattr(_simulate, "run", interrupted)
     status = cli.main(["simulate", "--scores", "x.npy", "--algorithm", "sysrs", "--budgets", "8%", "--runs", "1"])
     assert status == 130
     assert capsys.readouterr().err == "interrupted\n"

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from strategies import ALGORITHM_NAMES, instances
 from sysrs_ref import ALGORITHMS, Instance, random_draw, select, simulate
 from sysrs_ref.cli import main
 from sysrs_ref.topm import topm_errors
+from tests.strategies import ALGORITHM_NAMES, instances
 
 
 def run_generator(seed: int, run: int) -> np.random.Generator:
@@ -37,7 +38,9 @@ def test_top_m_counts_are_the_reference_errors_summed(instance: Instance, algori
             errors = [
                 topm_errors(
                     select(
-                        instance, budget, algorithm,
+                        instance,
+                        budget,
+                        algorithm,
                         draw=random_draw(run_generator(seed, run), n_models, n_queries, synchronized=spec.synchronized),
                         **params,
                     ).ranking,
@@ -66,7 +69,8 @@ def test_json_rows_and_workers() -> None:
             assert set(entry) == {"identification_error", "ranking_error", "per_rank_error"}
             assert 0 <= entry["identification_error"] <= entry["ranking_error"] <= 1
             assert entry["per_rank_error"] <= entry["ranking_error"]
-    assert "top_m" not in simulate(instance, "sysrs", ["10%"], runs=4).to_json()["results"][0]  # only when asked
+    unasked: Any = simulate(instance, "sysrs", ["10%"], runs=4).to_json()
+    assert "top_m" not in unasked["results"][0]  # only when asked
 
 
 def test_sar_fixed_m_applies_to_every_target() -> None:
@@ -82,19 +86,48 @@ def test_sar_fixed_m_applies_to_every_target() -> None:
 
 def test_cli_top_m(capsys: pytest.CaptureFixture[str]) -> None:
     gsm = "gsm"  # the shipped benchmark, by name
-    status = main(["simulate", "--scores", gsm, "--algorithm", "sysar", "--budgets", "10%", "--runs", "20",
-                   "--top-m", "3,5", "--json"])
+    status = main(
+        [
+            "simulate",
+            "--scores",
+            gsm,
+            "--algorithm",
+            "sysar",
+            "--budgets",
+            "10%",
+            "--runs",
+            "20",
+            "--top-m",
+            "3,5",
+            "--json",
+        ]
+    )
     out = capsys.readouterr().out
     assert status == 0
     row = json.loads(out)["results"][0]
     assert set(row["top_m"]) == {"3", "5"}
-    status = main(["simulate", "--scores", gsm, "--algorithm", "sysar", "--budgets", "10%", "--runs", "20",
-                   "--top-m", "3", "--quiet"])
+    status = main(
+        [
+            "simulate",
+            "--scores",
+            gsm,
+            "--algorithm",
+            "sysar",
+            "--budgets",
+            "10%",
+            "--runs",
+            "20",
+            "--top-m",
+            "3",
+            "--quiet",
+        ]
+    )
     text = capsys.readouterr().out
     assert status == 0 and "identification" in text and "m set to each target m" in text
     for bad, message in (("3,x", "positive integers"), ("80", "m <= K - 1 = 79")):
-        status = main(["simulate", "--scores", gsm, "--algorithm", "sysrs", "--budgets", "10%", "--runs", "2",
-                       "--top-m", bad])
+        status = main(
+            ["simulate", "--scores", gsm, "--algorithm", "sysrs", "--budgets", "10%", "--runs", "2", "--top-m", bad]
+        )
         err = capsys.readouterr().err
         assert status == 2 and message in err and len(err.strip().splitlines()) == 1
     status = main(["select", "--scores", gsm, "--algorithm", "sysrs", "--budget", "10%", "--m", "3"])

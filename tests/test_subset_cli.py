@@ -31,8 +31,10 @@ def test_anchors_for_budget_is_floor_b_l(n_models: int, n_queries: int, data: st
     assert anchors_for_budget(text, n_models, n_queries) == hundredths * n_queries // 10_000
 
 
-@pytest.mark.parametrize(("budget", "message"), [("0.1%", "buys k = 0"), (7, "buys k = 0"), ("x", "a percentage"),
-                                                 ("12.5", "or a percentage")])
+@pytest.mark.parametrize(
+    ("budget", "message"),
+    [("0.1%", "buys k = 0"), (7, "buys k = 0"), ("x", "a percentage"), ("12.5", "or a percentage")],
+)
 def test_budgets_that_buy_no_anchor_are_refused(budget: int | str, message: str) -> None:
     with pytest.raises(BudgetError, match=message):
         anchors_for_budget(budget, 8, 60)

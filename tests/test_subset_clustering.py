@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Literal
 from unittest import mock
 
@@ -11,15 +12,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from strategies import distance_matrices, point_sets, score_matrices
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.subset import clustering
 from sysrs_ref.subset.anchor import anchor_points, question_correlations
 from sysrs_ref.subset.clustering import as_generator, kmeans, kmedoids, squared_distances
 from sysrs_ref.subset.clustering_kernels import alternate_medoids, nearest_centres, pair_distances, points_order
+from tests.strategies import assignment_cases, distance_matrices, point_sets, score_matrices, seeds
 
 FloatArray = npt.NDArray[np.float64]
-seeds = st.integers(0, 2**32 - 1)
 
 
 def test_squared_distances_are_exact_differences() -> None:
@@ -71,7 +71,7 @@ def test_kmeans_lloyd_iterates_and_decreases() -> None:
     points = np.random.default_rng(0).normal(size=(300, 2))
     result = kmeans(points, 8, seed=4)
     assert result.iterations > 2
-    assert all(b < a for a, b in zip(result.objective_history, result.objective_history[1:]))
+    assert all(b < a for a, b in itertools.pairwise(result.objective_history))
 
 
 def test_kmeans_recovers_separated_clusters() -> None:
@@ -155,7 +155,7 @@ def test_kmedoids_recovers_separated_clusters() -> None:
 
 
 def _same_partition(labels: npt.NDArray[np.intp], truth: npt.NDArray[np.int64]) -> bool:
-    pairs = {(int(a), int(b)) for a, b in zip(labels, truth)}
+    pairs = {(int(a), int(b)) for a, b in zip(labels, truth, strict=True)}
     return len(pairs) == len(set(labels.tolist())) == len(set(truth.tolist()))
 
 
@@ -222,25 +222,6 @@ def _assign_exact(points: FloatArray, centres: FloatArray) -> tuple[npt.NDArray[
             own[point] = 0.0
             centres[cluster] = points[point]
     return labels, own
-
-
-@st.composite
-def assignment_cases(draw: st.DrawFn) -> tuple[FloatArray, FloatArray]:
-    """C- or F-ordered points and C-ordered centres made to tie: points, midpoints, subset means, grid points."""
-    points = draw(point_sets())
-    n, d = points.shape
-    index = st.integers(0, n - 1)
-    centres: list[FloatArray] = []
-    for kind in draw(st.lists(st.sampled_from(["point", "midpoint", "mean", "grid"]), min_size=1, max_size=2 * n)):
-        if kind == "point":
-            centres.append(points[draw(index)])
-        elif kind == "midpoint":
-            centres.append((points[draw(index)] + points[draw(index)]) / 2)
-        elif kind == "mean":
-            centres.append(points[sorted(draw(st.sets(index, min_size=1)))].mean(axis=0))
-        else:
-            centres.append(np.array(draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.0]), min_size=d, max_size=d))))
-    return np.array(points, order=draw(st.sampled_from(["C", "F"]))), np.array(centres, dtype=np.float64)
 
 
 def _check_nearest_centres(points: FloatArray, centres: FloatArray) -> None:

@@ -7,9 +7,9 @@ import pytest
 
 from sysrs_ref import Instance, simulate
 from sysrs_ref.errors import ParameterError
+from sysrs_ref.experiments._subset_comparison import full_matrix_comparison, held_out_comparison, labels
 from sysrs_ref.subset.anchor import anchor_points
 from sysrs_ref.subset.clustering import KMedoidsMethod
-from sysrs_ref.subset.comparison import full_matrix_comparison, held_out_comparison, labels
 from sysrs_ref.subset.kmeans_select import kmeans_correctness
 from sysrs_ref.subset.methods import anchors_for_budget
 from sysrs_ref.synthetic import irt_benchmark
@@ -20,8 +20,9 @@ BUDGETS = ["10%", "30%"]
 
 @pytest.mark.parametrize("kmedoids", ["fasterpam", "alternate"])
 def test_full_matrix_cells_are_the_methods_runs(kmedoids: KMedoidsMethod) -> None:
-    cells = full_matrix_comparison(INSTANCE, budgets=BUDGETS, seeds=3, dims=(2, 3), sysrs_runs=50, epochs=100,
-                                   kmedoids=kmedoids)
+    cells = full_matrix_comparison(
+        INSTANCE, budgets=BUDGETS, seeds=3, dims=(2, 3), sysrs_runs=50, epochs=100, kmedoids=kmedoids
+    )
     assert [c.label for c in cells] == list(labels((2, 3))) * 2
     assert [c.budget_pct for c in cells] == ["10%"] * 6 + ["30%"] * 6
     by = {(c.label, c.budget_pct): c for c in cells}
@@ -30,13 +31,16 @@ def test_full_matrix_cells_are_the_methods_runs(kmedoids: KMedoidsMethod) -> Non
     for column, pct in enumerate(BUDGETS):
         k = anchors_for_budget(pct, *scores.shape)
         assert by["anchor", pct].correct == sum(
-            INSTANCE.is_best(anchor_points(scores, k, seed=s, kmedoids_method=kmedoids).chosen) for s in range(3))
+            INSTANCE.is_best(anchor_points(scores, k, seed=s, kmedoids_method=kmedoids).chosen) for s in range(3)
+        )
         assert by["kmeans-correctness", pct].correct == sum(
-            INSTANCE.is_best(kmeans_correctness(scores, k, seed=s).chosen) for s in range(3))
+            INSTANCE.is_best(kmeans_correctness(scores, k, seed=s).chosen) for s in range(3)
+        )
         assert by["metabench", pct].runs == 1 and by["anchor", pct].runs == 3
         assert (by["sysrs", pct].correct, by["sysrs", pct].runs) == (sysrs.rows[column].correct, 50)
-    again = full_matrix_comparison(INSTANCE, budgets=BUDGETS, seeds=3, dims=(2, 3), sysrs_runs=50, epochs=100,
-                                   kmedoids=kmedoids)
+    again = full_matrix_comparison(
+        INSTANCE, budgets=BUDGETS, seeds=3, dims=(2, 3), sysrs_runs=50, epochs=100, kmedoids=kmedoids
+    )
     assert again == cells
 
 

@@ -9,10 +9,7 @@ from hypothesis import strategies as st
 
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.subset.gam import LAMBDA_GRID, cr_basis, cr_penalty, fit_gam, place_knots
-
-knot_sets = st.lists(
-    st.floats(-10.0, 10.0, allow_nan=False), min_size=3, max_size=12, unique=True
-).map(lambda v: np.sort(np.array(v))).filter(lambda k: bool(np.min(np.diff(k)) > 1e-2))
+from tests.strategies import knot_sets
 
 
 def smooth_example(seed: int, n: int = 200) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -212,7 +209,9 @@ def test_deterministic() -> None:
         (np.eye(5)[:, :2], np.zeros(5), {"penalties": [1.0, -1.0]}),
     ],
 )
-def test_bad_input_raises_parameter_error(covariates: np.ndarray, response: np.ndarray, kwargs: dict[str, object]) -> None:
+def test_bad_input_raises_parameter_error(
+    covariates: np.ndarray, response: np.ndarray, kwargs: dict[str, object]
+) -> None:
     with pytest.raises(ParameterError):
         fit_gam(covariates, response, **kwargs)  # type: ignore[arg-type]  # deliberately wrong types
 

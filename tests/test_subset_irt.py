@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from strategies import irt_points
 from sysrs_ref.errors import ParameterError, ScoreError
 from sysrs_ref.subset.irt import estimate_abilities, fit_irt
 from sysrs_ref.subset.irt_priors import HYPER_NAMES, log_posterior, log_posterior_and_gradient, sigmoid
+from tests.strategies import irt_points
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -121,7 +121,7 @@ def test_gradient_matches_central_differences(point: tuple[FloatArray, ...]) -> 
     scores, *params = point
     _, grad = log_posterior_and_gradient(scores, *params)
     h = 1e-5
-    for block, analytic in zip(params, grad):
+    for block, analytic in zip(params, grad, strict=True):
         assert analytic.shape == block.shape
         for index in np.ndindex(block.shape):
             saved = block[index]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import numpy as np
@@ -19,6 +20,7 @@ from sysrs_ref.subset.metabench import (
     select_items,
 )
 
+
 def sigmoid(z: np.ndarray) -> np.ndarray:
     return np.asarray(1.0 / (1.0 + np.exp(-z)), dtype=np.float64)
 
@@ -32,8 +34,7 @@ def exact_bins(theta: list[int], k: int) -> list[list[int]]:
         low = int(pos)
         tau.append(ordered[low] + (pos - low) * (ordered[min(low + 1, n - 1)] - ordered[low]))
     return [
-        [i for i, v in enumerate(theta) if tau[t] <= v < tau[t + 1] or (t == k - 1 and v == tau[k])]
-        for t in range(k)
+        [i for i, v in enumerate(theta) if tau[t] <= v < tau[t + 1] or (t == k - 1 and v == tau[k])] for t in range(k)
     ]
 
 
@@ -72,7 +73,7 @@ def test_quantile_bins_match_exact_type7_quantiles(theta: list[int], k: int) -> 
     bins = [b.tolist() for b in quantile_bins(np.array(theta, dtype=float), k)]
     assert bins == exact_bins(theta, k)
     assert sorted(i for b in bins for i in b) == list(range(len(theta)))  # a partition
-    for low, high in zip(bins, bins[1:]):  # in ability order
+    for low, high in itertools.pairwise(bins):  # in ability order
         if low and high:
             assert max(theta[i] for i in low) <= min(theta[i] for i in high)
     for b in bins:  # tied abilities share a bin
@@ -130,8 +131,13 @@ def test_select_items_skips_questions_already_selected() -> None:
 def naive_select(theta: np.ndarray, a: np.ndarray, beta: np.ndarray, k: int) -> tuple[int, ...]:
     """The paper's Step 2 with Python loops, over the non-empty bins then the global average."""
     n_models, n_questions = theta.size, a.size
-    info = [[a[j] ** 2 * sigmoid(a[j] * theta[i] - beta[j]) * (1 - sigmoid(a[j] * theta[i] - beta[j]))
-             for j in range(n_questions)] for i in range(n_models)]
+    info = [
+        [
+            a[j] ** 2 * sigmoid(a[j] * theta[i] - beta[j]) * (1 - sigmoid(a[j] * theta[i] - beta[j]))
+            for j in range(n_questions)
+        ]
+        for i in range(n_models)
+    ]
     chosen: list[int] = []
 
     def best(models: list[int]) -> int:
@@ -163,7 +169,7 @@ def test_select_items_properties(n_models: int, n_questions: int, seed: int, dat
     assert chosen == naive_select(theta, a, beta, k)
     # beyond the K bin picks, questions come in order of global average information
     overall = fisher_information(theta, a, beta).mean(axis=0)
-    tail = [overall[j] for j in chosen[min(k, n_models):]]
+    tail = [overall[j] for j in chosen[min(k, n_models) :]]
     assert tail == sorted(tail, reverse=True)
 
 

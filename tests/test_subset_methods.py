@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from strategies import score_matrices
 from sysrs_ref.errors import BudgetError, InstanceError, ParameterError, ScoreError, SysrsError
 from sysrs_ref.subset.anchor import anchor_points, question_correlations
 from sysrs_ref.subset.clustering import kmeans
@@ -21,10 +20,10 @@ from sysrs_ref.subset.kmeans_select import (
     nearest_questions,
 )
 from sysrs_ref.subset.result import SubsetResult, check_subset_inputs, weighted_estimates
+from tests.strategies import score_matrices, seeds
 
 FloatArray = npt.NDArray[np.float64]
 Method = Callable[[FloatArray, int, int], SubsetResult]
-seeds = st.integers(0, 2**32 - 1)
 
 
 def _random_embedding(scores: FloatArray, k: int, seed: int) -> SubsetResult:
@@ -52,7 +51,9 @@ def test_result_invariants(name: str, scores: FloatArray, data: st.DataObject, s
     assert abs(sum(result.weights) - 1.0) < 1e-12
     counts = np.array(result.weights) * n_questions
     assert np.allclose(counts, np.round(counts), atol=1e-9) and (np.round(counts) >= 1).all()
-    naive = [sum(w * scores[i, q] for q, w in zip(result.anchors, result.weights)) for i in range(n_models)]
+    naive = [
+        sum(w * scores[i, q] for q, w in zip(result.anchors, result.weights, strict=True)) for i in range(n_models)
+    ]
     assert np.allclose(result.estimates, naive, rtol=0, atol=1e-12)
     assert not np.isnan(result.estimates).any()
     best = max(result.estimates)
@@ -156,8 +157,8 @@ def test_kmeans_subset_uses_nearest_questions_and_cluster_sizes(
     clusters = kmeans(scores.T, k, seed=seed)
     anchors = nearest_questions(scores.T, clusters.centres)
     sizes = np.bincount(clusters.labels, minlength=k)
-    expected = sorted(zip(anchors, (sizes / n_questions).tolist()))
-    assert list(zip(result.anchors, result.weights)) == expected
+    expected = sorted(zip(anchors, (sizes / n_questions).tolist(), strict=True))
+    assert list(zip(result.anchors, result.weights, strict=True)) == expected
 
 
 # -- helpers and errors ------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Theorem csr_bound, the SR bound and the UCB-E bound against exact error probabilities.
 
 The exact error of each algorithm is enumerated over every draw by brute force
-(tests/test_exact_small.py), independently of the package's exact engine.
+(tests/exact_cases.py), independently of the package's exact engine.
 """
 
 from __future__ import annotations
@@ -12,18 +12,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from strategies import matrices
-from sysrs_ref import BoundConditionError, BudgetError, Instance, schedule
+from sysrs_ref import BoundConditionError, BudgetError, Instance, ScoreLike, schedule
 from sysrs_ref.theory import Bound, schedule_is_covered, sr_bound, sysrs_bound, ucbe_bound, ucbe_max_a
-from test_exact_small import exact_error
-
-
-@st.composite
-def instance_and_budget(draw: st.DrawFn, max_models: int, max_queries: int) -> tuple[Instance, int]:
-    inst = Instance(draw(matrices(max_models=max_models, max_queries=max_queries)))  # type: ignore[arg-type]
-    assume(len(inst.best) == 1)
-    n_models, n_queries = inst.shape
-    return inst, draw(st.integers(n_models, n_models * n_queries))
+from tests.exact_cases import exact_error
+from tests.strategies import instance_and_budget
 
 
 @settings(max_examples=80, deadline=None)
@@ -84,7 +76,8 @@ def test_capped_schedules_are_covered_only_for_deterministic_scores() -> None:
     assert schedule_is_covered(4, 30, 100, stochastic=False)
     assert not schedule_is_covered(4, 30, 100, stochastic=True)
     assert schedule_is_covered(4, 31, 100, stochastic=True)
-    probabilities = Instance([[Fraction(3, 4)] * 30, [Fraction(1, 2)] * 30, [Fraction(1, 4)] * 30, [0] * 30])
+    rows: list[list[ScoreLike]] = [[Fraction(3, 4)] * 30, [Fraction(1, 2)] * 30, [Fraction(1, 4)] * 30, [0] * 30]
+    probabilities = Instance(rows)
     with pytest.raises(BoundConditionError, match="n_3 = 31 > L = 30"):
         sysrs_bound(probabilities, 100, stochastic=True)
     assert sysrs_bound(probabilities, 100).exponent > 0

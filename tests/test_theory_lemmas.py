@@ -17,21 +17,7 @@ from hypothesis import strategies as st
 
 from sysrs_ref import BoundConditionError
 from sysrs_ref.theory import bernstein_paired_bound, bernstein_wor_bound, h3_two_arm, lower_bound, lower_bound_pair
-
-Distribution = list[tuple[Fraction, Fraction]]  # (value, probability)
-
-grid = st.fractions(min_value=-1, max_value=1, max_denominator=6)
-probability = st.sampled_from([Fraction(1, 2), Fraction(1, 3), Fraction(3, 4), Fraction(1, 5)])
-
-
-@st.composite
-def distributions(draw: st.DrawFn, values: st.SearchStrategy[Fraction]) -> Distribution:
-    """A point mass or a two-point distribution."""
-    first = draw(values)
-    if draw(st.booleans()):
-        return [(first, Fraction(1))]
-    p = draw(probability)
-    return [(first, p), (draw(values), 1 - p)]
+from tests.strategies import Distribution, delta_and_s, distributions, grid, unit
 
 
 def mean_of_sum_at_least(population: list[Distribution], n: int, threshold: Fraction) -> Fraction:
@@ -62,9 +48,6 @@ def test_bernstein_without_replacement(raw: list[Distribution], data: st.DataObj
     assert bound.holds_for(exact), (exact, float(bound))
 
 
-unit = st.fractions(min_value=0, max_value=1, max_denominator=4)
-
-
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(distributions(unit), distributions(unit)), min_size=1, max_size=4), st.data())
 def test_bernstein_paired(pairs: list[tuple[Distribution, Distribution]], data: st.DataObject) -> None:
@@ -80,9 +63,7 @@ def test_bernstein_paired(pairs: list[tuple[Distribution, Distribution]], data: 
         mu_x, mu_y = mu_y, mu_x
     delta = mu_x - mu_y
     # Z = Y - X + Delta for the pair's product distribution
-    population = [
-        [(vy - vx + delta, px * py) for (vx, px), (vy, py) in itertools.product(x, y)] for x, y in pairs
-    ]
+    population = [[(vy - vx + delta, px * py) for (vx, px), (vy, py) in itertools.product(x, y)] for x, y in pairs]
     sigma2 = sum((sum((z * z * p for z, p in d), Fraction(0)) for d in population), Fraction(0)) / len(pairs)
     n = data.draw(st.integers(1, len(pairs)))
     exact = mean_of_sum_at_least(population, n, n * delta)  # mean Y >= mean X  <=>  sum Z >= n Delta
@@ -97,13 +78,6 @@ def test_paired_bound_on_a_dominance_example_by_hand() -> None:
     bound = bernstein_paired_bound(1, 3, Fraction(1, 3), Fraction(2, 9))
     assert bound.exponent == Fraction(3, 20)
     assert bound.compare(Fraction(2, 3)) == -1
-
-
-@st.composite
-def delta_and_s(draw: st.DrawFn) -> tuple[Fraction, Fraction]:
-    delta = draw(st.fractions(min_value=Fraction(1, 40), max_value=Fraction(19, 40), max_denominator=40))
-    s = draw(st.fractions(min_value=delta, max_value=Fraction(1, 2), max_denominator=40))
-    return delta, s
 
 
 @given(delta_and_s())

@@ -8,9 +8,9 @@ from fractions import Fraction
 import pytest
 from hypothesis import assume, given
 
-from strategies import matrices
 from sysrs_ref import Instance, ParameterError
 from sysrs_ref.theory import arm_hardness, hardness, theta_star, theta_star_numerator
+from tests.strategies import matrices
 
 
 def unique_best(rows: list[list[object]]) -> Instance:
@@ -90,7 +90,10 @@ def test_corollary_is_only_sufficient() -> None:
     inst = Instance([best, other])
     (arm,) = arm_hardness(inst)
     assert (arm.delta, arm.cov, arm.theta, arm.theta_star) == (
-        Fraction(1, 10), Fraction(1, 40), Fraction(1, 8), Fraction(1, 15)
+        Fraction(1, 10),
+        Fraction(1, 40),
+        Fraction(1, 8),
+        Fraction(1, 15),
     )
     assert not arm.condition_correlation and not arm.condition_gap
     h = hardness(inst)
@@ -123,7 +126,7 @@ def test_v_star_is_the_variance_of_the_difference(rows: list[list[object]]) -> N
     inst = unique_best(rows)
     (best,) = inst.best
     for arm in arm_hardness(inst):
-        diffs = [x - y for x, y in zip(inst.row(best), inst.row(arm.model))]
+        diffs = [x - y for x, y in zip(inst.row(best), inst.row(arm.model), strict=True)]
         mean = sum(diffs, Fraction(0)) / len(diffs)
         assert arm.v_star == sum(((d - mean) ** 2 for d in diffs), Fraction(0)) / len(diffs)
         assert arm.v_star == arm.var_best + arm.var - 2 * arm.cov

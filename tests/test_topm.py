@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from strategies import instances
 from sysrs_ref import Instance
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.topm import TopMTruth, parse_top_m, topm_counts, topm_errors
+from tests.strategies import instances
 
 
 def consistent_rankings(instance: Instance) -> list[tuple[int, ...]]:

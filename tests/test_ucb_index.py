@@ -10,12 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sysrs_ref.algorithms.ucb_index import IndexKey, compare_indices, sign_of_root_sum
-
-rationals = st.fractions(min_value=-4, max_value=4, max_denominator=30)
-nonneg = st.fractions(min_value=0, max_value=9, max_denominator=30)
-means = st.fractions(min_value=0, max_value=1, max_denominator=40)
-counts = st.integers(1, 60)
-a_values = st.fractions(min_value=Fraction(1, 20), max_value=100, max_denominator=20)
+from tests.strategies import a_values, counts, means, near_ties, nonneg, rationals
 
 
 def sympy_sign(r: Fraction, p: Fraction, q: Fraction) -> int:
@@ -30,7 +25,10 @@ def test_sign_of_root_sum_matches_sympy(r: Fraction, p: Fraction, q: Fraction) -
     assert sign_of_root_sum(r, p, q) == sympy_sign(r, p, q)
 
 
-@given(st.fractions(min_value=0, max_value=3, max_denominator=12), st.fractions(min_value=0, max_value=3, max_denominator=12))
+@given(
+    st.fractions(min_value=0, max_value=3, max_denominator=12),
+    st.fractions(min_value=0, max_value=3, max_denominator=12),
+)
 def test_exact_ties_between_rational_roots(x: Fraction, y: Fraction) -> None:
     """sqrt(x^2) - sqrt(y^2) + (y - x) is exactly 0: perfect squares make true ties."""
     assert sign_of_root_sum(y - x, x * x, y * y) == 0
@@ -45,22 +43,10 @@ def test_compare_indices_is_antisymmetric_and_matches_sympy(
     assert sign == sympy_sign(m1 - m2, a / n1, a / n2)
 
 
-@st.composite
-def near_ties(draw: st.DrawFn) -> tuple[Fraction, int, Fraction, int, Fraction]:
-    """Pairs of indices that are exactly equal, or differ by a tiny rational nudge."""
-    a = draw(st.sampled_from([Fraction(1), Fraction(4), Fraction(1, 4), Fraction(9)]))
-    n1, n2 = draw(st.sampled_from([1, 4, 9, 16, 25, 36])), draw(st.sampled_from([1, 4, 9, 16, 25, 36]))
-    root1 = Fraction(math.isqrt(a.numerator), math.isqrt(a.denominator)) / math.isqrt(n1)
-    root2 = Fraction(math.isqrt(a.numerator), math.isqrt(a.denominator)) / math.isqrt(n2)
-    m1 = draw(st.fractions(min_value=0, max_value=1, max_denominator=12))
-    m2 = m1 + root1 - root2  # then U1 == U2 exactly
-    nudge = draw(st.sampled_from([Fraction(0), Fraction(1, 10**18), -Fraction(1, 10**18), Fraction(1, 2**60)]))
-    m2 += nudge
-    return m1, n1, m2, n2, a
-
-
 @given(near_ties())
-def test_index_key_orders_exactly_even_below_float_resolution(case: tuple[Fraction, int, Fraction, int, Fraction]) -> None:
+def test_index_key_orders_exactly_even_below_float_resolution(
+    case: tuple[Fraction, int, Fraction, int, Fraction],
+) -> None:
     """The float filter never decides a comparison that floats cannot resolve."""
     m1, n1, m2, n2, a = case
     tolerance = IndexKey.tolerance_for(a)

@@ -1,13 +1,20 @@
 """The six best-model identification algorithms, the two top-m ones (SAR, SySAR) and UCB-E-LRF, each a step generator
 (docs/contracts.md)."""
 
-from sysrs_ref.algorithms.base import AlgorithmRun, Batch, Outcome, Request, Step
-from sysrs_ref.algorithms.lrf import LRFDraw, LRFParams, random_lrf_draw, ucbe_lrf
-from sysrs_ref.algorithms.registry import ALGORITHMS, AlgorithmSpec, AnyDraw, ParamValue, get_algorithm
-from sysrs_ref.algorithms.successive_accepts_rejects import sar, sysar
-from sysrs_ref.algorithms.successive_rejects import sr, sysrs
-from sysrs_ref.algorithms.ucb import exploration, syucbe, ucbe
-from sysrs_ref.algorithms.uniform import syus, us
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sysrs_ref.algorithms._driver import Oracle, drive, select
+    from sysrs_ref.algorithms.base import AlgorithmRun, Batch, Outcome, Request, Step
+    from sysrs_ref.algorithms.lrf import LRFDraw, LRFParams, random_lrf_draw, ucbe_lrf
+    from sysrs_ref.algorithms.registry import ALGORITHMS, AlgorithmSpec, AnyDraw, ParamValue, get_algorithm
+    from sysrs_ref.algorithms.successive_accepts_rejects import sar, sysar
+    from sysrs_ref.algorithms.successive_rejects import sr, sysrs
+    from sysrs_ref.algorithms.ucb import exploration, syucbe, ucbe
+    from sysrs_ref.algorithms.uniform import syus, us
 
 __all__ = [
     "ALGORITHMS",
@@ -17,14 +24,17 @@ __all__ = [
     "Batch",
     "LRFDraw",
     "LRFParams",
+    "Oracle",
     "Outcome",
     "ParamValue",
     "Request",
     "Step",
+    "drive",
     "exploration",
     "get_algorithm",
     "random_lrf_draw",
     "sar",
+    "select",
     "sr",
     "syucbe",
     "sysar",
@@ -34,3 +44,32 @@ __all__ = [
     "ucbe_lrf",
     "us",
 ]
+
+#: Where each public name is defined: imported from there on first access.
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(("Oracle", "drive", "select"), "sysrs_ref.algorithms._driver"),
+    **dict.fromkeys(("AlgorithmRun", "Batch", "Outcome", "Request", "Step"), "sysrs_ref.algorithms.base"),
+    **dict.fromkeys(("LRFDraw", "LRFParams", "random_lrf_draw", "ucbe_lrf"), "sysrs_ref.algorithms.lrf"),
+    **dict.fromkeys(
+        ("ALGORITHMS", "AlgorithmSpec", "AnyDraw", "ParamValue", "get_algorithm"), "sysrs_ref.algorithms.registry"
+    ),
+    **dict.fromkeys(("sar", "sysar"), "sysrs_ref.algorithms.successive_accepts_rejects"),
+    **dict.fromkeys(("sr", "sysrs"), "sysrs_ref.algorithms.successive_rejects"),
+    **dict.fromkeys(("exploration", "syucbe", "ucbe"), "sysrs_ref.algorithms.ucb"),
+    **dict.fromkeys(("syus", "us"), "sysrs_ref.algorithms.uniform"),
+}
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+if not TYPE_CHECKING:  # type checkers see the imports above instead, so a misspelt name stays an error
+
+    def __getattr__(name: str) -> object:
+        """A public name on first access: imported from its module, then kept here (PEP 562)."""
+        if name not in _LAZY:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value

@@ -102,17 +102,14 @@ def accept_scores(batch: Batch, scores: Sequence[object] | None) -> list[Fractio
             "generator.send(scores), one score per request"
         )
     if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence):
-        raise ScoreError(
-            f"expected a sequence of {len(batch)} scores (one per request), got "
-            f"{type(scores).__name__}"
-        )
+        raise ScoreError(f"expected a sequence of {len(batch)} scores (one per request), got {type(scores).__name__}")
     if len(scores) != len(batch):
         raise ScoreError(
             f"got {len(scores)} scores for a batch of {len(batch)} requests; "
             "send exactly one score per request, in the batch's order"
         )
     exact = []
-    for request, score in zip(batch, scores):
+    for request, score in zip(batch, scores, strict=True):
         try:
             exact.append(as_score(score))
         except ScoreError as err:

@@ -1,16 +1,22 @@
-"""UCB-E-LRF (Zhou et al. 2025; the paper's Algorithm "UCB-E-LRF"), the reference step generator.
+"""UCB-E-LRF (Zhou et al. 2025; the paper's Algorithm "UCB-E-LRF"): its step generator, its one control loop.
 
 Registered as ``ucbe-lrf`` (parameters :data:`LRF_DEFAULTS`, read by
-:func:`lrf_params`); the numpy version with budget checkpoints is
-:mod:`sysrs_ref.fast.lrf`. A run is a function of the budget and an
-:class:`LRFDraw`:
+:func:`lrf_params`). The control loop is written once, here; the ensemble
+fit is a parameter (:class:`EnsembleFit`): the reference's pure-Python
+:func:`fit_ensemble_reference` (:func:`ucbe_lrf`'s default) or the numpy
+:func:`~sysrs_ref.algorithms._lrf_fit.fit_ensemble_fast`. The registry passes
+the numpy fit, so :func:`~sysrs_ref.select`, the command line's ``select``
+and the simulations (:func:`ucbe_lrf_rankings`, driven by
+:func:`sysrs_ref.fast.lrf.run_lrf`: one run, the choice at several budgets)
+all run this loop with it and choose the same models. A run is a function of
+the budget and an :class:`LRFDraw`:
 
 1. **Warm-up**: the first n_0 = floor(warmup% x K L) cells of the draw's
    ``cell_order`` (cell = model * L + query), in one batch, in that order
    (the paper's "uniformly draw n_0 arm-instance pairs"; ``warmup=0`` is the
    No Warm-up variant).
 2. **Steps**, while budget and unobserved cells remain: fit the ensemble
-   (:func:`~sysrs_ref.algorithms.lrf_model.fit_ensemble`, fit t = 0, 1, ...),
+   (fit t = 0, 1, ..., by the run's :class:`EnsembleFit`),
    compute each model's index
    ``B_i = (1/L) sum_j (O_ij S_ij + (1 - O_ij) Shat_ij + eta R_ij)``, take
    the model with the largest B among those with an unobserved query (ties
@@ -43,168 +49,100 @@ differ, the paper is followed and the other behaviour is an option:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
-from decimal import Decimal
+import math
+from collections.abc import Generator, Sequence
 from fractions import Fraction
+from typing import Protocol
 
 import numpy as np
+import numpy.typing as npt
 
-from sysrs_ref.algorithms.base import AlgorithmRun, Outcome, Request, Step, accept_scores
-from sysrs_ref.algorithms.lrf_model import Ensemble, check_dropout, fit_ensemble
-from sysrs_ref.errors import DrawError, ParameterError
+from sysrs_ref.algorithms._lrf_settings import LRF_DEFAULTS, LRFDraw, LRFParams, lrf_params, random_lrf_draw
+from sysrs_ref.algorithms.base import AlgorithmRun, Batch, Outcome, Request, Step, accept_scores
+from sysrs_ref.algorithms.lrf_model import fit_ensemble
+from sysrs_ref.errors import BudgetError
 from sysrs_ref.schedule import check_budget
 
-__all__ = ["LRF_DEFAULTS", "LRFDraw", "LRFParams", "lrf_params", "random_lrf_draw", "ucbe_lrf"]
+__all__ = [
+    "LRF_DEFAULTS",
+    "EnsembleFit",
+    "LRFDraw",
+    "LRFParams",
+    "fit_ensemble_reference",
+    "lrf_params",
+    "random_lrf_draw",
+    "ucbe_lrf",
+    "ucbe_lrf_rankings",
+]
+
+#: A float64 array: observed scores (NaN = not observed), S-hat, R, indices.
+FloatArray = npt.NDArray[np.float64]
 
 
-@dataclass(frozen=True)
-class LRFDraw:
-    """All the randomness of one UCB-E-LRF run: a cell order, an arm priority and the stream's seed.
+class EnsembleFit(Protocol):
+    """A fitting routine of UCB-E-LRF: fit number *fit* of the run seeded *seed*, on the observed scores.
 
-    ``cell_order`` is a permutation of the K L cells (cell = model * L +
-    query): the warm-up takes its first cells, and it breaks ties between
-    queries. ``arm_priority`` breaks ties between models, as in
-    :class:`~sysrs_ref.draws.Draw`. ``seed`` (0 <= seed < 2^64) seeds the
-    stream of dropout masks and initial factors (:mod:`~sysrs_ref.algorithms.lrf_model`).
-
-    >>> LRFDraw((3, 1, 0, 2), (1, 0), seed=7).n_queries
-    2
+    Called as ``fit(scores, seed, fit, params)`` with *scores* the K x L
+    observed matrix (NaN = not observed; the routine must not change it);
+    returns (S-hat, R), the ensemble's mean and standard deviation, each a
+    K x L float64 array. Two routines follow the stream and the ALS of
+    :mod:`~sysrs_ref.algorithms.lrf_model`: :func:`fit_ensemble_reference`
+    (pure Python, the reference, seconds per fit on real benchmarks) and
+    :func:`~sysrs_ref.algorithms._lrf_fit.fit_ensemble_fast` (numpy, agreeing
+    with it to 1e-10).
     """
 
-    cell_order: tuple[int, ...]
-    arm_priority: tuple[int, ...]
-    seed: int
-
-    def __post_init__(self) -> None:
-        n_models, cells = len(self.arm_priority), len(self.cell_order)
-        if n_models < 2 or sorted(self.arm_priority) != list(range(n_models)):
-            raise DrawError(f"arm_priority must be a permutation of at least 2 models, got {list(self.arm_priority)}")
-        if cells == 0 or cells % n_models or sorted(self.cell_order) != list(range(cells)):
-            raise DrawError(f"cell_order must be a permutation of the K*L cells (K = {n_models}), got {cells} entries")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < 2**64:
-            raise DrawError(f"seed must be an integer in [0, 2^64), got {self.seed!r}")
-
-    @property
-    def n_models(self) -> int:
-        """K."""
-        return len(self.arm_priority)
-
-    def require(self, n_models: int, n_queries: int) -> None:
-        """DrawError unless this draw is for K = *n_models* models and L = *n_queries* queries."""
-        if (self.n_models, self.n_queries) != (n_models, n_queries):
-            raise DrawError(
-                f"the draw is for K = {self.n_models}, L = {self.n_queries}; the scores are K = {n_models}, L = {n_queries}"
-            )
-
-    @property
-    def n_queries(self) -> int:
-        """L."""
-        return len(self.cell_order) // self.n_models
+    def __call__(self, scores: FloatArray, seed: int, fit: int, params: LRFParams, /) -> tuple[FloatArray, FloatArray]:
+        """(S-hat, R) of fit number *fit*."""
+        ...
 
 
-def random_lrf_draw(rng: np.random.Generator | int, n_models: int, n_queries: int) -> LRFDraw:
-    """A uniformly random :class:`LRFDraw`: ``permutation(K)``, then ``permutation(K L)``, then a 64-bit seed.
+def fit_ensemble_reference(
+    scores: FloatArray, seed: int, fit: int, params: LRFParams, ddof: int = 1
+) -> tuple[FloatArray, FloatArray]:
+    """(S-hat, R) of fit *fit* by the reference's pure-Python :func:`~sysrs_ref.algorithms.lrf_model.fit_ensemble`.
 
-    >>> d = random_lrf_draw(3, 2, 3)
-    >>> sorted(d.cell_order), d == random_lrf_draw(3, 2, 3)
-    ([0, 1, 2, 3, 4, 5], True)
+    An :class:`EnsembleFit`: *scores* is K x L with NaN where not observed; the
+    mean and spread come back as float64 arrays, bit for bit the reference's
+    doubles.
+
+    >>> mean, spread = fit_ensemble_reference(np.array([[1.0, np.nan], [0.5, 1.0]]), 9, 0, LRFParams(members=3, sweeps=2))
+    >>> mean.shape, bool((spread >= 0).all())
+    ((2, 2), True)
     """
-    generator = np.random.default_rng(rng) if isinstance(rng, int) else rng
-    priority = tuple(int(x) for x in generator.permutation(n_models))
-    order = tuple(int(x) for x in generator.permutation(n_models * n_queries))
-    seed = int(generator.integers(0, 2**64, dtype=np.uint64))
-    return LRFDraw(order, priority, seed)
-
-
-@dataclass(frozen=True)
-class LRFParams:
-    """UCB-E-LRF's hyperparameters; defaults are the paper's (section "UCB-E-LRF Hyperparameters and Settings")."""
-
-    warmup: Fraction = Fraction(5)
-    """Warm-up size in % of K L (0: the No Warm-up variant)."""
-    batch: int = 32
-    rank: int = 1
-    members: int = 64
-    eta: float = 5.0
-    dropout: float = 0.05
-    ridge: float = 0.1
-    sweeps: int = 10
-    bonus_on_observed: bool = True
-    unseen_first: bool = False
-
-    def __post_init__(self) -> None:
-        if not 0 <= self.warmup <= 100:
-            raise ParameterError(f"warmup is a percentage of K*L in [0, 100], got {self.warmup}")
-        for name in ("batch", "rank", "members", "sweeps"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ParameterError(f"{name} must be a positive integer, got {value!r}")
-        if self.members < 2:
-            raise ParameterError(f"members must be at least 2 (R is their spread), got {self.members}")
-        check_dropout(self.dropout)
-        if not self.ridge > 0:
-            raise ParameterError(f"ridge must be positive (a model or query without data has no ALS solution), got {self.ridge}")
-        if not self.eta >= 0:
-            raise ParameterError(f"eta must be non-negative, got {self.eta}")
-
-
-#: ``ucbe-lrf``'s parameters and defaults (the paper's); booleans as 1 / 0. See :class:`LRFParams`.
-LRF_DEFAULTS: Mapping[str, int | str] = {
-    "warmup": 5, "batch": 32, "rank": 1, "members": 64, "eta": 5, "dropout": "0.05", "ridge": "0.1", "sweeps": 10,
-    "bonus_on_observed": 1, "unseen_first": 0,
-}
-
-
-def lrf_params(values: Mapping[str, int | float | str | Fraction | Decimal | bool]) -> LRFParams:
-    """The :class:`LRFParams` that registry-style *values* describe (numbers or decimal strings; unknown keys refused).
-
-    >>> lrf_params({"warmup": "0", "eta": "2.5", "unseen_first": 1})
-    LRFParams(warmup=Fraction(0, 1), batch=32, rank=1, members=64, eta=2.5, dropout=0.05, ridge=0.1, sweeps=10, bonus_on_observed=True, unseen_first=True)
-    """
-    known = {field.name for field in fields(LRFParams)}
-    unknown = sorted(set(values) - known)
-    if unknown:
-        raise ParameterError(f"ucbe-lrf has no parameter {unknown[0]!r} (it takes {', '.join(LRF_DEFAULTS)})")
-    merged = {**LRF_DEFAULTS, **values}
-    exact: dict[str, Fraction] = {}
-    for key, value in merged.items():
-        try:
-            exact[key] = Fraction(str(int(value) if isinstance(value, bool) else value))
-        except (ValueError, ZeroDivisionError):
-            raise ParameterError(f"ucbe-lrf parameter {key} must be a number, got {value!r}") from None
-    for key in ("batch", "rank", "members", "sweeps", "bonus_on_observed", "unseen_first"):
-        if exact[key].denominator != 1:
-            raise ParameterError(f"ucbe-lrf parameter {key} must be an integer, got {merged[key]!r}")
-    for key in ("bonus_on_observed", "unseen_first"):
-        if exact[key] not in (0, 1):
-            raise ParameterError(f"ucbe-lrf parameter {key} is a switch: 1 (on) or 0 (off), got {merged[key]!r}")
-    return LRFParams(
-        warmup=exact["warmup"], batch=int(exact["batch"]), rank=int(exact["rank"]), members=int(exact["members"]),
-        eta=float(exact["eta"]), dropout=float(exact["dropout"]), ridge=float(exact["ridge"]),
-        sweeps=int(exact["sweeps"]), bonus_on_observed=exact["bonus_on_observed"] == 1,
-        unseen_first=exact["unseen_first"] == 1,
+    listed: list[list[float | None]] = [[None if math.isnan(x) else x for x in row] for row in scores.tolist()]
+    ensemble = fit_ensemble(
+        listed,
+        seed,
+        fit,
+        rank=params.rank,
+        members=params.members,
+        dropout=params.dropout,
+        ridge=params.ridge,
+        sweeps=params.sweeps,
+        ddof=ddof,
     )
+    return np.array(ensemble.mean, dtype=np.float64), np.array(ensemble.spread, dtype=np.float64)
 
 
-def _fit(observed: list[list[float | None]], draw: LRFDraw, fit: int, params: LRFParams) -> Ensemble:
-    return fit_ensemble(observed, draw.seed, fit, rank=params.rank, members=params.members, dropout=params.dropout,
-                        ridge=params.ridge, sweeps=params.sweeps)
+#: All models, best first.
+Ranking = tuple[int, ...]
+
+#: A UCB-E-LRF run that returns its ranking at each of several budgets (:func:`ucbe_lrf_rankings`).
+RankingsRun = Generator[Batch, Sequence[object], list[Ranking]]
 
 
-def _estimates(observed: Sequence[Sequence[float | None]], ensemble: Ensemble, bonus: float, on_observed: bool) -> list[float]:
-    """(1/L) sum_j (O S + (1 - O) Shat + bonus R), the bonus on observed cells only if *on_observed*."""
-    out = []
-    for row, means, spreads in zip(observed, ensemble.mean, ensemble.spread):
-        total = 0.0
-        for value, mean, spread in zip(row, means, spreads):
-            total += (mean if value is None else value) + (bonus * spread if value is None or on_observed else 0.0)
-        out.append(total / len(row))
-    return out
-
-
-def ucbe_lrf(budget: int, draw: LRFDraw, params: LRFParams | None = None) -> AlgorithmRun:
+def ucbe_lrf(
+    budget: int, draw: LRFDraw, params: LRFParams | None = None, *, fit: EnsembleFit = fit_ensemble_reference
+) -> AlgorithmRun:
     """UCB-E-LRF (the paper's Algorithm "UCB-E-LRF"): UCB-E on an ensemble low-rank imputation of the scores.
+
+    *fit* fits the ensemble: the reference's pure-Python
+    :func:`fit_ensemble_reference` by default, or the numpy
+    :func:`~sysrs_ref.algorithms._lrf_fit.fit_ensemble_fast`, which the
+    registry's ``ucbe-lrf`` passes (so :func:`~sysrs_ref.select` and the
+    command line's ``select`` run this loop with it). Only the fit differs:
+    the control loop is this one.
 
     >>> from sysrs_ref import Instance, drive
     >>> inst = Instance([[1, 1, 1, 0], [1, 0, 0, 0], [0, 0, 1, 0]])
@@ -213,45 +151,142 @@ def ucbe_lrf(budget: int, draw: LRFDraw, params: LRFParams | None = None) -> Alg
     >>> out.spent, len(set(out.requests)) == out.spent, sorted(out.ranking)
     (8, True, [0, 1, 2])
     """
+    outcome, _ = yield from _control_loop((budget,), draw, params, fit)
+    return outcome
+
+
+def ucbe_lrf_rankings(
+    budgets: Sequence[int], draw: LRFDraw, params: LRFParams | None = None, *, fit: EnsembleFit = fit_ensemble_reference
+) -> RankingsRun:
+    """One UCB-E-LRF run to the largest of *budgets*, returning the ranking a separate run at each budget returns.
+
+    The run is :func:`ucbe_lrf`'s with the largest budget; when the number of
+    evaluations reaches a smaller budget (inside a batch, if so), it makes the
+    choice there: a final fit, numbered as the separate run's would be, on
+    what is observed. Entry b of the result is therefore
+    ``drive(ucbe_lrf(budgets[b], draw, params, fit=fit), oracle).ranking``
+    exactly (the runs' fits are the same calls). BudgetError for an empty
+    *budgets* or a budget outside [K, K L].
+
+    >>> from sysrs_ref.algorithms._lrf_fit import fit_ensemble_fast
+    >>> run = ucbe_lrf_rankings([4, 2], random_lrf_draw(1, 2, 2), LRFParams(members=3, sweeps=2), fit=fit_ensemble_fast)
+    >>> batch = next(run)
+    >>> try:
+    ...     while True:
+    ...         batch = run.send([1 - r.model for r in batch])   # model 0 scores 1 everywhere, model 1 scores 0
+    ... except StopIteration as stop:
+    ...     [ranking[0] for ranking in stop.value]
+    [0, 0]
+    """
+    _, rankings = yield from _control_loop(budgets, draw, params, fit)
+    return [rankings[budget] for budget in budgets]
+
+
+def _control_loop(
+    budgets: Sequence[int], draw: LRFDraw, params: LRFParams | None, fit: EnsembleFit
+) -> Generator[Batch, Sequence[object], tuple[Outcome, dict[int, Ranking]]]:
+    """UCB-E-LRF's control loop, the only one: warm-up, steps, and the choice at every budget (see the module).
+
+    Runs to the largest budget; returns that run's Outcome and the ranking at
+    each budget. Observed scores are kept as doubles in a K x L array, NaN
+    where not observed.
+    """
     settings = params if params is not None else LRFParams()
     n_models, n_queries = draw.n_models, draw.n_queries
-    check_budget(budget, n_models, n_queries)
-    rank = [0] * n_models
-    for position, model in enumerate(draw.arm_priority):
-        rank[model] = position
-    where = [0] * (n_models * n_queries)  # position of each cell in the cell order: the query tie-break
-    for position, cell in enumerate(draw.cell_order):
-        where[cell] = position
-    observed: list[list[float | None]] = [[None] * n_queries for _ in range(n_models)]
+    pending = sorted({check_budget(budget, n_models, n_queries) for budget in budgets})
+    if not pending:
+        raise BudgetError("give at least one budget")
+    last = pending[-1]
+    rank, where = _positions(draw.arm_priority), _positions(draw.cell_order)  # the model and query tie-breaks
+    observed = np.full((n_models, n_queries), np.nan)
+    rankings: dict[int, Ranking] = {}
     trace: list[Step] = []
-    spent = 0
+    spent = fits = 0  # fits: the number of the next fit, t
 
-    def record(batch: tuple[Request, ...], scores: list[Fraction]) -> None:
+    def record(batch: Batch, answer: Sequence[object] | None) -> None:
+        """Observe *batch*'s cells in order; where a budget is reached, the choice on what is observed there."""
         nonlocal spent
-        for request, score in zip(batch, scores):
-            observed[request.model][request.query] = float(score)
-        spent += len(batch)
+        for request, score in zip(batch, _doubles(batch, answer), strict=True):
+            observed[request.model, request.query] = score
+            spent += 1
+            if pending and spent == pending[0]:
+                mean, spread = fit(observed, draw.seed, fits, settings)
+                rankings[pending.pop(0)] = _ranking(_estimates(observed, mean, spread, 0.0, False), rank)
         trace.append(Step(batch))
 
-    warm = min(budget, int(Fraction(settings.warmup) * n_models * n_queries / 100))  # floor: n_0 >= 0
+    warm = min(last, int(Fraction(settings.warmup) * n_models * n_queries / 100))  # floor: n_0 >= 0
     if warm:
         batch = tuple(Request(cell // n_queries, cell % n_queries) for cell in draw.cell_order[:warm])
-        record(batch, accept_scores(batch, (yield batch)))
-    fit = 0
-    while spent < budget:
-        open_models = [i for i in range(n_models) if any(v is None for v in observed[i])]
-        if not open_models:
-            break
-        ensemble = _fit(observed, draw, fit, settings)
-        fit += 1
-        index = _estimates(observed, ensemble, settings.eta, settings.bonus_on_observed)
-        if settings.unseen_first:
-            index = [float("inf") if all(v is None for v in observed[i]) else index[i] for i in range(n_models)]
-        model = max(open_models, key=lambda i: (index[i], -rank[i]))
-        free = [j for j in range(n_queries) if observed[model][j] is None]
-        free.sort(key=lambda j: (-ensemble.spread[model][j], where[model * n_queries + j]))
-        batch = tuple(Request(model, j) for j in free[: min(settings.batch, budget - spent)])
-        record(batch, accept_scores(batch, (yield batch)))
-    final = _estimates(observed, _fit(observed, draw, fit, settings), 0.0, False)
-    ranking = tuple(sorted(range(n_models), key=lambda i: (-final[i], rank[i])))
-    return Outcome("ucbe-lrf", ranking[0], ranking, spent, tuple(trace))
+        record(batch, (yield batch))
+    while pending:  # spent < last <= K L: some cell, so some model, is open
+        mean, spread = fit(observed, draw.seed, fits, settings)
+        fits += 1
+        index = _estimates(observed, mean, spread, settings.eta, settings.bonus_on_observed)
+        model = _step_model(observed, index, rank, settings.unseen_first)
+        batch = _step_queries(observed, spread, where, model, min(settings.batch, last - spent))
+        record(batch, (yield batch))
+    ranking = rankings[last]
+    return Outcome("ucbe-lrf", ranking[0], ranking, spent, tuple(trace)), rankings
+
+
+def _doubles(batch: Batch, answer: Sequence[object] | None) -> list[float]:
+    """The batch's scores, checked by :func:`~sysrs_ref.algorithms.base.accept_scores`, as the doubles nearest them.
+
+    Plain floats in [0, 1], one per request (what a score matrix sends), are
+    taken as they are (``+ 0.0`` turns -0.0 into 0.0): exactly what the
+    check's Fractions give back as doubles, without making the Fractions.
+    """
+    if (
+        isinstance(answer, list)
+        and len(answer) == len(batch)
+        and all(type(score) is float and 0.0 <= score <= 1.0 for score in answer)
+    ):
+        return [score + 0.0 for score in answer]
+    return [float(score) for score in accept_scores(batch, answer)]
+
+
+def _positions(permutation: Sequence[int]) -> npt.NDArray[np.int64]:
+    """Each element's position in *permutation* (its inverse)."""
+    out = np.empty(len(permutation), dtype=np.int64)
+    out[np.asarray(permutation, dtype=np.int64)] = np.arange(len(permutation))
+    return out
+
+
+def _estimates(
+    observed: FloatArray, mean: FloatArray, spread: FloatArray, bonus: float, on_observed: bool
+) -> FloatArray:
+    """(1/L) sum_j (O S + (1 - O) Shat + bonus R), the bonus on observed cells only if *on_observed*.
+
+    As docs/contracts.md (11.6) orders it: each term first, then a running
+    total from 0.0, j ascending (a cumulative sum; numpy's ``sum`` pairs its
+    additions), then divided by L.
+    """
+    seen = ~np.isnan(observed)
+    bonuses = bonus * spread if on_observed else np.where(seen, 0.0, bonus * spread)
+    terms = np.where(seen, observed, mean) + bonuses
+    out: FloatArray = np.cumsum(terms, axis=1)[:, -1] / observed.shape[1]
+    return out
+
+
+def _step_model(observed: FloatArray, index: FloatArray, rank: npt.NDArray[np.int64], unseen_first: bool) -> int:
+    """The open model (one with an unobserved query) with the largest index; ties by the arm priority."""
+    unobserved = np.isnan(observed)
+    if unseen_first:
+        index = np.where(unobserved.all(axis=1), np.inf, index)
+    open_models = np.flatnonzero(unobserved.any(axis=1))
+    return int(open_models[np.lexsort((rank[open_models], -index[open_models]))[0]])
+
+
+def _step_queries(
+    observed: FloatArray, spread: FloatArray, where: npt.NDArray[np.int64], model: int, size: int
+) -> Batch:
+    """*model*'s first *size* unobserved queries by decreasing spread; ties by position in the cell order."""
+    n_queries = observed.shape[1]
+    free = np.flatnonzero(np.isnan(observed[model]))
+    free = free[np.lexsort((where[model * n_queries + free], -spread[model, free]))]
+    return tuple(Request(model, int(query)) for query in free[:size])
+
+
+def _ranking(final: FloatArray, rank: npt.NDArray[np.int64]) -> Ranking:
+    """All models by decreasing final estimate; ties by the arm priority."""
+    return tuple(int(model) for model in np.lexsort((rank, -final)))

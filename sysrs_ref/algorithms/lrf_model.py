@@ -50,8 +50,18 @@ from dataclasses import dataclass
 from sysrs_ref.errors import ParameterError
 
 __all__ = [
-    "GAMMA", "Ensemble", "Matrix", "check_dropout", "dropout_gap", "dropout_table", "dropped_ranks", "fit_ensemble", "fit_member",
-    "fit_members", "mix64", "uniform",
+    "GAMMA",
+    "Ensemble",
+    "Matrix",
+    "check_dropout",
+    "dropout_gap",
+    "dropout_table",
+    "dropped_ranks",
+    "fit_ensemble",
+    "fit_member",
+    "fit_members",
+    "mix64",
+    "uniform",
 ]
 
 MASK64 = (1 << 64) - 1
@@ -94,7 +104,9 @@ def check_dropout(dropout: float) -> float:
     0.05
     """
     if not (dropout == 0 or 0.001 <= dropout < 1):
-        raise ParameterError(f"dropout must be 0 or in [0.001, 1) (its gap table has ~37/dropout entries), got {dropout}")
+        raise ParameterError(
+            f"dropout must be 0 or in [0.001, 1) (its gap table has ~37/dropout entries), got {dropout}"
+        )
     return dropout
 
 
@@ -279,9 +291,7 @@ def fit_ensemble(
         us.append(u)
         vs.append(v)
     fitted = fit_members(datas, us, vs, ridge=ridge, sweeps=sweeps)
-    mean = tuple(
-        tuple(sum(m[i][j] for m in fitted) / members for j in range(n_queries)) for i in range(n_models)
-    )
+    mean = tuple(tuple(sum(m[i][j] for m in fitted) / members for j in range(n_queries)) for i in range(n_models))
     spread = tuple(
         tuple(
             math.sqrt(sum((m[i][j] - mean[i][j]) ** 2 for m in fitted) / (members - ddof)) if members > ddof else 0.0

@@ -4,25 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
 from types import MappingProxyType
 
+import numpy as np
+
+from sysrs_ref.algorithms._lrf_fit import fit_ensemble_fast
 from sysrs_ref.algorithms.base import AlgorithmRun
-from sysrs_ref.algorithms.lrf import LRF_DEFAULTS, LRFDraw, lrf_params, random_lrf_draw, ucbe_lrf
+from sysrs_ref.algorithms.lrf import LRF_DEFAULTS, LRFDraw, LRFParams, lrf_params, random_lrf_draw, ucbe_lrf
+from sysrs_ref.algorithms.params import AlgorithmParams, Exploration, NoParams, ParamValue, TopMSize, param_items
 from sysrs_ref.algorithms.successive_accepts_rejects import check_m, sar, sysar
 from sysrs_ref.algorithms.successive_rejects import sr, sysrs
 from sysrs_ref.algorithms.ucb import DEFAULT_A, syucbe, ucbe
 from sysrs_ref.algorithms.uniform import syus, us
-import numpy as np
-
 from sysrs_ref.draws import Draw, random_draw
 from sysrs_ref.errors import DrawError, ParameterError, UnknownAlgorithmError
+from sysrs_ref.schedule import Budget, budget_n
 
 __all__ = ["ALGORITHMS", "AlgorithmSpec", "AnyDraw", "ParamValue", "get_algorithm"]
-
-#: What a parameter value may be: numbers, or a decimal string such as "0.1".
-ParamValue = int | float | str | Fraction | Decimal
 
 #: The randomness of a run: query orders (every algorithm but UCB-E-LRF), or a cell order and a stream seed.
 AnyDraw = Draw | LRFDraw
@@ -54,7 +53,10 @@ class AlgorithmSpec:
     """Whether it needs a synchronized draw (one shared query order)."""
     defaults: Mapping[str, ParamValue]
     """Its parameters and their default values (empty when hyperparameter-free)."""
-    factory: Callable[[int, AnyDraw, Mapping[str, ParamValue]], AlgorithmRun]
+    factory: Callable[[int | Budget, AnyDraw, AlgorithmParams], AlgorithmRun]
+    """Starts a run from a budget, a draw and the typed parameters."""
+    parse: Callable[[Mapping[str, ParamValue]], AlgorithmParams] = NoParams.parse
+    """Its family's parser: user values (defaults filled in) to the typed parameter object."""
     cells: bool = False
     """Whether its draw is an :class:`~sysrs_ref.algorithms.lrf.LRFDraw` (UCB-E-LRF) rather than a Draw."""
 
@@ -80,13 +82,32 @@ class AlgorithmSpec:
         unknown = sorted(set(params) - set(self.defaults))
         if unknown:
             takes = ", ".join(self.defaults) if self.defaults else "no parameters"
-            raise ParameterError(
-                f"{self.name} has no parameter {unknown[0]!r} (it takes {takes})"
-            )
+            raise ParameterError(f"{self.name} has no parameter {unknown[0]!r} (it takes {takes})")
         return {**self.defaults, **params}
 
-    def start(self, budget: int, draw: AnyDraw, **params: ParamValue) -> AlgorithmRun:
-        """Start a run: the step generator for *budget* and *draw*.
+    def parse_params(self, params: Mapping[str, ParamValue]) -> AlgorithmParams:
+        """The typed parameters *params* describe, defaults filled in: the one place they are validated.
+
+        >>> get_algorithm("ucbe").parse_params({"a": "0.1"}), get_algorithm("sysar").parse_params({})
+        (Exploration(a=Fraction(1, 10)), TopMSize(m=1))
+        """
+        return self.parse(self.check_params(params))
+
+    def exact_params(self, params: AlgorithmParams) -> dict[str, Fraction]:
+        """*params*' exact values by name (:func:`~sysrs_ref.algorithms.params.param_items`)."""
+        return dict(param_items(params))
+
+    @property
+    def top_m_sized(self) -> bool:
+        """Whether it is built for one m (SAR, SySAR): a top-m study runs it with m set to each target."""
+        return self.parse == TopMSize.parse
+
+    def for_target(self, params: AlgorithmParams, m: int) -> AlgorithmParams:
+        """The parameters to identify a top-*m* set with: m set to the target for SAR and SySAR, else as they are."""
+        return TopMSize(m) if self.top_m_sized else params
+
+    def start(self, budget: int | Budget, draw: AnyDraw, **params: ParamValue) -> AlgorithmRun:
+        """Start a run: the step generator for *budget* and *draw*, parameters by keyword.
 
         >>> from sysrs_ref import Instance, drive, random_draw
         >>> spec = get_algorithm("syucbe")
@@ -94,7 +115,29 @@ class AlgorithmSpec:
         >>> drive(run, Instance([[1, 1, 1], [0, 0, 0]])).chosen
         0
         """
-        return self.factory(budget, draw, self.check_params(params))
+        return self.run(budget, draw, self.parse_params(params))
+
+    def run(self, budget: int | Budget, draw: AnyDraw, params: AlgorithmParams) -> AlgorithmRun:
+        """Start a run with parameters already parsed (:meth:`parse_params`)."""
+        return self.factory(budget, draw, params)
+
+
+def _a(params: AlgorithmParams) -> Fraction:
+    if not isinstance(params, Exploration):
+        raise ParameterError(f"UCB-E and SyUCB-E take Exploration parameters, got {params!r}")
+    return params.a
+
+
+def _m(params: AlgorithmParams, draw: AnyDraw) -> int:
+    if not isinstance(params, TopMSize):
+        raise ParameterError(f"SAR and SySAR take TopMSize parameters, got {params!r}")
+    return check_m(params.m, draw.n_models)
+
+
+def _lrf(params: AlgorithmParams) -> LRFParams:
+    if not isinstance(params, LRFParams):
+        raise ParameterError(f"ucbe-lrf takes LRFParams, got {params!r}")
+    return params
 
 
 ALGORITHMS: Mapping[str, AlgorithmSpec] = MappingProxyType(
@@ -106,24 +149,53 @@ ALGORITHMS: Mapping[str, AlgorithmSpec] = MappingProxyType(
             AlgorithmSpec("sr", "SR", "Audibert et al. 2010; Section 3", False, {}, lambda n, d, p: sr(n, _queries(d))),
             AlgorithmSpec("sysrs", "SySRs", "Algorithm 1", True, {}, lambda n, d, p: sysrs(n, _queries(d))),
             AlgorithmSpec(
-                "ucbe", "UCB-E", "Algorithm UCB-E (Appendix)", False, {"a": DEFAULT_A},
-                lambda n, d, p: ucbe(n, _queries(d), p["a"]),
+                "ucbe",
+                "UCB-E",
+                "Algorithm UCB-E (Appendix)",
+                False,
+                {"a": DEFAULT_A},
+                lambda n, d, p: ucbe(n, _queries(d), _a(p)),
+                Exploration.parse,
             ),
             AlgorithmSpec(
-                "syucbe", "SyUCB-E", "Algorithm SyUCB-E (Appendix)", True, {"a": DEFAULT_A},
-                lambda n, d, p: syucbe(n, _queries(d), p["a"]),
+                "syucbe",
+                "SyUCB-E",
+                "Algorithm SyUCB-E (Appendix)",
+                True,
+                {"a": DEFAULT_A},
+                lambda n, d, p: syucbe(n, _queries(d), _a(p)),
+                Exploration.parse,
             ),
             AlgorithmSpec(
-                "sar", "SAR", "Bubeck, Wang and Viswanathan 2013; Appendix Top-m", False, {"m": 1},
-                lambda n, d, p: sar(n, _queries(d), check_m(p["m"], d.n_models)),
+                "sar",
+                "SAR",
+                "Bubeck, Wang and Viswanathan 2013; Appendix Top-m",
+                False,
+                {"m": 1},
+                lambda n, d, p: sar(n, _queries(d), _m(p, d)),
+                TopMSize.parse,
             ),
             AlgorithmSpec(
-                "sysar", "SySAR", "SAR on shared queries (Discussion: future work)", True, {"m": 1},
-                lambda n, d, p: sysar(n, _queries(d), check_m(p["m"], d.n_models)),
+                "sysar",
+                "SySAR",
+                "SAR on shared queries (Discussion: future work)",
+                True,
+                {"m": 1},
+                lambda n, d, p: sysar(n, _queries(d), _m(p, d)),
+                TopMSize.parse,
             ),
             AlgorithmSpec(
-                "ucbe-lrf", "UCB-E-LRF", "Algorithm UCB-E-LRF (Appendix; Zhou et al. 2025)", False, LRF_DEFAULTS,
-                lambda n, d, p: ucbe_lrf(n, _cells(d), lrf_params(p)), cells=True,
+                "ucbe-lrf",
+                "UCB-E-LRF",
+                "Algorithm UCB-E-LRF (Appendix; Zhou et al. 2025)",
+                False,
+                LRF_DEFAULTS,
+                # the numpy fit, as the command line and the simulations use: one loop, the same choices everywhere
+                lambda n, d, p: ucbe_lrf(
+                    budget_n(n, d.n_models, d.n_queries), _cells(d), _lrf(p), fit=fit_ensemble_fast
+                ),
+                lrf_params,
+                cells=True,
             ),
         )
     }
@@ -143,7 +215,5 @@ def get_algorithm(name: str) -> AlgorithmSpec:
     """
     spec = ALGORITHMS.get(name.strip().lower()) if isinstance(name, str) else None
     if spec is None:
-        raise UnknownAlgorithmError(
-            f"unknown algorithm {name!r}; choose one of {', '.join(ALGORITHMS)}"
-        )
+        raise UnknownAlgorithmError(f"unknown algorithm {name!r}; choose one of {', '.join(ALGORITHMS)}")
     return spec

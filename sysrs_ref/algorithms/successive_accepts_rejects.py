@@ -45,7 +45,7 @@ from sysrs_ref.algorithms.base import AlgorithmRun, Outcome, Step
 from sysrs_ref.algorithms.successive_rejects import phase_batch
 from sysrs_ref.draws import Draw
 from sysrs_ref.errors import ParameterError
-from sysrs_ref.schedule import schedule
+from sysrs_ref.schedule import Budget, schedule
 
 __all__ = ["check_m", "sar", "sar_decision", "sysar"]
 
@@ -72,7 +72,7 @@ def check_m(m: object, n_models: int) -> int:
     return int(value)
 
 
-def sar(budget: int, draw: Draw, m: int = 1) -> AlgorithmRun:
+def sar(budget: int | Budget, draw: Draw, m: int = 1) -> AlgorithmRun:
     """Successive Accepts and Rejects (SAR): the top-*m* models, one accept or reject per phase.
 
     Needs an unsynchronized draw (one query order per model). One batch per phase.
@@ -86,7 +86,7 @@ def sar(budget: int, draw: Draw, m: int = 1) -> AlgorithmRun:
     return _successive_accepts_rejects("sar", budget, draw, m, synchronized=False)
 
 
-def sysar(budget: int, draw: Draw, m: int = 1) -> AlgorithmRun:
+def sysar(budget: int | Budget, draw: Draw, m: int = 1) -> AlgorithmRun:
     """Synchronized Successive Accepts and Rejects (SySAR): SAR with every active model on the same queries.
 
     Needs a synchronized draw (one shared query order). One batch per phase.
@@ -124,7 +124,7 @@ def sar_decision(ordered_sums: list[Fraction], to_accept: int) -> bool:
 
 
 def _successive_accepts_rejects(
-    name: str, budget: int, draw: Draw, m: int, *, synchronized: bool
+    name: str, budget: int | Budget, draw: Draw, m: int, *, synchronized: bool
 ) -> AlgorithmRun:
     draw.require(draw.n_models, draw.n_queries, synchronized=synchronized, who=name)
     places = check_m(m, draw.n_models)

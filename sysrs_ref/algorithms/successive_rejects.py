@@ -22,12 +22,12 @@ from fractions import Fraction
 
 from sysrs_ref.algorithms.base import AlgorithmRun, Batch, Outcome, Request, Step, accept_scores
 from sysrs_ref.draws import Draw
-from sysrs_ref.schedule import schedule
+from sysrs_ref.schedule import Budget, schedule
 
 __all__ = ["phase_batch", "sr", "sysrs"]
 
 
-def sr(budget: int, draw: Draw) -> AlgorithmRun:
+def sr(budget: int | Budget, draw: Draw) -> AlgorithmRun:
     """Successive Rejects (SR): eliminate the worst model after each of K-1 phases.
 
     Needs an unsynchronized draw (one query order per model). One batch per phase.
@@ -41,7 +41,7 @@ def sr(budget: int, draw: Draw) -> AlgorithmRun:
     return _successive_rejects("sr", budget, draw, synchronized=False)
 
 
-def sysrs(budget: int, draw: Draw) -> AlgorithmRun:
+def sysrs(budget: int | Budget, draw: Draw) -> AlgorithmRun:
     """Synchronized Successive Rejects (SySRs, Algorithm 1): SR on shared queries.
 
     Needs a synchronized draw (one shared query order). One batch per phase.
@@ -64,17 +64,15 @@ def phase_batch(
     returns it; use as ``batch = yield from phase_batch(...)``. Shared by SR,
     SySRs, SAR and SySAR, which differ only in what they do after a phase.
     """
-    batch = tuple(
-        Request(model, draw.order_of(model)[position]) for model in active for position in range(seen, n_k)
-    )
+    batch = tuple(Request(model, draw.order_of(model)[position]) for model in active for position in range(seen, n_k))
     if batch:
         scores = accept_scores(batch, (yield batch))
-        for request, score in zip(batch, scores):
+        for request, score in zip(batch, scores, strict=True):
             sums[request.model] += score
     return batch
 
 
-def _successive_rejects(name: str, budget: int, draw: Draw, *, synchronized: bool) -> AlgorithmRun:
+def _successive_rejects(name: str, budget: int | Budget, draw: Draw, *, synchronized: bool) -> AlgorithmRun:
     draw.require(draw.n_models, draw.n_queries, synchronized=synchronized, who=name)
     lengths = schedule(draw.n_models, draw.n_queries, budget)
     active = list(range(draw.n_models))

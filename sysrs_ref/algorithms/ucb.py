@@ -31,7 +31,7 @@ from sysrs_ref.algorithms.base import (
 from sysrs_ref.algorithms.ucb_index import IndexKey
 from sysrs_ref.draws import Draw
 from sysrs_ref.errors import ParameterError
-from sysrs_ref.schedule import check_budget
+from sysrs_ref.schedule import Budget, budget_n
 from sysrs_ref.scores import parse_decimal
 
 __all__ = ["exploration", "syucbe", "ucbe"]
@@ -68,7 +68,7 @@ def _exact(a: int | float | Fraction | Decimal) -> Fraction:
         raise ValueError(f"is {a!r}, not a number") from None
 
 
-def ucbe(budget: int, draw: Draw, a: int | float | str | Fraction | Decimal = DEFAULT_A) -> AlgorithmRun:
+def ucbe(budget: int | Budget, draw: Draw, a: int | float | str | Fraction | Decimal = DEFAULT_A) -> AlgorithmRun:
     """UCB-E without replacement (Appendix "Algorithms", Algorithm UCB-E), exploration *a*.
 
     Needs an unsynchronized draw (one query order per model).
@@ -82,7 +82,7 @@ def ucbe(budget: int, draw: Draw, a: int | float | str | Fraction | Decimal = DE
     return _ucb("ucbe", budget, draw, exploration(a), synchronized=False)
 
 
-def syucbe(budget: int, draw: Draw, a: int | float | str | Fraction | Decimal = DEFAULT_A) -> AlgorithmRun:
+def syucbe(budget: int | Budget, draw: Draw, a: int | float | str | Fraction | Decimal = DEFAULT_A) -> AlgorithmRun:
     """Synchronized UCB-E (Appendix "Algorithms", Algorithm SyUCB-E), exploration *a*.
 
     Needs a synchronized draw (one shared query order sigma).
@@ -95,16 +95,16 @@ def syucbe(budget: int, draw: Draw, a: int | float | str | Fraction | Decimal = 
     return _ucb("syucbe", budget, draw, exploration(a), synchronized=True)
 
 
-def _ucb(name: str, budget: int, draw: Draw, a: Fraction, *, synchronized: bool) -> AlgorithmRun:
+def _ucb(name: str, budget: int | Budget, draw: Draw, a: Fraction, *, synchronized: bool) -> AlgorithmRun:
     draw.require(draw.n_models, draw.n_queries, synchronized=synchronized, who=name)
     n_models, n_queries = draw.n_models, draw.n_queries
-    check_budget(budget, n_models, n_queries)
+    n = budget_n(budget, n_models, n_queries)
     tolerance = IndexKey.tolerance_for(a)
     sums = [Fraction(0)] * n_models
     counts = [0] * n_models
 
     warm_up = tuple(Request(model, draw.order_of(model)[0]) for model in range(n_models))
-    for request, score in zip(warm_up, accept_scores(warm_up, (yield warm_up))):
+    for request, score in zip(warm_up, accept_scores(warm_up, (yield warm_up)), strict=True):
         sums[request.model] += score
         counts[request.model] += 1
     trace = [Step(warm_up)]
@@ -115,7 +115,7 @@ def _ucb(name: str, budget: int, draw: Draw, a: Fraction, *, synchronized: bool)
 
     heap = [key(model) for model in range(n_models) if counts[model] < n_queries]
     heapq.heapify(heap)
-    for _ in range(budget - n_models):
+    for _ in range(n - n_models):
         if not heap:  # every model has seen every query (only when n = K*L)
             break
         model = heapq.heappop(heap).model

@@ -81,9 +81,7 @@ class IndexKey:
 
     __slots__ = ("a", "approx", "count", "mean", "model", "rank", "tolerance")
 
-    def __init__(
-        self, model: int, mean: Fraction, count: int, rank: int, a: Fraction, tolerance: float
-    ) -> None:
+    def __init__(self, model: int, mean: Fraction, count: int, rank: int, a: Fraction, tolerance: float) -> None:
         self.model = model
         self.mean = mean
         self.count = count

@@ -12,12 +12,12 @@ from fractions import Fraction
 
 from sysrs_ref.algorithms.base import AlgorithmRun, Outcome, Request, Step, accept_scores, rank_by_mean
 from sysrs_ref.draws import Draw
-from sysrs_ref.schedule import check_budget
+from sysrs_ref.schedule import Budget, budget_n
 
 __all__ = ["syus", "us"]
 
 
-def us(budget: int, draw: Draw) -> AlgorithmRun:
+def us(budget: int | Budget, draw: Draw) -> AlgorithmRun:
     """Uniform Sampling (US): each model on floor(n/K) queries of its own order.
 
     Needs an unsynchronized draw (one query order per model). One batch.
@@ -30,7 +30,7 @@ def us(budget: int, draw: Draw) -> AlgorithmRun:
     return _uniform("us", budget, draw, synchronized=False)
 
 
-def syus(budget: int, draw: Draw) -> AlgorithmRun:
+def syus(budget: int | Budget, draw: Draw) -> AlgorithmRun:
     """Synchronized Uniform Sampling (SyUS): all models on the same floor(n/K) queries.
 
     Needs a synchronized draw (one shared query order). One batch.
@@ -43,19 +43,16 @@ def syus(budget: int, draw: Draw) -> AlgorithmRun:
     return _uniform("syus", budget, draw, synchronized=True)
 
 
-def _uniform(name: str, budget: int, draw: Draw, *, synchronized: bool) -> AlgorithmRun:
+def _uniform(name: str, budget: int | Budget, draw: Draw, *, synchronized: bool) -> AlgorithmRun:
     draw.require(draw.n_models, draw.n_queries, synchronized=synchronized, who=name)
     n_models = draw.n_models
-    check_budget(budget, n_models, draw.n_queries)
-    per_model = budget // n_models
+    per_model = budget_n(budget, n_models, draw.n_queries) // n_models
     batch = tuple(
-        Request(model, draw.order_of(model)[position])
-        for model in range(n_models)
-        for position in range(per_model)
+        Request(model, draw.order_of(model)[position]) for model in range(n_models) for position in range(per_model)
     )
     scores = accept_scores(batch, (yield batch))
     sums = [Fraction(0)] * n_models
-    for request, score in zip(batch, scores):
+    for request, score in zip(batch, scores, strict=True):
         sums[request.model] += score
     ranking = rank_by_mean(range(n_models), sums, [per_model] * n_models, draw.rank)
     return Outcome(name, ranking[0], ranking, len(batch), (Step(batch),))

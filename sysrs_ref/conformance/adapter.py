@@ -39,7 +39,7 @@ def answer(line: str) -> str:
     if family not in FAMILIES:
         return json.dumps({"id": case_id, "unsupported": f"no family {family!r} here"})
     if not isinstance(data, dict):
-        return json.dumps({"id": case_id, "error": "the case has no \"input\" object"})
+        return json.dumps({"id": case_id, "error": 'the case has no "input" object'})
     try:
         output = solve(str(family), data, fast=True)
     except SysrsError as err:

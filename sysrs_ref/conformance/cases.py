@@ -61,24 +61,50 @@ class _Corner:
 
 
 _CORNERS = (
-    _Corner("binary", "random binary scores, a budget in the middle", lambda g: _binary(g, 4, 6), lambda k, l: (k * l) // 2),
-    _Corner("ties-everywhere", "every model has the same row: every comparison is a tie, broken by the arm priority",
-            lambda g: _rows(*["101001"] * 4), lambda k, l: (k * l) // 2),
-    _Corner("constant-rows", "all scores 1/2: every model ties at every step",
-            lambda g: [[Fraction(1, 2)] * 5 for _ in range(3)], lambda k, l: 9),
-    _Corner("duplicate-models", "models 0 and 2 are identical best models (a tie for best)",
-            lambda g: _rows("110110", "100100", "110110", "010001"), lambda k, l: 14),
+    _Corner(
+        "binary", "random binary scores, a budget in the middle", lambda g: _binary(g, 4, 6), lambda k, l: (k * l) // 2
+    ),
+    _Corner(
+        "ties-everywhere",
+        "every model has the same row: every comparison is a tie, broken by the arm priority",
+        lambda g: _rows(*["101001"] * 4),
+        lambda k, l: (k * l) // 2,
+    ),
+    _Corner(
+        "constant-rows",
+        "all scores 1/2: every model ties at every step",
+        lambda g: [[Fraction(1, 2)] * 5 for _ in range(3)],
+        lambda k, l: 9,
+    ),
+    _Corner(
+        "duplicate-models",
+        "models 0 and 2 are identical best models (a tie for best)",
+        lambda g: _rows("110110", "100100", "110110", "010001"),
+        lambda k, l: 14,
+    ),
     _Corner("budget-K", "n = K: one evaluation per model at most", lambda g: _binary(g, 4, 5), lambda k, l: k),
     _Corner("budget-KL", "n = K L: every pair can be evaluated", lambda g: _binary(g, 3, 5), lambda k, l: k * l),
-    _Corner("capped-schedule", "K = 4, L = 30, n = 100: the paper's n_3 = 31 > L, so the schedule is capped",
-            lambda g: _binary(g, 4, 30, 0.5), lambda k, l: 100),
+    _Corner(
+        "capped-schedule",
+        "K = 4, L = 30, n = 100: the paper's n_3 = 31 > L, so the schedule is capped",
+        lambda g: _binary(g, 4, 30, 0.5),
+        lambda k, l: 100,
+    ),
     _Corner("continuous", "random float64 scores in [0, 1)", lambda g: _doubles(g, 4, 7), lambda k, l: 15),
-    _Corner("quarters", "scores in {0, 1/4, 1/2, 3/4, 1}: ties between different rows", lambda g: _quarters(g, 5, 6),
-            lambda k, l: 17),
+    _Corner(
+        "quarters",
+        "scores in {0, 1/4, 1/2, 3/4, 1}: ties between different rows",
+        lambda g: _quarters(g, 5, 6),
+        lambda k, l: 17,
+    ),
     _Corner("two-models", "K = 2", lambda g: _binary(g, 2, 7), lambda k, l: 9),
     _Corner("one-query", "L = 1, so n = K", lambda g: _rows("1", "0", "1"), lambda k, l: 3),
-    _Corner("dominating", "model 3 scores 1 everywhere, the others rarely", lambda g: _rows("010000", "000100",
-            "100010", "111111", "001000"), lambda k, l: 12),
+    _Corner(
+        "dominating",
+        "model 3 scores 1 everywhere, the others rarely",
+        lambda g: _rows("010000", "000100", "100010", "111111", "001000"),
+        lambda k, l: 12,
+    ),
     _Corner("random-a", "random binary, 5 x 8", lambda g: _binary(g, 5, 8), lambda k, l: 23),
     _Corner("random-b", "random binary, 6 x 9, a larger budget", lambda g: _binary(g, 6, 9, 0.6), lambda k, l: 40),
 )
@@ -112,12 +138,23 @@ def _lrf_cases() -> Iterator[Case]:
             label = "-nowarmup" if param.get("warmup") == "0" else "-banditeval" if "unseen_first" in param else ""
             priority = [int(x) for x in rng.permutation(n_models)]
             cells = [int(x) for x in rng.permutation(n_models * n_queries)]
-            draw: dict[str, JsonValue] = {"cell_order": cells, "arm_priority": priority, "seed": int(rng.integers(0, 2**53))}
+            draw: dict[str, JsonValue] = {
+                "cell_order": cells,
+                "arm_priority": priority,
+                "seed": int(rng.integers(0, 2**53)),
+            }
             yield Case(
                 "algorithms",
                 f"ucbe-lrf-{corner.name}{label}",
-                {"algorithm": "ucbe-lrf", "params": dict(param), "K": n_models, "L": n_queries,
-                 "budget": corner.budget(n_models, n_queries), **matrix_json(matrix), "draw": draw},
+                {
+                    "algorithm": "ucbe-lrf",
+                    "params": dict(param),
+                    "K": n_models,
+                    "L": n_queries,
+                    "budget": corner.budget(n_models, n_queries),
+                    **matrix_json(matrix),
+                    "draw": draw,
+                },
                 corner.note,
             )
 
@@ -168,24 +205,37 @@ def _schedule_cases() -> Iterator[Case]:
         full = n_models * n_queries
         budgets = sorted({n_models, n_models + 1, full // 3, full // 2, (4 * full) // 5, full - 1, full})
         for budget in (b for b in budgets if n_models <= b <= full):
-            yield Case("schedules", f"schedule-K{n_models}-L{n_queries}-n{budget}",
-                       {"K": n_models, "L": n_queries, "budget": budget})
+            yield Case(
+                "schedules",
+                f"schedule-K{n_models}-L{n_queries}-n{budget}",
+                {"K": n_models, "L": n_queries, "budget": budget},
+            )
 
 
 def _budget_cases() -> Iterator[Case]:
     for percentage in ("1.25%", "8%", "12%", "33.333%", "50%", "99.99%", "100%", "1%", "2.5%"):
         for n_models, n_queries in ((80, 1000), (450, 541), (39, 5761), (3, 100)):
             name = percentage.rstrip("%").replace(".", "_")
-            yield Case("budgets", f"budget-{name}pct-K{n_models}-L{n_queries}",
-                       {"percentage": percentage, "K": n_models, "L": n_queries})
+            yield Case(
+                "budgets",
+                f"budget-{name}pct-K{n_models}-L{n_queries}",
+                {"percentage": percentage, "K": n_models, "L": n_queries},
+            )
 
 
 _HARDNESS_MATRICES: tuple[tuple[str, str, Callable[[], Matrix]], ...] = (
     ("binary-3x6", "three binary models", lambda: _rows("111011", "110001", "010010")),
-    ("correlated", "the second model fails where the best fails", lambda: _rows("1110111101", "1100111001", "0100100001")),
+    (
+        "correlated",
+        "the second model fails where the best fails",
+        lambda: _rows("1110111101", "1100111001", "0100100001"),
+    ),
     ("theta-negative", "theta_i = -1/2 < 0 (the Corollary's missing condition)", lambda: _rows("111110", "111001")),
-    ("constant-rows", "zero variances: theta 0 below theta*, H3 < H2",
-     lambda: [[Fraction(3, 4)] * 4, [Fraction(1, 2)] * 4]),
+    (
+        "constant-rows",
+        "zero variances: theta 0 below theta*, H3 < H2",
+        lambda: [[Fraction(3, 4)] * 4, [Fraction(1, 2)] * 4],
+    ),
     ("tied-best", "two best models: every H is infinite (null)", lambda: _rows("1101", "1011", "0001")),
     ("perfect-best", "mu* = 1: theta and theta* are 0/0 (null)", lambda: _rows("1111", "1011", "0110")),
     ("quarters", "scores in quarters", lambda: _quarters(np.random.default_rng(31), 4, 6)),
@@ -204,12 +254,24 @@ def _bound_cases() -> Iterator[Case]:
         yield Case("bounds", f"bound-{bound}-n{budget}", {"bound": bound, "budget": budget, **instance})
     yield Case("bounds", "bound-ucbe-n30-a0.01", {"bound": "ucbe", "budget": 30, "a": "1/100", **instance})
     for n, population, epsilon, sigma2, bound_m in ((4, 10, "1/2", "1/4", "1"), (10, 10, "1/10", "1/100", "1")):
-        yield Case("bounds", f"bound-bernstein-wor-n{n}-N{population}",
-                   {"bound": "bernstein_wor", "n": n, "population": population, "epsilon": epsilon,
-                    "sigma2": sigma2, "M": bound_m})
+        yield Case(
+            "bounds",
+            f"bound-bernstein-wor-n{n}-N{population}",
+            {
+                "bound": "bernstein_wor",
+                "n": n,
+                "population": population,
+                "epsilon": epsilon,
+                "sigma2": sigma2,
+                "M": bound_m,
+            },
+        )
     for n, population, delta, sigma2 in ((5, 5, "1/5", "4/25"), (20, 50, "1/10", "1/5"), (3, 3, "0", "1/9")):
-        yield Case("bounds", f"bound-bernstein-paired-n{n}-N{population}-d{delta}",
-                   {"bound": "bernstein_paired", "n": n, "population": population, "delta": delta, "sigma2": sigma2})
+        yield Case(
+            "bounds",
+            f"bound-bernstein-paired-n{n}-N{population}-d{delta}",
+            {"bound": "bernstein_paired", "n": n, "population": population, "delta": delta, "sigma2": sigma2},
+        )
     for n, delta, s in ((10, "1/10", "3/10"), (100, "1/20", "1/2")):
         yield Case("bounds", f"bound-lower-n{n}-d{delta}", {"bound": "lower", "n": n, "delta": delta, "s": s})
 
@@ -229,8 +291,11 @@ def _exact_cases() -> Iterator[Case]:
                 params = {"a": "1"} if "a" in spec.defaults else {}
                 if "m" in spec.defaults:  # SAR, SySAR: the top-2 set where there is one to find
                     params = {"m": str(min(2, n_models - 1))}
-                yield Case("exact", f"exact-{name}-{label}-n{budget}",
-                           {"algorithm": name, "params": params, "budget": budget, **matrix_json(matrix)})
+                yield Case(
+                    "exact",
+                    f"exact-{name}-{label}-n{budget}",
+                    {"algorithm": name, "params": params, "budget": budget, **matrix_json(matrix)},
+                )
 
 
 def cases(family: str) -> list[Case]:

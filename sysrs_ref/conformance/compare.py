@@ -60,7 +60,7 @@ def _difference(path: str, expected: JsonValue, got: JsonValue) -> str | None:
     if isinstance(expected, list):
         if not isinstance(got, list):
             return f"{path}: expected a list, got {_show(got)}"
-        for index, (want, have) in enumerate(zip(expected, got)):
+        for index, (want, have) in enumerate(zip(expected, got, strict=False)):
             found = _difference(f"{path}[{index}]", want, have)
             if found:
                 return found
@@ -87,7 +87,7 @@ def _request_difference(expected: JsonValue, got: JsonValue) -> str | None:
     if not isinstance(got, list) or not all(isinstance(batch, list) for batch in got):
         return f"batches: expected a list of batches of [model, query] requests, got {_show(got)}"
     want, have = _requests(expected), _requests(got)
-    for index, (w, h) in enumerate(zip(want, have)):
+    for index, (w, h) in enumerate(zip(want, have, strict=False)):
         if w[2] != h[2] or w[:2] != h[:2]:
             where = f"request {index + 1} (batch {w[0] + 1}, item {w[1] + 1})"
             if w[2] == h[2]:
@@ -114,4 +114,3 @@ def first_difference(family: str, expected: Mapping[str, JsonValue], got: JsonVa
         expected = {key: value for key, value in expected.items() if key != "batches"}
     found = _difference("", expected, got)
     return None if found is None else found.removeprefix(".")
-

@@ -52,15 +52,22 @@ class Implementation:
 
     def __init__(self, command: Sequence[str]) -> None:
         self.command = list(command)
-        self.stderr: IO[bytes] = tempfile.TemporaryFile()
+        self.stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 (closed in close(), with the process)
         try:
             self.process = subprocess.Popen(
-                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr,
-                text=True, encoding="utf-8", bufsize=1,
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.stderr,
+                text=True,
+                encoding="utf-8",
+                bufsize=1,
             )
         except OSError as err:
             self.stderr.close()
-            raise SysrsError(f"cannot start the implementation {' '.join(self.command)!r}: {err.strerror or err}") from None
+            raise SysrsError(
+                f"cannot start the implementation {' '.join(self.command)!r}: {err.strerror or err}"
+            ) from None
         self.lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -114,13 +121,15 @@ def _judge(family: str, case: Mapping[str, JsonValue], line: str) -> CaseResult:
         return CaseResult(family, case_id, "malformed", f"not JSON: {line.strip()[:80]!r}")
     if not isinstance(answer, dict) or answer.get("id") != case_id:
         shown = answer.get("id") if isinstance(answer, dict) else answer
-        return CaseResult(family, case_id, "malformed", f"the answer is not an object with \"id\": {case_id!r} (got {shown!r})")
+        return CaseResult(
+            family, case_id, "malformed", f'the answer is not an object with "id": {case_id!r} (got {shown!r})'
+        )
     if "unsupported" in answer:
         return CaseResult(family, case_id, "unsupported", str(answer["unsupported"]))
     if "error" in answer:
         return CaseResult(family, case_id, "error", f"the implementation refused the case: {answer['error']}")
     if "output" not in answer:
-        return CaseResult(family, case_id, "malformed", "the answer has no \"output\", \"unsupported\" or \"error\"")
+        return CaseResult(family, case_id, "malformed", 'the answer has no "output", "unsupported" or "error"')
     expected = case["expected"]
     assert isinstance(expected, Mapping)
     difference = first_difference(family, expected, answer["output"])

@@ -30,7 +30,7 @@ def parse_exact(text: object) -> Fraction:
     (Fraction(3, 8), Fraction(-2, 1))
     """
     if not isinstance(text, str) or not _RATIONAL.match(text.strip()):
-        raise ScoreError(f"expected an exact rational \"p/q\", got {text!r}")
+        raise ScoreError(f'expected an exact rational "p/q", got {text!r}')
     value = Fraction(text.strip())
     return value
 
@@ -72,5 +72,5 @@ def scores_of(case_input: Mapping[str, object]) -> list[list[Fraction]]:
     """The exact matrix of a case input (from ``scores_exact``)."""
     rows = case_input.get("scores_exact")
     if not isinstance(rows, list) or not rows or not all(isinstance(row, list) for row in rows):
-        raise ScoreError("a case input needs \"scores_exact\": a list of rows of \"p/q\" strings")
+        raise ScoreError('a case input needs "scores_exact": a list of rows of "p/q" strings')
     return [[parse_exact(x) for x in row] for row in rows]

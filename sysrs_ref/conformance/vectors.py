@@ -13,13 +13,13 @@ import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from sysrs_ref._atomic import atomic_write
 from sysrs_ref._version import __version__
 from sysrs_ref.conformance.cases import FAMILIES, cases
 from sysrs_ref.conformance.schema import SCHEMA
 from sysrs_ref.conformance.solve import solve
 from sysrs_ref.conformance.values import JsonValue
 from sysrs_ref.errors import InstanceError
-from sysrs_ref._atomic import atomic_write
 
 __all__ = [
     "DESCRIPTIONS",

@@ -101,11 +101,11 @@ def find_datasets(folder: str | Path) -> list[Dataset]:
     except (OSError, ValueError) as err:
         raise InstanceError(f"cannot read {manifest}: {err}") from None
     if not isinstance(entries, dict) or not entries:
-        raise InstanceError(f"{manifest} must map dataset names to their files, e.g. {{\"gsm\": {{\"file\": \"gsm.npy\"}}}}")
+        raise InstanceError(f'{manifest} must map dataset names to their files, e.g. {{"gsm": {{"file": "gsm.npy"}}}}')
     out = []
     for name, entry in entries.items():
         if not isinstance(entry, dict):
-            raise InstanceError(f"{manifest}: the entry of {name!r} must be an object with a \"file\"")
+            raise InstanceError(f'{manifest}: the entry of {name!r} must be an object with a "file"')
         path = directory / str(entry.get("file", f"{name}.npy"))
         if not path.is_file():
             raise InstanceError(f"{manifest} lists {name!r} as '{path.name}', which is not in '{directory}'")

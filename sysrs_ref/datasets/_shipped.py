@@ -25,7 +25,6 @@ from os import PathLike, fspath
 from pathlib import Path
 from types import MappingProxyType
 
-
 from sysrs_ref._atomic import atomic_write
 from sysrs_ref.datasets._dataset import Dataset, Packed, file_sha256, find_datasets
 from sysrs_ref.datasets._packing import npy_bytes
@@ -114,7 +113,14 @@ def _benchmark(name: str, entry: dict[str, object]) -> Benchmark:
     source, metric, sha256 = str(entry["source"]), str(entry["metric"]), str(entry["sha256"])
     packed = Packed("bits" if encoding == "bits" else "float64", shape)
     return Benchmark(
-        name, source, metric, shape[0], shape[1], bool(entry["binary"]), sha256, str(entry["npy_sha256"]),
+        name,
+        source,
+        metric,
+        shape[0],
+        shape[1],
+        bool(entry["binary"]),
+        sha256,
+        str(entry["npy_sha256"]),
         MappingProxyType({key: float(paper[key]) for key in PAPER_KEYS}),
         Dataset(name, _FOLDER / str(entry["file"]), sha256, source, metric, packed),
     )
@@ -139,7 +145,9 @@ def benchmark(name: str) -> Benchmark:
     for item in benchmarks():
         if item.name == name:
             return item
-    raise DatasetError(f"no shipped benchmark is called {name!r}{_did_you_mean(name)}; the benchmarks: {', '.join(dataset_names())}")
+    raise DatasetError(
+        f"no shipped benchmark is called {name!r}{_did_you_mean(name)}; the benchmarks: {', '.join(dataset_names())}"
+    )
 
 
 def _did_you_mean(name: str) -> str:
@@ -236,8 +244,14 @@ def export_datasets(folder: str | PathLike[str], names: tuple[str, ...] | None =
         _write(path, npy_bytes(item.load().array))
         written.append(path)
         entries[item.name] = {
-            "source": item.source, "metric": item.metric, "models": item.n_models, "tasks": item.n_queries,
-            "binary": item.binary, "file": path.name, "sha256": file_sha256(path), "matrix_sha256": item.sha256,
+            "source": item.source,
+            "metric": item.metric,
+            "models": item.n_models,
+            "tasks": item.n_queries,
+            "binary": item.binary,
+            "file": path.name,
+            "sha256": file_sha256(path),
+            "matrix_sha256": item.sha256,
         }
     manifest = target / "MANIFEST.json"
     _write(manifest, (json.dumps(entries, indent=1) + "\n").encode("utf-8"))
@@ -249,4 +263,3 @@ def _write(path: Path, content: bytes) -> None:
         atomic_write(path, content)
     except OSError as err:
         raise DatasetError(f"cannot write '{path}': {err.strerror or err}") from None
-

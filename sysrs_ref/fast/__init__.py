@@ -19,4 +19,4 @@ __all__ = [
     "run_fast",
     "score_table",
 ]
-from sysrs_ref.fast import ucb as _ucb  # noqa: E402, F401  (registers KERNELS["ucbe"], KERNELS["syucbe"])
+from sysrs_ref.fast import ucb as _ucb  # noqa: F401  (registers KERNELS["ucbe"], KERNELS["syucbe"])

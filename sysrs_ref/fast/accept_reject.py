@@ -23,13 +23,14 @@ so the worst is rejected.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref.algorithms.params import AlgorithmParams, TopMSize
 from sysrs_ref.algorithms.successive_accepts_rejects import check_m, sar_decision
+from sysrs_ref.errors import ParameterError
 from sysrs_ref.fast.batch import DrawBatch
 from sysrs_ref.fast.certify import exact_prefix_sum, tolerance
 from sysrs_ref.fast.elimination import phase_sums
@@ -46,19 +47,22 @@ def accept_reject_kernel(
     budgets: tuple[int, ...],
     draws: DrawBatch,
     ranking: bool,
-    params: Mapping[str, Fraction],
+    params: AlgorithmParams,
 ) -> Chunk:
-    """SAR (unsynchronized draws) or SySAR (synchronized draws) with ``params["m"]`` at every budget of *budgets*.
+    """SAR (unsynchronized draws) or SySAR (synchronized draws) with ``params.m`` at every budget of *budgets*.
 
     >>> from sysrs_ref import Instance
+    >>> from sysrs_ref.algorithms.params import TopMSize
     >>> from sysrs_ref.fast import random_draws, score_table
     >>> inst = Instance([[1, 1, 1, 1], [1, 1, 1, 0], [0, 0, 1, 0], [0, 0, 0, 0]])
-    >>> out = accept_reject_kernel(score_table(inst), (16,), random_draws(1, 2, 4, 4, synchronized=True), True, {"m": Fraction(2)})
+    >>> out = accept_reject_kernel(score_table(inst), (16,), random_draws(1, 2, 4, 4, synchronized=True), True, TopMSize(2))
     >>> out.ranking[:, 0].tolist(), out.spent.tolist()
     ([[0, 1, 2, 3], [0, 1, 2, 3]], [16])
     """
     n_runs, n_models = draws.n_runs, table.n_models
-    places = check_m(params.get("m", Fraction(1)), n_models)
+    if not isinstance(params, TopMSize):
+        raise ParameterError(f"SAR and SySAR take TopMSize parameters, got {params!r}")
+    places = check_m(params.m, n_models)
     sums = phase_sums(table, budgets, draws)
     slot, rank, keys, floats = sums.slot, sums.rank, sums.keys, sums.floats
     # the rank term of the key, as a slab: the n_k = 0 phase (nothing seen) sorts by priority alone

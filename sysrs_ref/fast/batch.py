@@ -114,9 +114,7 @@ class DrawBatch:
                 f"the instance has {n_models} x {n_queries}"
             )
         if synchronized != self.synchronized:
-            kind = "a synchronized draw (one shared query order)" if synchronized else (
-                "one query order per model"
-            )
+            kind = "a synchronized draw (one shared query order)" if synchronized else ("one query order per model")
             raise DrawError(f"{who} needs {kind} in every run")
 
     @classmethod

@@ -17,14 +17,13 @@ exact arg-min. On float scores, see :mod:`sysrs_ref.fast.certify`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref.algorithms.params import AlgorithmParams
 from sysrs_ref.fast.batch import DrawBatch
 from sysrs_ref.fast.certify import exact_prefix_sum, tolerance
 from sysrs_ref.fast.kernel import Chunk, prefix_at
@@ -74,7 +73,7 @@ def successive_rejects_kernel(
     budgets: tuple[int, ...],
     draws: DrawBatch,
     ranking: bool,
-    params: Mapping[str, Fraction],
+    params: AlgorithmParams,
 ) -> Chunk:
     """SR (unsynchronized draws) or SySRs (synchronized draws) at every budget of *budgets*.
 
@@ -108,7 +107,9 @@ def successive_rejects_kernel(
                 position = np.take(keys[slot[n_k]], live).argmin(axis=1)
             else:
                 assert floats is not None
-                position, resolved = _float_worst(table, draws, n_k, np.take(floats[slot[n_k]], live), live - offsets, rank)
+                position, resolved = _float_worst(
+                    table, draws, n_k, np.take(floats[slot[n_k]], live), live - offsets, rank
+                )
                 decisions += resolved
             worst = live[runs, position]
             live[runs, position] = live[:, size - 1]
@@ -160,8 +161,6 @@ def _float_worst(
     unsettled = np.flatnonzero(~settled)
     for run in unsettled.tolist():
         candidates = np.flatnonzero(near[run]).tolist()
-        exact = {
-            spot: exact_prefix_sum(table, draws, run, int(live[run, spot]), n_k) for spot in candidates
-        }
+        exact = {spot: exact_prefix_sum(table, draws, run, int(live[run, spot]), n_k) for spot in candidates}
         position[run] = min(candidates, key=lambda spot: (exact[spot], -int(live_rank[run, spot])))
     return position, len(unsettled)

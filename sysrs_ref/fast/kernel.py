@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref.algorithms.params import AlgorithmParams
 from sysrs_ref.fast.batch import DrawBatch
 from sysrs_ref.fast.table import ScoreTable
 
@@ -34,7 +34,7 @@ class Chunk:
 
 
 #: kernel(table, budgets, draws, ranking=..., params=...) -> Chunk
-Kernel = Callable[[ScoreTable, tuple[int, ...], DrawBatch, bool, Mapping[str, Fraction]], Chunk]
+Kernel = Callable[[ScoreTable, tuple[int, ...], DrawBatch, bool, AlgorithmParams], Chunk]
 
 
 def prefix_at(

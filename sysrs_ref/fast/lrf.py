@@ -1,192 +1,35 @@
-"""UCB-E-LRF with numpy: the ensemble fitted all members at once, and budget checkpoints.
+"""UCB-E-LRF with numpy: the one control loop driven with the numpy fit, and budget checkpoints.
 
-:func:`fit_ensemble_fast` is :func:`~sysrs_ref.algorithms.lrf_model.fit_ensemble`
-with the C members stacked in arrays: the same stream (SplitMix64 in uint64
-arithmetic, the same indices), the same dropout, initial factors, ALS sweeps
-and ensemble statistics, so only the order of floating-point additions
-differs (agreement to 1e-10 on [0, 1] scores, tested); rank 1, the paper's
-setting, uses batched matrix-vector products instead of r x r solves.
-:func:`run_lrf` replays the reference's run and records, at every budget of a
-grid, the choice a separate run with that budget would make (the prefix of
-the requests up to the budget, then the final fit with the next fit number).
+The numpy fit :func:`fit_ensemble_fast` (with :func:`uniforms` and
+:func:`dropped_cells`) lives in :mod:`sysrs_ref.algorithms._lrf_fit`, where
+the registry's ``ucbe-lrf`` can reach it, and is re-exported here under the
+same names. :func:`run_lrf` is not a second copy of UCB-E-LRF: it answers the
+requests of the step generator
+:func:`~sysrs_ref.algorithms.lrf.ucbe_lrf_rankings` (the loop of
+:func:`~sysrs_ref.algorithms.lrf.ucbe_lrf`, run to the largest budget and
+making the choice at every smaller one) from the score matrix, with the
+numpy fit; :func:`lrf_rankings` does so for the runs of a simulation.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from sysrs_ref.algorithms.lrf import LRFDraw, LRFParams, random_lrf_draw
-from sysrs_ref.algorithms.lrf_model import GAMMA, dropout_table
-from sysrs_ref.schedule import check_budget
+from sysrs_ref.algorithms._lrf_fit import dropped_cells, fit_ensemble_fast, uniforms
+from sysrs_ref.algorithms.lrf import (
+    FloatArray,
+    LRFDraw,
+    LRFParams,
+    Ranking,
+    RankingsRun,
+    random_lrf_draw,
+    ucbe_lrf_rankings,
+)
 
 __all__ = ["dropped_cells", "fit_ensemble_fast", "lrf_rankings", "run_lrf", "uniforms"]
-
-FloatArray = npt.NDArray[np.float64]
-
-
-def uniforms(seed: int, indices: npt.NDArray[np.uint64]) -> FloatArray:
-    """The stream's uniforms at *indices*, vectorized (:func:`~sysrs_ref.algorithms.lrf_model.uniform`).
-
-    >>> from sysrs_ref.algorithms.lrf_model import uniform
-    >>> float(uniforms(5, np.array([3], dtype=np.uint64))[0]) == uniform(5, 3)
-    True
-    """
-    with np.errstate(over="ignore"):  # uint64 arithmetic wraps modulo 2^64, as SplitMix64 wants
-        z = indices + np.uint64(1)
-        z *= np.uint64(GAMMA)
-        z += np.uint64(seed)
-        for shift, factor in ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB)):
-            z ^= z >> np.uint64(shift)
-            z *= np.uint64(factor)
-        z ^= z >> np.uint64(31)
-        z >>= np.uint64(11)
-    out: FloatArray = z.astype(np.float64)
-    out *= 2.0**-53
-    return out
-
-
-def dropped_cells(
-    seed: int, base: npt.NDArray[np.uint64], seen: npt.NDArray[np.intp], dropout: float, first: int | None = None
-) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
-    """(member, cell) of every observed cell a member leaves out: the reference's gap walk, for all members at once.
-
-    *base* holds each member's first stream index, *seen* the observed cells in
-    increasing order. Enough gaps for about q N drops plus eight standard
-    deviations are drawn at once (*first*, if given, instead); while a
-    member's walk has not passed N, all get twice as many (the same uniforms,
-    more of them).
-
-    >>> from sysrs_ref.algorithms.lrf_model import dropped_ranks, dropout_table
-    >>> member, cell = dropped_cells(3, np.array([0, 500], dtype=np.uint64), np.arange(100) * 2, 0.2)
-    >>> [int(c) // 2 for c in cell[member == 1]] == dropped_ranks(3, 500, 100, dropout_table(0.2))
-    True
-    """
-    table = np.array(dropout_table(dropout))
-    count = len(seen)
-    if table.size == 0 or count == 0:
-        return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
-    draws = min(count + 1, first or int(count * dropout + 8 * math.sqrt(count * dropout) + 16))
-    while True:
-        u = uniforms(seed, base[:, None] + np.arange(draws, dtype=np.uint64)[None, :])
-        ranks = np.cumsum(np.searchsorted(table, u, side="right") + 1, axis=1) - 1  # d_k = sum of (G + 1) - 1
-        if draws == count + 1 or bool((ranks[:, -1] >= count).all()):
-            break
-        draws = min(count + 1, 2 * draws)
-    member, position = np.nonzero(ranks < count)
-    return member, seen[ranks[member, position]]
-
-
-def fit_ensemble_fast(
-    scores: FloatArray, seed: int, fit: int, params: LRFParams, ddof: int = 1
-) -> tuple[FloatArray, FloatArray]:
-    """(S-hat, R) of fit *fit*: the ensemble mean and standard deviation, K x L; NaN in *scores* = not observed.
-
-    Rank 1 (the paper's setting) never forms a member's masked data: member c's
-    sums ``sum_i m_cij u_ci^2`` and ``sum_i m_cij s_ij u_ci`` are the products
-    of its factors with the shared observed matrices (one matrix product for
-    all members) less the few cells its dropout leaves out (a bincount).
-
-    >>> from sysrs_ref.algorithms.lrf_model import fit_ensemble
-    >>> scores = np.array([[1.0, np.nan, 0.0], [0.5, 1.0, np.nan]])
-    >>> mean, spread = fit_ensemble_fast(scores, 9, 0, LRFParams(members=3, sweeps=2))
-    >>> want = fit_ensemble([[1.0, None, 0.0], [0.5, 1.0, None]], 9, 0, members=3, sweeps=2)
-    >>> bool(np.allclose(mean, want.mean, atol=1e-12) and np.allclose(spread, want.spread, atol=1e-12))
-    True
-    """
-    n_models, n_queries = scores.shape
-    rank, members = params.rank, params.members
-    cells = n_models * n_queries
-    block = cells + 1 + 2 * (n_models + n_queries) * rank
-    base = (np.arange(members, dtype=np.uint64) + np.uint64(members * fit)) * np.uint64(block)  # (C,)
-    observed = ~np.isnan(scores)
-    member, cell = dropped_cells(seed, base, np.flatnonzero(observed), params.dropout)
-    model, query = np.divmod(cell, n_queries)
-    values = np.where(observed, scores, 0.0)
-    ones = observed.astype(np.float64)
-
-    def normals(start: int, count: int) -> FloatArray:
-        offsets = np.uint64(start) + 2 * np.arange(count, dtype=np.uint64)
-        u1 = uniforms(seed, base[:, None] + offsets[None, :])
-        u2 = uniforms(seed, base[:, None] + offsets[None, :] + np.uint64(1))
-        z: FloatArray = np.sqrt(-2.0 * np.log(1.0 - u1)) * np.cos(2.0 * np.pi * u2)
-        return z
-
-    u = normals(cells + 1, n_models * rank).reshape(members, n_models, rank)
-    v = normals(cells + 1 + 2 * n_models * rank, n_queries * rank).reshape(members, n_queries, rank)
-    if rank == 1:
-        a, b = u[:, :, 0], v[:, :, 0]
-        dropped_values = values[model, query]
-        to_query, to_model = member * n_queries + query, member * n_models + model
-
-        def less_dropped(total: FloatArray, where: npt.NDArray[np.intp], weights: FloatArray) -> FloatArray:
-            out: FloatArray = total - np.bincount(where, weights, minlength=total.size).reshape(total.shape)
-            return out
-
-        for _ in range(params.sweeps):
-            a_cells = a.take(to_model)  # a[member, model], by flat index
-            numerator = less_dropped(a @ values, to_query, a_cells * dropped_values)
-            b = numerator / (less_dropped((a * a) @ ones, to_query, a_cells * a_cells) + params.ridge)
-            b_cells = b.take(to_query)
-            numerator = less_dropped(b @ values.T, to_model, b_cells * dropped_values)
-            a = numerator / (less_dropped((b * b) @ ones.T, to_model, b_cells * b_cells) + params.ridge)
-        return _rank_one_statistics(a, b, ddof)
-    else:
-        mask = np.broadcast_to(ones, (members, n_models, n_queries)).copy()  # (C, K, L): 1 where member c uses the cell
-        mask[member, model, query] = 0.0
-        weighted = mask * values[None]
-        eye = params.ridge * np.eye(rank)
-        for _ in range(params.sweeps):
-            gram = np.einsum("cij,cip,ciq->cjpq", mask, u, u) + eye
-            v = np.linalg.solve(gram, np.einsum("cij,cip->cjp", weighted, u)[..., None])[..., 0]
-            gram = np.einsum("cij,cjp,cjq->cipq", mask, v, v) + eye
-            u = np.linalg.solve(gram, np.einsum("cij,cjp->cip", weighted, v)[..., None])[..., 0]
-        products = np.einsum("cip,cjp->cij", u, v)
-    mean: FloatArray = products.mean(axis=0)
-    spread: FloatArray = products.std(axis=0, ddof=ddof) if members > ddof else np.zeros_like(mean)
-    return mean, spread
-
-
-#: Below this one-pass variance a cell's spread is recomputed in two passes (see _rank_one_statistics).
-TWO_PASS_BELOW = 1e-6
-#: ... unless its products are all this small (mean square): the cancellation is then below 1e-23.
-TINY_SQUARES = 1e-8
-
-
-def _rank_one_statistics(a: FloatArray, b: FloatArray, ddof: int) -> tuple[FloatArray, FloatArray]:
-    """Mean and standard deviation over members of the products a_ci b_cj, by matrix products.
-
-    The mean is ``a^T b / C`` and the variance ``(a^2)^T (b^2) - C mean^2``
-    over C - ddof: no C x K x L array. That difference loses a few ulps of
-    the mean square ``(a^2)^T (b^2) / C`` to cancellation: harmless for the
-    spread once the variance is 1e-6 or more (the spread is then off by under
-    1e-11), or when the mean square is at most 1e-8 (the variance is then off
-    by under 1e-23, the spread by under 1e-11). The other cells are
-    recomputed in two passes, as the reference does.
-    """
-    members = a.shape[0]
-    mean: FloatArray = (a.T @ b) / members
-    if members <= ddof:
-        return mean, np.zeros_like(mean)
-    squares: FloatArray = (a * a).T @ (b * b)
-    variance: FloatArray = (squares - members * mean * mean) / (members - ddof)
-    small = np.nonzero((variance < TWO_PASS_BELOW) & (squares > TINY_SQUARES * members))
-    if small[0].size:
-        products = a[:, small[0]] * b[:, small[1]]  # (C, cells)
-        variance[small] = ((products - products.mean(axis=0)) ** 2).sum(axis=0) / (members - ddof)
-    spread: FloatArray = np.sqrt(variance)
-    return mean, spread
-
-
-def _estimates(scores: FloatArray, mean: FloatArray, spread: FloatArray, bonus: float, on_observed: bool) -> FloatArray:
-    observed = ~np.isnan(scores)
-    value = np.where(observed, scores, mean)
-    extra = bonus * spread if on_observed else np.where(observed, 0.0, bonus * spread)
-    out: FloatArray = (value + extra).sum(axis=1) / scores.shape[1]
-    return out
 
 
 def run_lrf(
@@ -197,54 +40,34 @@ def run_lrf(
 ) -> list[tuple[int, ...]]:
     """The ranking UCB-E-LRF returns at each of *budgets*, from one run to the largest (checkpoints).
 
-    Entry b is what ``drive(ucbe_lrf(budgets[b], draw, params), Instance(matrix))`` returns as
-    its ranking (up to float rounding in the fits; tested).
+    Drives ``ucbe_lrf_rankings(budgets, draw, params, fit=fit_ensemble_fast)``
+    against *matrix*, so entry b is exactly what
+    ``drive(ucbe_lrf(budgets[b], draw, params, fit=fit_ensemble_fast), Instance(matrix))``
+    (what :func:`~sysrs_ref.select` runs) returns as its ranking, and what the
+    reference fit gives up to float rounding in the fits (tested).
+    ValueError if the draw is for another shape; BudgetError for a budget
+    outside [K, K L].
 
     >>> from sysrs_ref.algorithms.lrf import random_lrf_draw
     >>> small = LRFParams(batch=2, members=3, sweeps=2)
     >>> [r[0] for r in run_lrf([[1, 1, 1, 0], [0, 0, 1, 0]], [2, 8], random_lrf_draw(1, 2, 4), small)]
     [0, 0]
     """
-    settings = params if params is not None else LRFParams()
     truth = np.asarray(matrix, dtype=np.float64)
-    n_models, n_queries = truth.shape
-    if (draw.n_models, draw.n_queries) != (n_models, n_queries):
-        raise ValueError(f"the draw is for {draw.n_models} x {draw.n_queries}, the matrix is {n_models} x {n_queries}")
-    grid = sorted({check_budget(b, n_models, n_queries) for b in budgets})
-    rank = np.empty(n_models, dtype=np.int64)
-    rank[np.asarray(draw.arm_priority)] = np.arange(n_models)
-    where = np.empty(n_models * n_queries, dtype=np.int64)
-    where[np.asarray(draw.cell_order)] = np.arange(n_models * n_queries)
-    observed = np.full((n_models, n_queries), np.nan)
-    results: dict[int, tuple[int, ...]] = {}
-    pending = list(grid)
-    fit = 0
+    if truth.ndim != 2 or (draw.n_models, draw.n_queries) != truth.shape:
+        raise ValueError(f"the draw is for {draw.n_models} x {draw.n_queries}, the matrix has shape {truth.shape}")
+    return _answer(ucbe_lrf_rankings(budgets, draw, params, fit=fit_ensemble_fast), truth)
 
-    def evaluate(cells: Sequence[tuple[int, int]], spent: int) -> int:
-        """Evaluate *cells* in order; at each checkpoint inside, the final choice on what is seen there."""
-        for model, query in cells:
-            observed[model, query] = truth[model, query]
-            spent += 1
-            if pending and spent == pending[0]:
-                mean, _ = fit_ensemble_fast(observed, draw.seed, fit, settings)
-                final = _estimates(observed, mean, np.zeros_like(mean), 0.0, False)
-                results[pending.pop(0)] = tuple(int(m) for m in np.lexsort((rank, -final)))
-        return spent
 
-    warm = min(grid[-1], int(settings.warmup * n_models * n_queries / 100))
-    spent = evaluate([(cell // n_queries, cell % n_queries) for cell in draw.cell_order[:warm]], 0)
-    while pending:
-        open_models = np.flatnonzero(np.isnan(observed).any(axis=1))
-        mean, spread = fit_ensemble_fast(observed, draw.seed, fit, settings)
-        fit += 1
-        index = _estimates(observed, mean, spread, settings.eta, settings.bonus_on_observed)
-        if settings.unseen_first:
-            index = np.where(np.isnan(observed).all(axis=1), np.inf, index)
-        best = open_models[np.lexsort((rank[open_models], -index[open_models]))[0]]
-        free = np.flatnonzero(np.isnan(observed[best]))
-        free = free[np.lexsort((where[best * n_queries + free], -spread[best, free]))]
-        spent = evaluate([(int(best), int(q)) for q in free[: min(settings.batch, pending[-1] - spent)]], spent)
-    return [results[b] for b in budgets]
+def _answer(run: RankingsRun, truth: FloatArray) -> list[Ranking]:
+    """Drive *run* to its end, answering every request (model, query) with ``truth[model, query]``."""
+    try:
+        batch = next(run)
+        while True:
+            batch = run.send(truth[[r.model for r in batch], [r.query for r in batch]].tolist())
+    except StopIteration as stop:
+        rankings: list[Ranking] = stop.value
+    return rankings
 
 
 def lrf_rankings(
@@ -253,7 +76,8 @@ def lrf_rankings(
     """Rankings (runs, budgets, K) of runs *start* .. *stop* - 1 of a simulation seeded *seed*.
 
     Run r's draw is ``random_lrf_draw(default_rng(SeedSequence(seed, spawn_key=(r,))), K, L)``,
-    the same child stream as the other algorithms' draws (:func:`~sysrs_ref.simulation.simulation_draws`).
+    the same child stream as the other algorithms' draws (:func:`~sysrs_ref.simulation.simulation_draws`);
+    each run serves every budget (:func:`run_lrf`).
 
     >>> lrf_rankings(np.array([[1.0, 1, 0], [0, 0, 1]]), [3, 6], 0, 0, 2, LRFParams(members=2, sweeps=1)).shape
     (2, 2, 2)

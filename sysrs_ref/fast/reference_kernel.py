@@ -7,13 +7,11 @@ runs under :func:`~sysrs_ref.fast.run.run_fast` and ``simulate``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from fractions import Fraction
-
 import numpy as np
 
+from sysrs_ref.algorithms._driver import drive
+from sysrs_ref.algorithms.params import AlgorithmParams
 from sysrs_ref.algorithms.registry import get_algorithm
-from sysrs_ref.driver import drive
 from sysrs_ref.fast.batch import DrawBatch
 from sysrs_ref.fast.kernel import Chunk, Kernel
 from sysrs_ref.fast.table import ScoreTable
@@ -30,7 +28,7 @@ def reference_kernel(name: str) -> Kernel:
         budgets: tuple[int, ...],
         draws: DrawBatch,
         ranking: bool,
-        params: Mapping[str, Fraction],
+        params: AlgorithmParams,
     ) -> Chunk:
         n_runs, n_budgets, n_models = draws.n_runs, len(budgets), table.n_models
         chosen = np.empty((n_runs, n_budgets), dtype=np.int32)
@@ -39,7 +37,7 @@ def reference_kernel(name: str) -> Kernel:
         for run in range(n_runs):
             draw = draws.draw(run)
             for column, budget in enumerate(budgets):
-                outcome = drive(spec.start(budget, draw, **params), table.instance)
+                outcome = drive(spec.run(budget, draw, params), table.instance)
                 chosen[run, column] = outcome.chosen
                 ranks[run, column] = outcome.ranking
                 spent[column] = outcome.spent

@@ -7,18 +7,18 @@ from fractions import Fraction
 
 import numpy as np
 
+from sysrs_ref.algorithms.params import AlgorithmParams
 from sysrs_ref.algorithms.registry import ParamValue, get_algorithm
-from sysrs_ref.algorithms.ucb import exploration
+from sysrs_ref.errors import DrawError
 from sysrs_ref.fast.batch import DrawBatch
 from sysrs_ref.fast.kernel import Chunk, Kernel
 from sysrs_ref.fast.outcomes import FastOutcomes
 from sysrs_ref.fast.reference_kernel import reference_kernel
-from sysrs_ref.errors import DrawError
 from sysrs_ref.fast.table import ScoreTable, score_table
 from sysrs_ref.instance import Instance
 from sysrs_ref.schedule import check_budget
 
-__all__ = ["KERNELS", "chunk_runs", "exact_params", "fast_kernel", "run_fast"]
+__all__ = ["KERNELS", "chunk_runs", "exact_params", "fast_kernel", "run_exact", "run_fast"]
 
 #: Fast kernels by algorithm name; filled in by the kernel modules (see fast/__init__.py).
 KERNELS: dict[str, Kernel] = {}
@@ -30,9 +30,7 @@ CELL_BYTES: dict[str, int] = {}
 CHUNK_BYTES = 768 * 2**20
 
 
-def chunk_runs(
-    n_models: int, n_queries: int, n_budgets: int, limit: int = CHUNK_BYTES, cell_bytes: int = 64
-) -> int:
+def chunk_runs(n_models: int, n_queries: int, n_budgets: int, limit: int = CHUNK_BYTES, cell_bytes: int = 64) -> int:
     """How many runs to process at once so a chunk stays within *limit* bytes.
 
     A run needs *cell_bytes* per (model, query) cell (orders, gathered scores,
@@ -61,8 +59,7 @@ def exact_params(name: str, params: Mapping[str, ParamValue]) -> dict[str, Fract
     {}
     """
     spec = get_algorithm(name)
-    checked = spec.check_params(params)
-    return {key: exploration(value) if key == "a" else Fraction(str(value)) for key, value in checked.items()}
+    return spec.exact_params(spec.parse_params(params))
 
 
 def run_fast(
@@ -90,6 +87,30 @@ def run_fast(
     >>> out.chosen[:, 1].tolist(), out.spent[:, 1].tolist()
     ([0, 0, 0, 0], [12, 12, 12, 12])
     """
+    typed = get_algorithm(algorithm).parse_params(params)
+    return run_exact(scores, algorithm, budgets, draws, typed, ranking=ranking, chunk=chunk, progress=progress)
+
+
+def run_exact(
+    scores: Instance | ScoreTable,
+    algorithm: str,
+    budgets: Sequence[int],
+    draws: DrawBatch,
+    params: AlgorithmParams,
+    *,
+    ranking: bool = True,
+    chunk: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> FastOutcomes:
+    """:func:`run_fast` with the parameters parsed already (:meth:`~sysrs_ref.algorithms.registry.AlgorithmSpec.parse_params`).
+
+    >>> from sysrs_ref import Instance
+    >>> from sysrs_ref.fast import random_draws
+    >>> inst = Instance([[1, 0, 1], [0, 1, 0]])
+    >>> from sysrs_ref.algorithms.params import Exploration
+    >>> run_exact(inst, "ucbe", [6], random_draws(0, 3, 2, 3, synchronized=False), Exploration(Fraction(1, 10))).chosen[:, 0].tolist()
+    [0, 0, 0]
+    """
     spec = get_algorithm(algorithm)
     if spec.cells:
         raise DrawError(f"{spec.name} draws cells, not query orders: use sysrs_ref.fast.lrf.run_lrf or lrf_rankings")
@@ -99,7 +120,6 @@ def run_fast(
     if not grid:
         raise ValueError("give at least one budget")
     draws.require(n_models, n_queries, synchronized=spec.synchronized, who=spec.name)
-    exact = exact_params(spec.name, params)
     kernel = fast_kernel(spec.name)
     cell_bytes = CELL_BYTES.get(spec.name, 64) if spec.name in KERNELS else 64
     size = chunk if chunk is not None else chunk_runs(n_models, n_queries, len(grid), cell_bytes=cell_bytes)
@@ -112,7 +132,7 @@ def run_fast(
     decisions = 0
     for start in range(0, n_runs, size):
         stop = min(n_runs, start + size)
-        part: Chunk = kernel(table, grid, draws.chunk(start, stop), ranking, exact)
+        part: Chunk = kernel(table, grid, draws.chunk(start, stop), ranking, params)
         chosen[start:stop] = part.chosen
         if ranks is not None and part.ranking is not None:
             ranks[start:stop] = part.ranking
@@ -128,7 +148,9 @@ def _register() -> None:
     from sysrs_ref.fast.elimination import successive_rejects_kernel
     from sysrs_ref.fast.uniform import uniform_kernel
 
-    KERNELS.update(us=uniform_kernel, syus=uniform_kernel, sr=successive_rejects_kernel, sysrs=successive_rejects_kernel)
+    KERNELS.update(
+        us=uniform_kernel, syus=uniform_kernel, sr=successive_rejects_kernel, sysrs=successive_rejects_kernel
+    )
     KERNELS.update(sar=accept_reject_kernel, sysar=accept_reject_kernel)
     # orders (4) + gathered scores then prefix sums in place (8) + slack
     CELL_BYTES.update(us=16, syus=16, sr=16, sysrs=16, sar=16, sysar=16)

@@ -94,10 +94,7 @@ def score_table(instance: Instance, *, prefer_float: bool = False) -> ScoreTable
     largest = max(max(row) for row in numerators)
     fits = (largest + 1) * instance.n_queries * instance.n_models < INT_LIMIT and not prefer_float
     values: npt.NDArray[np.int64] | npt.NDArray[np.float64]
-    if fits:
-        values = np.array(numerators, dtype=np.int64)
-    else:
-        values = np.array(instance.array, dtype=np.float64)
+    values = np.array(numerators, dtype=np.int64) if fits else np.array(instance.array, dtype=np.float64)
     compact: npt.NDArray[np.generic] = values
     if fits:
         for small in (np.int8, np.int16, np.int32):

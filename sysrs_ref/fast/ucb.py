@@ -48,14 +48,14 @@ counted in ``exact_decisions``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
 
-from sysrs_ref.algorithms.ucb import DEFAULT_A, exploration
+from sysrs_ref.algorithms.params import AlgorithmParams, Exploration
 from sysrs_ref.algorithms.ucb_index import IndexKey
+from sysrs_ref.errors import ParameterError
 from sysrs_ref.fast.batch import DrawBatch
 from sysrs_ref.fast.kernel import Chunk, Kernel
 from sysrs_ref.fast.reference_kernel import reference_kernel
@@ -78,10 +78,12 @@ def _make_kernel(name: str, synchronized: bool) -> Kernel:
         budgets: tuple[int, ...],
         draws: DrawBatch,
         ranking: bool,
-        params: Mapping[str, Fraction],
+        params: AlgorithmParams,
     ) -> Chunk:
         draws.require(table.n_models, table.n_queries, synchronized=synchronized, who=name)
-        a = exploration(params.get("a", DEFAULT_A))
+        if not isinstance(params, Exploration):
+            raise ParameterError(f"{name} takes Exploration parameters, got {params!r}")
+        a = params.a
         if IndexKey.tolerance_for(a) == float("inf"):  # a beyond float64: only the reference is exact
             return reference_kernel(name)(table, budgets, draws, ranking, params)
         return ucb_outcomes(table, budgets, draws, a, ranking=ranking)
@@ -163,9 +165,9 @@ def _same_keys(runs: Runs, rows: IntArray, first: IntArray, in_band: BoolArray) 
     """Do all band arms of each (run, budget) have exactly the same key U(first + 1)?"""
     big = np.iinfo(np.int64).max
     identity = runs.identity(rows, first)
-    same: BoolArray = (
-        np.where(in_band, first, big).min(axis=2) == np.where(in_band, first, -1).max(axis=2)
-    ) & (np.where(in_band, identity, big).min(axis=2) == np.where(in_band, identity, -big).max(axis=2))
+    same: BoolArray = (np.where(in_band, first, big).min(axis=2) == np.where(in_band, first, -1).max(axis=2)) & (
+        np.where(in_band, identity, big).min(axis=2) == np.where(in_band, identity, -big).max(axis=2)
+    )
     if runs.setup.rational_int64 and not same.all():
         numerator, count = runs.rational(rows, first)
         pick = np.argmax(in_band, axis=2)[:, :, None]
@@ -236,7 +238,7 @@ def ucb_outcomes(
     >>> out = ucb_outcomes(table, (3, 8, 12), draws, Fraction(1))
     >>> out.chosen.tolist(), out.spent.tolist()
     ([[0, 0, 0], [2, 2, 0]], [3, 8, 12])
-    >>> same = reference_kernel("syucbe")(table, (3, 8, 12), draws, True, {"a": Fraction(1)})
+    >>> same = reference_kernel("syucbe")(table, (3, 8, 12), draws, True, Exploration(Fraction(1)))
     >>> bool((out.ranking == same.ranking).all())
     True
     """

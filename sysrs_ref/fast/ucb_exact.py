@@ -82,9 +82,7 @@ def bounds_for(table: ScoreTable, a: Fraction) -> Bounds:
     root = 1.0 + math.sqrt(float(a))
     if table.exact and n_queries * denominator < 2**900:
         largest_sum = int(np.asarray(table.values).sum(axis=1).max())  # fits: ScoreTable checks K L max < 2^62
-        exact_floats = (
-            largest_sum < 2**53 and n_queries * denominator < 2**53 and n_queries**2 * denominator < 2**52
-        )
+        exact_floats = largest_sum < 2**53 and n_queries * denominator < 2**53 and n_queries**2 * denominator < 2**52
         err = 8 * UNIT * root
         return Bounds(4 * err, 0.0 if exact_floats else 2.0**-48, exact_floats)
     mean_err = (2 * n_queries + 8) * UNIT

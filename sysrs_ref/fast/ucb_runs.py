@@ -119,8 +119,16 @@ class Runs:
         if run not in self._views:
             setup = self.setup
             self._views[run] = RunView(
-                setup.table, setup.a, setup.bounds, self.keys[run], self.prefix[run],
-                self.draws.query_orders[run], self.draws.rank[run], setup.scale, setup.roots, setup.squares,
+                setup.table,
+                setup.a,
+                setup.bounds,
+                self.keys[run],
+                self.prefix[run],
+                self.draws.query_orders[run],
+                self.draws.rank[run],
+                setup.scale,
+                setup.roots,
+                setup.squares,
             )
         return self._views[run]
 

@@ -10,12 +10,10 @@ tolerance (:mod:`sysrs_ref.fast.certify`) are re-sorted with exact sums.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from fractions import Fraction
-
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref.algorithms.params import AlgorithmParams
 from sysrs_ref.fast.batch import DrawBatch
 from sysrs_ref.fast.certify import exact_prefix_sum, tolerance
 from sysrs_ref.fast.kernel import Chunk, prefix_at
@@ -29,7 +27,7 @@ def uniform_kernel(
     budgets: tuple[int, ...],
     draws: DrawBatch,
     ranking: bool,
-    params: Mapping[str, Fraction],
+    params: AlgorithmParams,
 ) -> Chunk:
     """US (unsynchronized draws) or SyUS (synchronized draws) at every budget of *budgets*.
 

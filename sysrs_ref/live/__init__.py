@@ -5,8 +5,36 @@ logged and fsynced, replayed on reopening); :func:`run` drives one with the
 user's evaluation function on worker threads, retrying failures.
 """
 
-from sysrs_ref.live.driver import EvaluationFailed, Evaluator, Failure, RunReport, run
-from sysrs_ref.live.session import Session
-from sysrs_ref.live.status import SessionStatus
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sysrs_ref.live.driver import EvaluationFailed, Evaluator, Failure, RunReport, run
+    from sysrs_ref.live.session import Session
+    from sysrs_ref.live.status import SessionStatus
 
 __all__ = ["EvaluationFailed", "Evaluator", "Failure", "RunReport", "Session", "SessionStatus", "run"]
+
+#: Where each public name is defined: imported from there on first access.
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(("EvaluationFailed", "Evaluator", "Failure", "RunReport", "run"), "sysrs_ref.live.driver"),
+    **dict.fromkeys(("Session",), "sysrs_ref.live.session"),
+    **dict.fromkeys(("SessionStatus",), "sysrs_ref.live.status"),
+}
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+if not TYPE_CHECKING:  # type checkers see the imports above instead, so a misspelt name stays an error
+
+    def __getattr__(name: str) -> object:
+        """A public name on first access: imported from its module, then kept here (PEP 562)."""
+        if name not in _LAZY:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value

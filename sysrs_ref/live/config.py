@@ -22,7 +22,17 @@ from sysrs_ref.live.log import LOCK_NAME, LOG_NAME
 from sysrs_ref.scores import decimal_text, parse_decimal
 
 __all__ = [
-    "CONFIG_NAME", "FORMAT", "check_ids", "check_new_folder", "config_ids", "config_int", "exact_score", "param_json", "param_value", "score_json", "shown",
+    "CONFIG_NAME",
+    "FORMAT",
+    "check_ids",
+    "check_new_folder",
+    "config_ids",
+    "config_int",
+    "exact_score",
+    "param_json",
+    "param_value",
+    "score_json",
+    "shown",
 ]
 
 #: The session's configuration file in the run directory.
@@ -97,8 +107,14 @@ def check_ids(ids: Sequence[str], what: str) -> tuple[str, ...]:
     if isinstance(ids, str):
         raise LiveError(f"the {what} ids must be a list of strings, not one string")
     found = tuple(ids)
-    bad = [item for item in found if not isinstance(item, str) or not item.strip() or item != item.strip()
-           or any(ord(c) < 32 or ord(c) == 127 for c in item)]
+    bad = [
+        item
+        for item in found
+        if not isinstance(item, str)
+        or not item.strip()
+        or item != item.strip()
+        or any(ord(c) < 32 or ord(c) == 127 for c in item)
+    ]
     if bad:
         raise LiveError(
             f"{what} ids must be non-empty strings without surrounding spaces or control characters, got {bad[0]!r}"

@@ -25,6 +25,7 @@ further use: reopen it with :meth:`Session.open <sysrs_ref.live.session.Session.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections import deque
@@ -35,6 +36,7 @@ from itertools import repeat
 
 import numpy as np
 
+from sysrs_ref._checks import check_int
 from sysrs_ref.algorithms.base import Outcome
 from sysrs_ref.errors import LiveError, ParameterError, ScoreError
 from sysrs_ref.live.session import Session
@@ -113,15 +115,17 @@ def run(
     for name, value, least in (("workers", workers, 1), ("retries", retries, 0)):
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
             raise ParameterError(f"{name} must be an integer of at least {least}, got {value!r}")
-    if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1):
-        raise ParameterError(f"chunk must be a positive integer or None, got {chunk!r}")
+    if chunk is not None:
+        check_int(chunk, "chunk")
     if not backoff >= 0:
         raise ParameterError(f"backoff must be a number of seconds >= 0, got {backoff!r}")
     session.check_writable()  # before any call of evaluate
     began = time.perf_counter()
     failures: list[Failure] = []
     calls = recorded = 0
-    waiting: deque[tuple[str, tuple[str, ...], int, float]] = deque()  # calls not started: model, queries, attempt, delay
+    waiting: deque[tuple[str, tuple[str, ...], int, float]] = (
+        deque()
+    )  # calls not started: model, queries, attempt, delay
     running: dict[Future[Sequence[object]], tuple[str, tuple[str, ...], int]] = {}
     stop = threading.Event()  # set on the way out: a retry waiting out its backoff then never calls evaluate
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="sysrs-live")
@@ -159,7 +163,8 @@ def run(
                         raise EvaluationFailed(
                             f"evaluate({model!r}, {len(queries)} queries) failed {attempt} times, last with "
                             f"{error!r}; the {session.status().spent} scores recorded so far are kept: run again "
-                            "to resume", failures,
+                            "to resume",
+                            failures,
                         ) from error
                     waiting.appendleft((model, queries, attempt + 1, delay))
                 start_calls()
@@ -179,10 +184,9 @@ def _harvest(session: Session, running: Mapping[Future[Sequence[object]], tuple[
     kept = 0
     for future, (model, queries, _) in running.items():
         if future.done() and not future.cancelled() and future.exception() is None:
-            try:
+            # the exception on its way out says what went wrong, and the log keeps what was recorded
+            with contextlib.suppress(Exception):
                 kept += _record(session, model, queries, future.result(), [])
-            except Exception:  # noqa: BLE001 - an unusable answer, or a session broken by the stop itself:
-                pass  # the exception on its way out says what went wrong, and the log keeps what was recorded
     return kept
 
 
@@ -192,14 +196,20 @@ def _calls(pending: Sequence[tuple[str, str]], chunk: int | None) -> list[tuple[
     for model, query in pending:
         by_model.setdefault(model, []).append(query)
     size = chunk or max((len(queries) for queries in by_model.values()), default=1)
-    return [(model, tuple(queries[i : i + size])) for model, queries in by_model.items() for i in range(0, len(queries), size)]
+    return [
+        (model, tuple(queries[i : i + size]))
+        for model, queries in by_model.items()
+        for i in range(0, len(queries), size)
+    ]
 
 
 class _Stopped(Exception):
     """The run stopped while this call waited to start (its result would be thrown away)."""
 
 
-def _call(evaluate: Evaluator, model: str, queries: tuple[str, ...], delay: float, stop: threading.Event) -> Sequence[object]:
+def _call(
+    evaluate: Evaluator, model: str, queries: tuple[str, ...], delay: float, stop: threading.Event
+) -> Sequence[object]:
     if stop.wait(delay) if delay > 0 else stop.is_set():
         raise _Stopped
     return evaluate(model, list(queries))
@@ -210,10 +220,15 @@ def _record(session: Session, model: str, queries: tuple[str, ...], scores: obje
     if isinstance(scores, np.ndarray) and scores.ndim == 1:
         scores = scores.tolist()  # a numpy vector of scores is fine
     if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence) or len(scores) != len(queries):
-        shown = len(scores) if isinstance(scores, Sequence) and not isinstance(scores, (str, bytes)) else type(scores).__name__
+        shown = (
+            len(scores)
+            if isinstance(scores, Sequence) and not isinstance(scores, (str, bytes))
+            else type(scores).__name__
+        )
         raise EvaluationFailed(
             f"evaluate({model!r}, {len(queries)} queries) returned {shown} instead of {len(queries)} scores, "
-            "one per query in the order given", failures,
+            "one per query in the order given",
+            failures,
         )
     try:
         return session.record_many(zip(repeat(model), queries, scores))

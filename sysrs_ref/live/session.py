@@ -8,7 +8,7 @@ any order and over any number of processes and days:
 - :meth:`Session.create` writes ``session.json`` (the models' and queries'
   ids, the algorithm, its parameters, the budget n, the seed) atomically into
   a new run directory. The draw is ``spec.random_draw(seed, K, L)``, exactly
-  as :func:`~sysrs_ref.driver.select` makes it, and id i of the model list is
+  as :func:`~sysrs_ref.algorithms._driver.select` makes it, and id i of the model list is
   row i, id j of the query list column j. So a session fed the scores of a
   matrix ends with the outcome of ``select(matrix, budget, algorithm,
   seed=seed)``.
@@ -43,14 +43,25 @@ from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType, TracebackType
 
+from sysrs_ref._atomic import atomic_write
+from sysrs_ref._checks import check_int
 from sysrs_ref._version import __version__
 from sysrs_ref.algorithms.base import AlgorithmRun, Batch, Outcome
 from sysrs_ref.algorithms.registry import ParamValue, get_algorithm
-from sysrs_ref._atomic import atomic_write
 from sysrs_ref.errors import LiveError, ScoreError
 from sysrs_ref.json_types import JsonValue
 from sysrs_ref.live.config import (
-    CONFIG_NAME, FORMAT, check_ids, check_new_folder, config_ids, config_int, exact_score, param_json, param_value, score_json, shown,
+    CONFIG_NAME,
+    FORMAT,
+    check_ids,
+    check_new_folder,
+    config_ids,
+    config_int,
+    exact_score,
+    param_json,
+    param_value,
+    score_json,
+    shown,
 )
 from sysrs_ref.live.log import LOG_NAME, LogWriter, fsync_directory, read_log
 from sysrs_ref.live.status import SessionStatus
@@ -83,8 +94,13 @@ class Session:
     0
     """
 
-    def __init__(self, directory: Path, config: Mapping[str, JsonValue], writer: LogWriter | None,
-                 records: Sequence[Mapping[str, JsonValue]]) -> None:
+    def __init__(
+        self,
+        directory: Path,
+        config: Mapping[str, JsonValue],
+        writer: LogWriter | None,
+        records: Sequence[Mapping[str, JsonValue]],
+    ) -> None:
         self.directory = directory
         self.models: tuple[str, ...] = config_ids(config, "models")
         self.queries: tuple[str, ...] = config_ids(config, "queries")
@@ -133,15 +149,20 @@ class Session:
         folder = Path(directory)
         model_ids, query_ids = check_ids(models, "model"), check_ids(queries, "query")
         spec = get_algorithm(algorithm)
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise LiveError(f"seed must be a non-negative integer, got {seed!r}")
+        check_int(seed, "seed", least=0, error=LiveError)
         checked = spec.check_params(dict(params or {}))
         n = parse_budget(budget, len(model_ids), len(query_ids))
         check_new_folder(folder)
         config: dict[str, JsonValue] = {
-            "format": FORMAT, "package": __version__, "algorithm": spec.name,
+            "format": FORMAT,
+            "package": __version__,
+            "algorithm": spec.name,
             "params": {key: param_json(value) for key, value in checked.items()},
-            "budget": n, "budget_given": str(budget), "seed": seed, "models": list(model_ids), "queries": list(query_ids),
+            "budget": n,
+            "budget_given": str(budget),
+            "seed": seed,
+            "models": list(model_ids),
+            "queries": list(query_ids),
         }
         session = cls(folder, config, None, [])  # starts the run in memory: bad settings fail here, before any file
         try:
@@ -198,7 +219,9 @@ class Session:
     def __enter__(self) -> Session:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
         self.close()
 
     # -- what the algorithm needs, and the scores ------------------------------------------------------
@@ -283,7 +306,9 @@ class Session:
             new[pair] = score
         if new:
             try:
-                writer.append({"t": "score", "model": m, "query": q, "score": score_json(s)} for (m, q), s in new.items())
+                writer.append(
+                    {"t": "score", "model": m, "query": q, "score": score_json(s)} for (m, q), s in new.items()
+                )
                 self._scores.update(new)
                 self._waiting.difference_update(new)
                 self._advance()
@@ -313,8 +338,17 @@ class Session:
         current = self._batches[-1] if self._batches and not self.done else ()
         active = tuple(dict.fromkeys(model for model, _ in current))
         return SessionStatus(
-            self.algorithm, len(self.models), len(self.queries), self.budget, len(self._scores), len(self.pending()),
-            len(self._batches), active, self.done, self.chosen, self.ranking,
+            self.algorithm,
+            len(self.models),
+            len(self.queries),
+            self.budget,
+            len(self._scores),
+            len(self.pending()),
+            len(self._batches),
+            active,
+            self.done,
+            self.chosen,
+            self.ranking,
         )
 
     # -- replay ---------------------------------------------------------------------------------------
@@ -345,9 +379,13 @@ class Session:
                 except (ValueError, ArithmeticError):  # decimal errors and 1/0 are ArithmeticErrors
                     score = Fraction(-1)
                 if not 0 <= score <= 1:
-                    raise LiveError(f"{where} record {number}: unreadable score {record.get('score')!r}; the log is corrupt")
+                    raise LiveError(
+                        f"{where} record {number}: unreadable score {record.get('score')!r}; the log is corrupt"
+                    )
                 if self._scores.setdefault(pair, score) != score:
-                    raise LiveError(f"{where} record {number}: a second, different score for {pair}; the log is corrupt")
+                    raise LiveError(
+                        f"{where} record {number}: a second, different score for {pair}; the log is corrupt"
+                    )
             else:
                 raise LiveError(f"{where} record {number}: unknown record type {kind!r}; the log is corrupt")
         self._start()
@@ -362,7 +400,9 @@ class Session:
         asked = {pair for batch in self._batches for pair in batch}
         stray = [pair for pair in self._scores if pair not in asked]
         if stray:
-            raise LiveError(f"{where}: scores for pairs the algorithm never requested, first {stray[0]}; the log is corrupt")
+            raise LiveError(
+                f"{where}: scores for pairs the algorithm never requested, first {stray[0]}; the log is corrupt"
+            )
 
     def _start(self) -> None:
         try:
@@ -399,6 +439,8 @@ class Session:
     def _log_new_batches(self) -> None:
         """Append the batches the algorithm asked for since the log last recorded one."""
         if self._writer is not None and self._logged < len(self._batches):
-            self._writer.append({"t": "batch", "index": index + 1, "pairs": [list(pair) for pair in self._batches[index]]}
-                                for index in range(self._logged, len(self._batches)))
+            self._writer.append(
+                {"t": "batch", "index": index + 1, "pairs": [list(pair) for pair in self._batches[index]]}
+                for index in range(self._logged, len(self._batches))
+            )
             self._logged = len(self._batches)

@@ -34,7 +34,15 @@ class SessionStatus:
     def to_json(self) -> dict[str, JsonValue]:
         """The status as the JSON object of ``live status --json``."""
         return {
-            "algorithm": self.algorithm, "K": self.models, "L": self.queries, "budget": self.budget,
-            "spent": self.spent, "pending": self.pending, "phase": self.phase, "active": list(self.active),
-            "done": self.done, "chosen": self.chosen, "ranking": None if self.ranking is None else list(self.ranking),
+            "algorithm": self.algorithm,
+            "K": self.models,
+            "L": self.queries,
+            "budget": self.budget,
+            "spent": self.spent,
+            "pending": self.pending,
+            "phase": self.phase,
+            "active": list(self.active),
+            "done": self.done,
+            "chosen": self.chosen,
+            "ranking": None if self.ranking is None else list(self.ranking),
         }

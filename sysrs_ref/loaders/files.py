@@ -75,14 +75,12 @@ def _load_npy(file: Path) -> Instance:
         magic = handle.read(len(NPY_MAGIC))
     if magic.startswith(ZIP_MAGIC):
         raise InstanceError(
-            f"'{file}' is not a single array but a zip archive (an .npz); save one matrix "
-            "with numpy.save"
+            f"'{file}' is not a single array but a zip archive (an .npz); save one matrix with numpy.save"
         )
     if magic != NPY_MAGIC:
         kind = "a Python pickle, not a valid .npy file" if magic[:1] == b"\x80" else "not a valid .npy file"
         raise InstanceError(
-            f"'{file}' is {kind} (it lacks the NUMPY header); only plain numeric arrays "
-            "written by numpy.save are read"
+            f"'{file}' is {kind} (it lacks the NUMPY header); only plain numeric arrays written by numpy.save are read"
         )
     try:
         loaded = np.load(file, allow_pickle=False)
@@ -114,8 +112,7 @@ def _parse_csv(text: str) -> Instance:
         return _parse_long(lines[1:], header)
     if set(header) & set(LONG_COLUMNS):
         raise InstanceError(
-            f"line {lines[0][0]}: a long .csv needs exactly the columns model, query, score; got "
-            + ", ".join(header)
+            f"line {lines[0][0]}: a long .csv needs exactly the columns model, query, score; got " + ", ".join(header)
         )
     return _parse_matrix(lines)
 
@@ -173,9 +170,7 @@ def _parse_long(lines: list[tuple[int, list[str]]], header: list[str]) -> Instan
     cells: dict[tuple[int, int], tuple[Fraction, int]] = {}
     for number, row in lines:
         if len(row) != len(header):
-            raise InstanceError(
-                f"line {number} has {len(row)} columns, the header has {len(header)}"
-            )
+            raise InstanceError(f"line {number} has {len(row)} columns, the header has {len(header)}")
         model_name = row[column["model"]].strip()
         query_name = row[column["query"]].strip()
         if not model_name or not query_name:
@@ -203,8 +198,5 @@ def _parse_long(lines: list[tuple[int, list[str]]], header: list[str]) -> Instan
                         f"({missing} (model, query) pair(s) missing in all); every model "
                         "needs a score on every query"
                     )
-    rows = [
-        [cells[(model, query)][0] for query in range(len(query_names))]
-        for model in range(len(model_names))
-    ]
+    rows = [[cells[(model, query)][0] for query in range(len(query_names))] for model in range(len(model_names))]
     return Instance(rows, model_names=model_names, query_names=query_names)

@@ -157,13 +157,11 @@ def _file_cells(path: Path, model: str, key: str, metric: str) -> Iterator[Cell]
             yield Cell(model, f"{key}/{instance}", stat["mean"], where)
     if not found:
         has = ", ".join(sorted(names)) or "no stats"
-        raise LoaderError(
-            f"{path}: no unperturbed stat named '{metric}' at train_trial_index 0; the file has {has}"
-        )
+        raise LoaderError(f"{path}: no unperturbed stat named '{metric}' at train_trial_index 0; the file has {has}")
 
 
 def _stat_and_name(item: JsonValue, where: str) -> tuple[Mapping[str, JsonValue], Mapping[str, JsonValue]]:
     name = item.get("name") if isinstance(item, Mapping) else None
     if not isinstance(item, Mapping) or not isinstance(name, Mapping):
-        raise LoaderError(f"{where}: a stat without a name object ({{\"name\": {{\"name\": METRIC, ...}}, ...}})")
+        raise LoaderError(f'{where}: a stat without a name object ({{"name": {{"name": METRIC, ...}}, ...}})')
     return item, name

@@ -41,16 +41,12 @@ from sysrs_ref.loaders.table import Cell, ScoreTable, assemble, check_missing_po
 __all__ = ["SAMPLES_NAME", "load_lm_eval", "model_id_for"]
 
 #: ``samples_<task>_<timestamp>.jsonl``, the timestamp being ``isoformat()`` with ``:`` turned into ``-``.
-SAMPLES_NAME = re.compile(
-    r"^samples_(?P<task>.+)_(?P<timestamp>\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?)\.jsonl$"
-)
+SAMPLES_NAME = re.compile(r"^samples_(?P<task>.+)_(?P<timestamp>\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?)\.jsonl$")
 
 _MODEL_ARG_KEYS = ("pretrained", "model")
 
 
-def load_lm_eval(
-    paths: PathsArg, *, metric: str, filter: str | None = None, missing: str = "fail"
-) -> ScoreTable:
+def load_lm_eval(paths: PathsArg, *, metric: str, filter: str | None = None, missing: str = "fail") -> ScoreTable:
     """Read lm-evaluation-harness ``samples_<task>_<timestamp>.jsonl`` files into a :class:`ScoreTable`.
 
     *paths* are files or directories (searched recursively for
@@ -153,10 +149,7 @@ def _metric_names(row: Mapping[str, JsonValue]) -> str:
     listed = row.get("metrics")
     names = [name for name in listed if isinstance(name, str)] if isinstance(listed, list) else []
     if not names:
-        names = [
-            key for key, value in row.items()
-            if isinstance(value, (int, float)) and key not in ("doc_id",)
-        ]
+        names = [key for key, value in row.items() if isinstance(value, (int, float)) and key not in ("doc_id",)]
     return ", ".join(names) if names else "no metric"
 
 

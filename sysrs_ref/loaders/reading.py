@@ -110,8 +110,7 @@ def parse_json(text: str | bytes, where: str) -> JsonValue:
         value: JsonValue = json.loads(text)
     except json.JSONDecodeError as err:
         raise LoaderError(
-            f"{where}: not valid JSON ({err.msg} at line {err.lineno}, column {err.colno}); "
-            "is the file complete?"
+            f"{where}: not valid JSON ({err.msg} at line {err.lineno}, column {err.colno}); is the file complete?"
         ) from None
     except (ValueError, RecursionError) as err:  # bad UTF-8, an integer of thousands of digits, deep nesting
         raise LoaderError(f"{where}: not usable JSON ({err})") from None

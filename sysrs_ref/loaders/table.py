@@ -197,7 +197,9 @@ def assemble(
         per_model[model_index] += 1
         per_query[query_index] += 1
     lacking = {
-        name: len(query_names) - count for name, count in zip(model_names, per_model) if count < len(query_names)
+        name: len(query_names) - count
+        for name, count in zip(model_names, per_model, strict=True)
+        if count < len(query_names)
     }
     if lacking and policy == "fail":
         raise LoaderError(prefix + _missing_message(lacking, values, model_names, query_names, models))

@@ -257,9 +257,7 @@ def _means(points: FloatArray, labels: IndexArray, k: int) -> FloatArray:
     return result
 
 
-def kmeans(
-    points: npt.ArrayLike, k: int, *, seed: Seed, max_iter: int = 300, tol: float = 0.0
-) -> KMeansResult:
+def kmeans(points: npt.ArrayLike, k: int, *, seed: Seed, max_iter: int = 300, tol: float = 0.0) -> KMeansResult:
     """Lloyd's k-means of n points (rows) into k non-empty clusters, from k-means++ seeds.
 
     Minimises the sum of squared Euclidean distances of the points to their
@@ -300,10 +298,7 @@ def kmeans(
 def _nearest_two(distances: FloatArray, medoids: IndexArray) -> tuple[IndexArray, FloatArray, FloatArray]:
     """Per point: the position of its nearest medoid (a medoid: itself), that distance, the second smallest."""
     near, d_near = nearest_medoids(distances, medoids)
-    if len(medoids) == 1:
-        d_second = np.full(len(near), np.inf)
-    else:
-        d_second = np.partition(distances[medoids], 1, axis=0)[1]
+    d_second = np.full(len(near), np.inf) if len(medoids) == 1 else np.partition(distances[medoids], 1, axis=0)[1]
     return near, d_near, d_second
 
 
@@ -374,7 +369,9 @@ def kmedoids(
     if matrix.shape != (n_points, n_points):
         raise ParameterError(f"distances must be a square n x n matrix, got shape {matrix.shape}")
     if (matrix < 0).any() or (np.diagonal(matrix) != 0).any():
-        raise ParameterError("distances must be non-negative with a zero diagonal (each point at distance 0 from itself)")
+        raise ParameterError(
+            "distances must be non-negative with a zero diagonal (each point at distance 0 from itself)"
+        )
     k = _check_count(k, "k (the number of medoids)", 1, n_points)
     max_iter = _check_count(max_iter, "max_iter", 1)
     rng = as_generator(seed)

@@ -169,7 +169,9 @@ def nearest_medoids(distances: FloatArray, medoids: IndexArray) -> tuple[IndexAr
 def _costs(distances: FloatArray, members: IndexArray) -> FloatArray:
     """Per member i: sum over the members j of distances[i, j] (one row-sum of the submatrix, chunked by rows)."""
     step = max(1, CHUNK_ELEMENTS // len(members))
-    parts = [distances[np.ix_(members[start : start + step], members)].sum(axis=1) for start in range(0, len(members), step)]
+    parts = [
+        distances[np.ix_(members[start : start + step], members)].sum(axis=1) for start in range(0, len(members), step)
+    ]
     result: FloatArray = parts[0] if len(parts) == 1 else np.concatenate(parts)
     return result
 

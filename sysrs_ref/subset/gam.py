@@ -220,7 +220,7 @@ class GAMFit:
         """
         new = _covariate_matrix(new_covariates, len(self.knots))
         out = np.zeros(new.shape)
-        for t, (k, beta) in enumerate(zip(self.knots, self.coefficients)):
+        for t, (k, beta) in enumerate(zip(self.knots, self.coefficients, strict=True)):
             if k.size:
                 out[:, t] = cr_basis(new[:, t], k) @ beta
         return out
@@ -360,7 +360,7 @@ def fit_gam(
                     continue
                 scores = [solve([*lams[:i], g, *lams[i + 1 :]])[2] for g in LAMBDA_GRID]
                 best = min(scores)
-                choice = max(g for g, v in zip(LAMBDA_GRID, scores) if v <= best + tol)
+                choice = max(g for g, v in zip(LAMBDA_GRID, scores, strict=True) if v <= best + tol)
                 changed |= choice != lams[i]
                 lams[i] = choice
             if not changed:

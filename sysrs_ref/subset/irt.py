@@ -216,16 +216,22 @@ def fit_irt(
         alpha *= -1.0
         hyper[0] *= -1.0
     report = ConvergenceReport(
-        epochs=epochs, objective=value, gradient_norm=gradient_norm, converged=bool(change <= tolerance),
-        relative_change=change, tolerance=tolerance, history_every=history_every, history=tuple(history),
+        epochs=epochs,
+        objective=value,
+        gradient_norm=gradient_norm,
+        converged=bool(change <= tolerance),
+        relative_change=change,
+        tolerance=tolerance,
+        history_every=history_every,
+        history=tuple(history),
     )
     hyper_dict = {
-        "mu_alpha": float(hyper[0]), "sigma_alpha": math.exp(hyper[1]),
-        "mu_beta": float(hyper[2]), "sigma_beta": math.exp(hyper[3]),
+        "mu_alpha": float(hyper[0]),
+        "sigma_alpha": math.exp(hyper[1]),
+        "mu_beta": float(hyper[2]),
+        "sigma_beta": math.exp(hyper[3]),
     }
-    return IRTFit(
-        theta=_frozen(theta), alpha=_frozen(alpha), beta=_frozen(beta), hyper=hyper_dict, report=report
-    )
+    return IRTFit(theta=_frozen(theta), alpha=_frozen(alpha), beta=_frozen(beta), hyper=hyper_dict, report=report)
 
 
 def estimate_abilities(
@@ -306,7 +312,9 @@ def _checked_scores(scores: npt.ArrayLike, *, min_models: int, what: str) -> Flo
     except (TypeError, ValueError) as err:
         raise ScoreError(f"{what} must be a K x L matrix (models x questions) of numbers in [0, 1]: {err}") from None
     if matrix.ndim != 2:
-        raise ScoreError(f"{what} must be a 2-D K x L matrix (models x questions), got an array of shape {matrix.shape}")
+        raise ScoreError(
+            f"{what} must be a 2-D K x L matrix (models x questions), got an array of shape {matrix.shape}"
+        )
     n_models, n_questions = matrix.shape
     if n_models < min_models:
         raise ScoreError(f"{what} needs at least {min_models} model(s) (rows), got {n_models}")

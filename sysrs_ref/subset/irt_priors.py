@@ -44,7 +44,13 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
-    "HYPER_NAMES", "MU_PRIOR_SD", "Gradient", "log_posterior", "log_posterior_and_gradient", "log_posterior_gradient", "sigmoid",
+    "HYPER_NAMES",
+    "MU_PRIOR_SD",
+    "Gradient",
+    "log_posterior",
+    "log_posterior_and_gradient",
+    "log_posterior_gradient",
+    "sigmoid",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -77,7 +83,9 @@ def sigmoid(z: FloatArray) -> FloatArray:
     return np.reciprocal(out, out=out)
 
 
-def log_posterior(scores: FloatArray, theta: FloatArray, alpha: FloatArray, beta: FloatArray, hyper: FloatArray) -> float:
+def log_posterior(
+    scores: FloatArray, theta: FloatArray, alpha: FloatArray, beta: FloatArray, hyper: FloatArray
+) -> float:
     """The log joint density ``log p(S, theta, alpha, beta, hyper)`` of the module docstring.
 
     ``scores`` is K x L, ``theta`` K x (D-1), ``alpha`` L x (D-1), ``beta`` (L,)
@@ -95,7 +103,9 @@ def log_posterior(scores: FloatArray, theta: FloatArray, alpha: FloatArray, beta
     return _evaluate(scores, theta, alpha, beta, hyper, with_value=True)[0]
 
 
-def log_posterior_gradient(scores: FloatArray, theta: FloatArray, alpha: FloatArray, beta: FloatArray, hyper: FloatArray) -> Gradient:
+def log_posterior_gradient(
+    scores: FloatArray, theta: FloatArray, alpha: FloatArray, beta: FloatArray, hyper: FloatArray
+) -> Gradient:
     """The gradient of :func:`log_posterior` in every parameter block.
 
     With ``R = S - P`` (K x L): ``R alpha - theta`` in theta;
@@ -154,12 +164,14 @@ def _evaluate(
         theta=resid @ alpha - theta,
         alpha=resid.T @ theta - dev_a * prec_a,
         beta=-resid.sum(axis=0) - dev_b * prec_b,
-        hyper=np.array([
-            float(dev_a.sum()) * prec_a - mu_a / MU_PRIOR_SD**2,
-            ss_a * prec_a - alpha.size + 2.0 * prec_a - 2.0,
-            float(dev_b.sum()) * prec_b - mu_b / MU_PRIOR_SD**2,
-            ss_b * prec_b - beta.size + 2.0 * prec_b - 2.0,
-        ]),
+        hyper=np.array(
+            [
+                float(dev_a.sum()) * prec_a - mu_a / MU_PRIOR_SD**2,
+                ss_a * prec_a - alpha.size + 2.0 * prec_a - 2.0,
+                float(dev_b.sum()) * prec_b - mu_b / MU_PRIOR_SD**2,
+                ss_b * prec_b - beta.size + 2.0 * prec_b - 2.0,
+            ]
+        ),
     )
     if not with_value:
         return math.nan, grad

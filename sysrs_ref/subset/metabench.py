@@ -51,7 +51,12 @@ from sysrs_ref.subset.irt import IRTFit, estimate_abilities, fit_irt
 from sysrs_ref.subset.result import SubsetResult, check_subset_inputs
 
 __all__ = [
-    "MetaBenchModel", "fisher_information", "metabench", "metabench_estimates", "metabench_model", "quantile_bins",
+    "MetaBenchModel",
+    "fisher_information",
+    "metabench",
+    "metabench_estimates",
+    "metabench_model",
+    "quantile_bins",
     "select_items",
 ]
 
@@ -244,7 +249,9 @@ def metabench_model(scores: npt.ArrayLike, k: int, fit: IRTFit) -> MetaBenchMode
     """
     values = check_subset_inputs(scores, k)
     if fit.theta.shape != (values.shape[0], 1) or fit.beta.shape != (values.shape[1],):
-        raise ParameterError(f"the IRT fit must be a unidimensional 2PL of these {values.shape[0]} x {values.shape[1]} scores")
+        raise ParameterError(
+            f"the IRT fit must be a unidimensional 2PL of these {values.shape[0]} x {values.shape[1]} scores"
+        )
     anchors = select_items(fit.theta[:, 0], fit.alpha[:, 0], fit.beta, int(k))
     picked = list(anchors)
     alpha, beta = fit.alpha[picked], fit.beta[picked]

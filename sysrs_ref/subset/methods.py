@@ -107,5 +107,7 @@ def select_subset(
         raise ParameterError(f"dim must be an integer of at least 2 (D - 1 >= 1 latent dimensions), got {dim!r}")
     fit = irt if irt is not None else fit_irt(values, size, epochs=epochs, seed=IRT_SEED)
     if fit.embeddings().shape != (values.shape[1], size):
-        raise ParameterError(f"the given IRT fit has embeddings {fit.embeddings().shape}, not L x D = {values.shape[1]} x {size}")
+        raise ParameterError(
+            f"the given IRT fit has embeddings {fit.embeddings().shape}, not L x D = {values.shape[1]} x {size}"
+        )
     return kmeans_subset(values, fit.embeddings(), k, seed=seed, method="kmeans-irt")

@@ -1,4 +1,4 @@
-"""The paper's theory as code: hardness measures, the correlation threshold, bounds, the dataset table."""
+"""The paper's theory as code: hardness measures, the correlation threshold, bounds."""
 
 from sysrs_ref.theory.bounds import (
     Bound,
@@ -27,7 +27,6 @@ from sysrs_ref.theory.exact_topm import (
     topm_error_probability,
 )
 from sysrs_ref.theory.hardness import ArmHardness, Convention, Hardness, arm_hardness, hardness
-from sysrs_ref.theory.table import TableRow, dataset_table
 from sysrs_ref.theory.threshold import corollary_gap_bound, cov_max, theta_star, theta_star_numerator
 
 __all__ = [
@@ -36,14 +35,12 @@ __all__ = [
     "Bound",
     "Convention",
     "Hardness",
-    "TableRow",
     "arm_hardness",
     "bayes_error",
     "bernstein_paired_bound",
     "bernstein_wor_bound",
     "corollary_gap_bound",
     "cov_max",
-    "dataset_table",
     "enumeration_size",
     "error_probability",
     "h3_two_arm",

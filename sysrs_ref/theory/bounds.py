@@ -109,9 +109,7 @@ def schedule_is_covered(n_models: int, n_queries: int, budget: int, *, stochasti
     check_budget(budget, n_models, n_queries)
     used = schedule(n_models, n_queries, budget)
     needed = paper_schedule(n_models, budget)
-    return all(
-        n_k >= need or (not stochastic and n_k == n_queries) for n_k, need in zip(used, needed)
-    )
+    return all(n_k >= need or (not stochastic and n_k == n_queries) for n_k, need in zip(used, needed, strict=True))
 
 
 def _successive_rejects_bound(
@@ -187,9 +185,7 @@ def ucbe_bound(instance: Instance, budget: int, a: Fraction | int | str) -> Boun
     return Bound("eq. guarantees-UCBE (UCB-E)", Fraction(2 * budget * instance.n_models), 2 * exploration / 25)
 
 
-def bernstein_wor_bound(
-    n: int, population: int, epsilon: Fraction, sigma2: Fraction, bound_m: Fraction
-) -> Bound:
+def bernstein_wor_bound(n: int, population: int, epsilon: Fraction, sigma2: Fraction, bound_m: Fraction) -> Bound:
     """Lemma bernstein-bounded-wor: P(mean of n draws >= eps) <= exp(-n eps^2 / (2 sigma^2 + 2/3 M eps)).
 
     For a population of N distributions on [-M, M] with average mean 0 and
@@ -203,7 +199,9 @@ def bernstein_wor_bound(
     if epsilon <= 0:
         raise BoundConditionError(f"the lemma needs eps > 0, got {epsilon}")
     if bound_m <= 0 or not 0 <= sigma2 <= bound_m**2:
-        raise BoundConditionError(f"the lemma needs M > 0 and 0 <= sigma^2 <= M^2, got M = {bound_m}, sigma^2 = {sigma2}")
+        raise BoundConditionError(
+            f"the lemma needs M > 0 and 0 <= sigma^2 <= M^2, got M = {bound_m}, sigma^2 = {sigma2}"
+        )
     return Bound(
         "Lemma bernstein-bounded-wor",
         Fraction(1),

@@ -27,9 +27,10 @@ import math
 from collections.abc import Callable
 from fractions import Fraction
 
+from sysrs_ref._checks import check_int
+from sysrs_ref.algorithms.params import AlgorithmParams, Exploration, TopMSize
 from sysrs_ref.algorithms.registry import ParamValue, get_algorithm
 from sysrs_ref.algorithms.successive_accepts_rejects import check_m
-from sysrs_ref.algorithms.ucb import exploration
 from sysrs_ref.errors import ParameterError, TooLargeToEnumerateError
 from sysrs_ref.instance import Instance
 from sysrs_ref.schedule import check_budget
@@ -41,6 +42,7 @@ __all__ = [
     "bayes_error",
     "enumeration_size",
     "error_probability",
+    "exact_law",
     "outcome_distribution",
 ]
 
@@ -59,19 +61,15 @@ _SIZES: dict[str, Callable[[Instance, int], int]] = {
 }
 
 
-_SMALL = {
-    name: "K <= 4, L <= 7 is always fine"
-    for name in ("us", "syus", "sr", "sysrs", "syucbe", "sysar")
-} | {
-    name: "K <= 4, L <= 7 with at most two distinct scores per row is fine"
-    for name in ("ucbe", "sar")
+_SMALL = {name: "K <= 4, L <= 7 is always fine" for name in ("us", "syus", "sr", "sysrs", "syucbe", "sysar")} | {
+    name: "K <= 4, L <= 7 with at most two distinct scores per row is fine" for name in ("ucbe", "sar")
 }
 
 
 def _prepare(
     instance: Instance, algorithm: str, budget: int, params: dict[str, ParamValue]
-) -> tuple[str, dict[str, ParamValue]]:
-    """The algorithm's registered name and its validated parameters (``a`` as a Fraction, ``m`` an int)."""
+) -> tuple[str, AlgorithmParams]:
+    """The algorithm's registered name and its parameters, parsed (SAR's m checked against K)."""
     if not isinstance(instance, Instance):
         raise TypeError(f"instance must be an Instance, got {type(instance).__name__}")
     spec = get_algorithm(algorithm)
@@ -80,18 +78,14 @@ def _prepare(
             f"{spec.name} has no exact law here: its randomness includes a 64-bit stream seed and floating-point "
             "fits; estimate it with simulate"
         )
-    full = spec.check_params(params)
+    typed = spec.parse_params(params)
     check_budget(budget, instance.n_models, instance.n_queries)
-    if "a" in full:
-        full["a"] = exploration(full["a"])
-    if "m" in full:
-        full["m"] = check_m(full["m"], instance.n_models)
-    return spec.name, full
+    if isinstance(typed, TopMSize):
+        check_m(typed.m, instance.n_models)
+    return spec.name, typed
 
 
-def enumeration_size(
-    instance: Instance, algorithm: str, budget: int, **params: ParamValue
-) -> int:
+def enumeration_size(instance: Instance, algorithm: str, budget: int, **params: ParamValue) -> int:
     """An upper bound on the cases (or DP states) the exact engine would enumerate, computed cheaply.
 
     It depends only on the shape of the instance's rows or columns (how many
@@ -127,8 +121,7 @@ def approximate(count: int) -> str:
 
 
 def _check_limit(instance: Instance, name: str, budget: int, limit: int) -> None:
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise ParameterError(f"limit must be a positive integer, got {limit!r}")
+    check_int(limit, "limit")
     size = _SIZES[name](instance, budget)
     if size > limit:
         n_models, n_queries = instance.shape
@@ -166,14 +159,32 @@ def outcome_distribution(
     >>> outcome_distribution(inst, "sysrs", 4)
     {0: Fraction(5, 8), 1: Fraction(3, 8)}
     """
-    name, full = _prepare(instance, algorithm, budget, dict(params))
+    name, typed = _prepare(instance, algorithm, budget, dict(params))
+    return exact_law(instance, name, budget, typed, limit=limit)
+
+
+def exact_law(
+    instance: Instance, algorithm: str, budget: int, params: AlgorithmParams, *, limit: int = DEFAULT_LIMIT
+) -> dict[int, Fraction]:
+    """:func:`outcome_distribution` with the parameters parsed already (:meth:`~sysrs_ref.algorithms.registry.AlgorithmSpec.parse_params`).
+
+    >>> from sysrs_ref import Instance
+    >>> from sysrs_ref.algorithms.params import Exploration
+    >>> exact_law(Instance([[1, 1, 1, 0], [0, 1, 0, 1]]), "ucbe", 4, Exploration(Fraction(1)))
+    {0: Fraction(17, 24), 1: Fraction(7, 24)}
+    """
+    name, _ = _prepare(instance, algorithm, budget, {})
+    if isinstance(params, TopMSize):
+        check_m(params.m, instance.n_models)
     _check_limit(instance, name, budget, limit)
-    a = Fraction(full.get("a", 1))
+    a = params.a if isinstance(params, Exploration) else Fraction(1)
+    typed = params
     law: dict[int, Fraction]
     if name in ("sar", "sysar"):
         engine = exact_sar.sar_prefix_distribution if name == "sar" else exact_sar.sysar_prefix_distribution
         law = {}
-        for prefix, p in engine(instance, budget, int(full["m"])).items():
+        assert isinstance(typed, TopMSize)
+        for prefix, p in engine(instance, budget, typed.m).items():
             law[prefix[0]] = law.get(prefix[0], Fraction(0)) + p
     elif name == "us":
         law = exact_unsync.us_distribution(instance, budget)
@@ -258,8 +269,7 @@ def bayes_error(n: int, delta: Fraction, s: Fraction) -> Fraction:
     >>> bayes_error(2, Fraction(1, 4), Fraction(1, 2))
     Fraction(5, 16)
     """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise ParameterError(f"n must be a positive integer number of samples, got {n!r}")
+    check_int(n, "n (the number of samples)")
     try:
         delta, s = Fraction(delta), Fraction(s)
     except (TypeError, ValueError):
@@ -267,9 +277,7 @@ def bayes_error(n: int, delta: Fraction, s: Fraction) -> Fraction:
     if not 0 < delta < Fraction(1, 2):
         raise ParameterError(f"Theorem lower-bound needs 0 < Delta < 1/2, got Delta = {delta}")
     if not delta <= s <= Fraction(1, 2):
-        raise ParameterError(
-            f"Theorem lower-bound needs Delta <= s <= 1/2, got s = {s} with Delta = {delta}"
-        )
+        raise ParameterError(f"Theorem lower-bound needs Delta <= s <= 1/2, got s = {s} with Delta = {delta}")
     p, q, r = (s + delta) / 2, (s - delta) / 2, 1 - s
     total = Fraction(0)
     for a_count in range(n + 1):

@@ -124,7 +124,7 @@ def _row_counts(row: Multiset, lengths: tuple[int, ...]) -> list[tuple[int, int]
         pairs = 0
         for rem, count in reached.items():
             for taken, _ in submultisets(rem, n_k - seen):
-                left = tuple(r - k for r, k in zip(rem, taken))
+                left = tuple(r - k for r, k in zip(rem, taken, strict=True))
                 new[left] = new.get(left, 0) + count
                 pairs += 1
         reached = new
@@ -206,9 +206,9 @@ def sysar_prefix_distribution(instance: Instance, budget: int, m: int) -> Prefix
         for (rem, active, accepted, perms), p in states.items():
             share = p // len(perms)
             for taken, weight in submultisets(rem, block):
-                left = tuple(r - k for r, k in zip(rem, taken))
+                left = tuple(r - k for r, k in zip(rem, taken, strict=True))
                 sums = {
-                    i: sum((c - r) * types[t][i] for t, (c, r) in enumerate(zip(counts, left)))
+                    i: sum((c - r) * types[t][i] for t, (c, r) in enumerate(zip(counts, left, strict=True)))
                     for i in active
                 }
                 accept, parts = _leaving(active, sums, places - len(accepted), perms)
@@ -249,14 +249,14 @@ def sar_prefix_distribution(instance: Instance, budget: int, m: int) -> PrefixLa
     n_models, n_queries = instance.shape
     rows = [row_types(instance, i) for i in range(n_models)]
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def moves(model: int, rem: Multiset, block: int) -> list[tuple[Multiset, int, int]]:
         """(values left, ways, sum of the values used so far) for each block multiset."""
         kinds, counts = rows[model]
         out = []
         for taken, weight in submultisets(rem, block):
-            left = tuple(r - k for r, k in zip(rem, taken))
-            out.append((left, weight, sum((c - r) * v for c, r, v in zip(counts, left, kinds))))
+            left = tuple(r - k for r, k in zip(rem, taken, strict=True))
+            out.append((left, weight, sum((c - r) * v for c, r, v in zip(counts, left, kinds, strict=True))))
         return out
 
     State = tuple[tuple[Multiset, ...], tuple[int, ...], tuple[int, ...], Perms]
@@ -273,16 +273,18 @@ def sar_prefix_distribution(instance: Instance, budget: int, m: int) -> PrefixLa
         new: dict[State, int] = {}
         for (rems, active, accepted, perms), p in states.items():
             share = p // len(perms) * ways ** (n_models - len(active))  # the inactive models' draws
-            options = [moves(i, rem, block) for i, rem in zip(active, rems)]
+            options = [moves(i, rem, block) for i, rem in zip(active, rems, strict=True)]
             for combo in itertools.product(*options):
                 weight = share
                 for _, ways_i, _ in combo:
                     weight *= ways_i
-                sums = {i: move[2] for i, move in zip(active, combo)}
+                sums = {i: move[2] for i, move in zip(active, combo, strict=True)}
                 accept, parts = _leaving(active, sums, places - len(accepted), perms)
                 for leaving, part in parts.items():
                     key = (
-                        () if last_phase else tuple(move[0] for i, move in zip(active, combo) if i != leaving),
+                        ()
+                        if last_phase
+                        else tuple(move[0] for i, move in zip(active, combo, strict=True) if i != leaving),
                         _without(active, leaving),
                         (*accepted, leaving) if accept else accepted,
                         frozenset() if last_phase else part,

@@ -48,7 +48,7 @@ def column_types(instance: Instance) -> tuple[list[tuple[int, ...]], tuple[int, 
     >>> column_types(Instance([[1, 0, 1], [0, 1, 0]]))
     ([(1, 0), (0, 1)], (2, 1))
     """
-    columns = Counter(zip(*instance.numerators))
+    columns = Counter(zip(*instance.numerators, strict=True))
     types = list(columns)
     return types, tuple(columns[t] for t in types)
 
@@ -77,10 +77,7 @@ def syus_distribution(instance: Instance, budget: int) -> Distribution:
     total = comb(instance.n_queries, per_model)
     out: Distribution = {}
     for multiset, weight in submultisets(counts, per_model):
-        sums = [
-            sum(k * types[t][i] for t, k in enumerate(multiset) if k)
-            for i in range(instance.n_models)
-        ]
+        sums = [sum(k * types[t][i] for t, k in enumerate(multiset) if k) for i in range(instance.n_models)]
         top = max(sums)
         tied = [i for i, s in enumerate(sums) if s == top]
         for model in tied:
@@ -124,9 +121,9 @@ def sysrs_distribution(instance: Instance, budget: int) -> Distribution:
             remaining = sum(rem)
             draws = list(submultisets(rem, block)) if block else [((0,) * len(rem), 1)]
             for taken, weight in draws:
-                left = tuple(r - k for r, k in zip(rem, taken))
+                left = tuple(r - k for r, k in zip(rem, taken, strict=True))
                 sums = {
-                    i: sum((c - r) * types[t][i] for t, (c, r) in enumerate(zip(counts, left)))
+                    i: sum((c - r) * types[t][i] for t, (c, r) in enumerate(zip(counts, left, strict=True)))
                     for i in active
                 }
                 low = min(sums.values())
@@ -168,7 +165,7 @@ def _count_sequences(counts: tuple[int, ...], depth: int) -> int:
             total += term
         return total
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def nodes(rem: tuple[int, ...], left: int) -> int:
         if left == 0:
             return 1
@@ -198,7 +195,7 @@ def syucbe_distribution(instance: Instance, budget: int, a: Fraction) -> Distrib
     n_models, n_queries = instance.shape
     scale = instance.denominator
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def cmp_index(s1: int, n1: int, s2: int, n2: int) -> int:
         return compare_indices(Fraction(s1, scale * n1), n1, Fraction(s2, scale * n2), n2, a)
 

@@ -19,10 +19,12 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from math import factorial
 
+from sysrs_ref._checks import check_int
+from sysrs_ref.algorithms._driver import drive
+from sysrs_ref.algorithms.params import AlgorithmParams
 from sysrs_ref.algorithms.registry import ALGORITHMS, ParamValue
 from sysrs_ref.algorithms.successive_accepts_rejects import check_m
 from sysrs_ref.draws import Draw
-from sysrs_ref.driver import drive
 from sysrs_ref.errors import ParameterError, TooLargeToEnumerateError
 from sysrs_ref.instance import Instance
 from sysrs_ref.theory import exact_sar
@@ -36,15 +38,13 @@ _ENGINES = {"sar": exact_sar.sar_prefix_distribution, "sysar": exact_sar.sysar_p
 
 def _prepare_topm(
     instance: Instance, algorithm: str, budget: int, m: int, params: dict[str, ParamValue]
-) -> tuple[str, int, dict[str, ParamValue]]:
-    """The registered name, m as an int, and the validated parameters (m passed through for SAR/SySAR)."""
+) -> tuple[str, int, AlgorithmParams]:
+    """The registered name, m as an int, and the parsed parameters (m set to the target for SAR/SySAR)."""
     if not isinstance(instance, Instance):
         raise TypeError(f"instance must be an Instance, got {type(instance).__name__}")
     places = check_m(m, instance.n_models)
-    name, _ = _prepare(instance, algorithm, budget, dict(params))
-    if name in _ENGINES:  # *params* cannot hold m (it is this function's own argument)
-        params = {**params, "m": places}
-    return name, places, params
+    name, typed = _prepare(instance, algorithm, budget, dict(params))  # params cannot hold m: it is our own argument
+    return name, places, ALGORITHMS[name].for_target(typed, places)
 
 
 def _brute_size(instance: Instance, name: str, budget: int) -> int:
@@ -54,9 +54,7 @@ def _brute_size(instance: Instance, name: str, budget: int) -> int:
     return size
 
 
-def topm_enumeration_size(
-    instance: Instance, algorithm: str, budget: int, m: int, **params: ParamValue
-) -> int:
+def topm_enumeration_size(instance: Instance, algorithm: str, budget: int, m: int, **params: ParamValue) -> int:
     """An upper bound on the work of :func:`topm_distribution`, computed cheaply.
 
     For ``sar`` and ``sysar``, the DP bound of
@@ -106,8 +104,7 @@ def topm_distribution(
     if name in _ENGINES:
         _check_limit(instance, name, budget, limit)
         return _ENGINES[name](instance, budget, places)
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise ParameterError(f"limit must be a positive integer, got {limit!r}")
+    check_int(limit, "limit")
     size = _brute_size(instance, name, budget)
     n_models, n_queries = instance.shape
     if size > limit:
@@ -120,7 +117,7 @@ def topm_distribution(
 
 
 def _brute_force(
-    instance: Instance, name: str, budget: int, m: int, params: dict[str, ParamValue]
+    instance: Instance, name: str, budget: int, m: int, params: AlgorithmParams
 ) -> dict[tuple[int, ...], Fraction]:
     spec = ALGORITHMS[name]
     n_models, n_queries = instance.shape
@@ -132,7 +129,7 @@ def _brute_force(
     total = 0
     for query_orders in order_tuples:
         for priority in itertools.permutations(range(n_models)):
-            outcome = drive(spec.start(budget, Draw(tuple(query_orders), priority), **params), instance)
+            outcome = drive(spec.run(budget, Draw(tuple(query_orders), priority), params), instance)
             prefix = outcome.ranking[:m]
             counts[prefix] = counts.get(prefix, 0) + 1
             total += 1

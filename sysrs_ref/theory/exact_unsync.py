@@ -75,16 +75,17 @@ def _add(out: Distribution, model: int, p: Fraction) -> None:
 def us_size(instance: Instance, budget: int) -> int:
     """Cases US enumerates: per model, multisets of floor(n/K) of its values."""
     per_model = budget // instance.n_models
-    return sum(
-        count_submultisets(row_types(instance, i)[1], per_model) for i in range(instance.n_models)
-    ) * instance.n_models
+    return (
+        sum(count_submultisets(row_types(instance, i)[1], per_model) for i in range(instance.n_models))
+        * instance.n_models
+    )
 
 
 def _sum_law(kinds: list[int], counts: tuple[int, ...], size: int) -> dict[int, Fraction]:
     total = comb(sum(counts), size)
     law: dict[int, Fraction] = {}
     for taken, weight in submultisets(counts, size):
-        s = sum(k * v for k, v in zip(taken, kinds))
+        s = sum(k * v for k, v in zip(taken, kinds, strict=True))
         law[s] = law.get(s, Fraction(0)) + Fraction(weight, total)
     return law
 
@@ -138,8 +139,8 @@ def _trajectory_law(kinds: list[int], counts: tuple[int, ...], lengths: tuple[in
             last = sums[-1] if sums else 0
             for taken, weight in submultisets(rem, block):
                 key = (
-                    tuple(r - k for r, k in zip(rem, taken)),
-                    sums + (last + sum(k * v for k, v in zip(taken, kinds)),),
+                    tuple(r - k for r, k in zip(rem, taken, strict=True)),
+                    sums + (last + sum(k * v for k, v in zip(taken, kinds, strict=True)),),
                 )
                 new[key] = new.get(key, 0) + p * weight
         states = new
@@ -321,20 +322,20 @@ def ucbe_distribution(instance: Instance, budget: int, a: Fraction) -> Distribut
     scale = instance.denominator
     rows = [row_types(instance, i) for i in range(n_models)]
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def cmp_index(s1: int, n1: int, s2: int, n2: int) -> int:
         return compare_indices(Fraction(s1, scale * n1), n1, Fraction(s2, scale * n2), n2, a)
 
     def stats(i: int, used: tuple[int, ...]) -> tuple[int, int]:
         kinds = rows[i][0]
-        return sum(used), sum(k * v for k, v in zip(used, kinds))
+        return sum(used), sum(k * v for k, v in zip(used, kinds, strict=True))
 
     # weights count (priority, orders) pairs: probability = weight / (K! (L!)^K), kept integral
     total = factorial(n_models) * factorial(n_queries) ** n_models
     State = tuple[tuple[tuple[int, ...], ...], Perms]
     states: dict[State, int] = {((), all_perms(n_models)): total}
     for i in range(n_models):  # warm-up: each model's first value
-        kinds, counts = rows[i]
+        _kinds, counts = rows[i]
         new: dict[State, int] = {}
         for (used_all, perms), p in states.items():
             for t, c in enumerate(counts):

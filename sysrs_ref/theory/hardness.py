@@ -131,7 +131,7 @@ class _Moments:
     def covariance(self, first: int, second: int) -> Fraction:
         """Cov(S_{first, J}, S_{second, J}) of two different models (cells independent given J)."""
         a, b = self.rows[first], self.rows[second]
-        cross = sum(x * y for x, y in zip(a, b))
+        cross = sum(x * y for x, y in zip(a, b, strict=True))
         return Fraction(self.n * cross - sum(a) * sum(b), self.n * self.n * self.d * self.d)
 
 
@@ -154,8 +154,7 @@ def arm_hardness(instance: Instance, *, bernoulli: bool = False) -> tuple[ArmHar
     _check(instance, bernoulli, "exact")
     if len(instance.best) > 1:
         raise ParameterError(
-            f"the best mean is tied between models {sorted(instance.best)}: i* and the per-arm "
-            "quantities are undefined"
+            f"the best mean is tied between models {sorted(instance.best)}: i* and the per-arm quantities are undefined"
         )
     (best,) = instance.best
     moments = _Moments(instance, bernoulli)
@@ -201,9 +200,7 @@ def _ordered_max(groups: Sequence[Sequence[Fraction]], tightest: bool) -> Fracti
     return best
 
 
-def hardness(
-    instance: Instance, *, bernoulli: bool = False, convention: Convention = "exact"
-) -> Hardness:
+def hardness(instance: Instance, *, bernoulli: bool = False, convention: Convention = "exact") -> Hardness:
     """Compute Delta_i, H1, H2, H3 and H3' of *instance* exactly.
 
     ``bernoulli=True`` reads the matrix as success probabilities p_ij of

@@ -139,7 +139,7 @@ def difference_variances(instance: Instance, first: int, second: int) -> tuple[F
     def var(values: tuple[Fraction, ...]) -> Fraction:
         return mean(v * v for v in values) - mean(values) ** 2
 
-    diff = tuple(a - b for a, b in zip(x, y))
+    diff = tuple(a - b for a, b in zip(x, y, strict=True))
     return var(diff), var(x) + var(y)
 
 

@@ -37,7 +37,7 @@ def theta_star_numerator(mu_star: Fraction, delta: Fraction) -> Fraction:
     Fraction(-5, 48)
     """
     _check(mu_star, delta)
-    return -delta**2 / 3 + delta * mu_star - delta / 3 - mu_star**2 + mu_star - Fraction(1, 4)
+    return -(delta**2) / 3 + delta * mu_star - delta / 3 - mu_star**2 + mu_star - Fraction(1, 4)
 
 
 def theta_star(mu_star: Fraction, delta: Fraction) -> Fraction | None:

@@ -1,0 +1,73 @@
+"""Drivers: feeding an algorithm's requests to an evaluation oracle (docs/contracts.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from sysrs_ref.algorithms.base import AlgorithmRun, Outcome
+from sysrs_ref.algorithms.registry import AnyDraw, ParamValue, get_algorithm
+from sysrs_ref.instance import Instance
+from sysrs_ref.schedule import Budget
+
+__all__ = ["Oracle", "drive", "select"]
+
+#: An evaluation oracle: (model, query) -> score in [0, 1]. An Instance is one.
+Oracle = Callable[[int, int], object]
+
+
+def drive(run: AlgorithmRun, oracle: Oracle) -> Outcome:
+    """Run a step generator to the end, answering every request with ``oracle(model, query)``.
+
+    The oracle may be deterministic (an :class:`~sysrs_ref.instance.Instance`)
+    or stochastic (a function sampling S_ij ~ phi_ij with its own Generator).
+
+    >>> from sysrs_ref import Instance, sysrs, random_draw
+    >>> inst = Instance([[1, 0, 1, 1], [0, 0, 1, 0], [1, 0, 0, 0]])
+    >>> drive(sysrs(12, random_draw(0, 3, 4, synchronized=True)), inst).chosen
+    0
+    """
+    try:
+        batch = next(run)
+        while True:
+            batch = run.send([oracle(request.model, request.query) for request in batch])
+    except StopIteration as stop:
+        outcome = stop.value
+    if not isinstance(outcome, Outcome):
+        raise TypeError(f"the algorithm returned {type(outcome).__name__}, not an Outcome")
+    return outcome
+
+
+def select(
+    instance: Instance,
+    budget: int | str | Budget,
+    algorithm: str = "sysrs",
+    *,
+    draw: AnyDraw | None = None,
+    seed: int | np.random.Generator = 0,
+    **params: ParamValue,
+) -> Outcome:
+    """Run *algorithm* once on *instance* with *budget* (an integer or a percentage like ``"12%"``).
+
+    The randomness is *draw* if given, else ``random_draw(seed, K, L,
+    synchronized=...)`` for the algorithm's kind (``random_lrf_draw(seed, K, L)``
+    for ``ucbe-lrf``). Parameters (``a`` for the UCB family, ``m`` for SAR,
+    ``warmup`` and the others of :data:`~sysrs_ref.algorithms.lrf.LRF_DEFAULTS`
+    for UCB-E-LRF) are passed by keyword. UCB-E-LRF runs its one control loop
+    with the numpy fit here, as the command line and ``simulate`` do
+    (``ucbe_lrf(..., fit=fit_ensemble_reference)`` is the pure-Python fit).
+
+    >>> from sysrs_ref import Instance
+    >>> inst = Instance([[1, 1, 1, 0], [1, 0, 1, 0], [0, 1, 0, 0]])
+    >>> out = select(inst, "100%", "sysrs", seed=1)
+    >>> out.chosen, out.spent
+    (0, 12)
+    """
+    spec = get_algorithm(algorithm)
+    parsed = Budget.parse(budget, instance.n_models, instance.n_queries)
+    if draw is None:
+        draw = spec.random_draw(seed, instance.n_models, instance.n_queries)
+    else:
+        spec.check_draw(draw, instance.n_models, instance.n_queries)
+    return drive(spec.start(parsed, draw, **params), instance)

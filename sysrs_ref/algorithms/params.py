@@ -1,0 +1,109 @@
+"""One typed parameter object per algorithm family, parsed and validated once where the input enters.
+
+- :class:`NoParams`: US, SyUS, SR, SySRs (hyperparameter-free);
+- :class:`Exploration`: UCB-E and SyUCB-E, the exploration parameter a > 0 (Algorithm UCB-E, Appendix);
+- :class:`TopMSize`: SAR and SySAR, the size m of the top-m set (Appendix "Top-m");
+- :class:`~sysrs_ref.algorithms.lrf.LRFParams`: UCB-E-LRF's hyperparameters.
+
+The registry (:meth:`~sysrs_ref.algorithms.registry.AlgorithmSpec.parse_params`)
+turns user values (numbers or exact decimal strings) into one of these; from
+there on they are passed as values. :func:`param_items` is their exact form,
+for labels, cache keys and JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from decimal import Decimal
+from fractions import Fraction
+
+from sysrs_ref.algorithms.lrf import LRFParams, lrf_params
+from sysrs_ref.algorithms.ucb import DEFAULT_A, exploration
+from sysrs_ref.errors import ParameterError
+
+__all__ = ["AlgorithmParams", "Exploration", "NoParams", "ParamValue", "TopMSize", "param_items"]
+
+#: What a parameter value may be: numbers, or a decimal string such as "0.1".
+ParamValue = int | float | str | Fraction | Decimal
+
+
+@dataclass(frozen=True, order=True)
+class NoParams:
+    """The parameters of a hyperparameter-free algorithm: none."""
+
+    @classmethod
+    def parse(cls, values: Mapping[str, ParamValue]) -> NoParams:
+        """NoParams (the registry has refused any name already).
+
+        >>> NoParams.parse({})
+        NoParams()
+        """
+        return cls()
+
+
+@dataclass(frozen=True, order=True)
+class Exploration:
+    """UCB-E's and SyUCB-E's exploration parameter a > 0, exact (the index is mean + sqrt(a / count))."""
+
+    a: Fraction = Fraction(DEFAULT_A)
+
+    @classmethod
+    def parse(cls, values: Mapping[str, ParamValue]) -> Exploration:
+        """a from *values* (default 1), exactly: ``"0.1"`` is 1/10.
+
+        >>> Exploration.parse({"a": "0.1"})
+        Exploration(a=Fraction(1, 10))
+        """
+        return cls(exploration(values.get("a", DEFAULT_A)))
+
+
+@dataclass(frozen=True, order=True)
+class TopMSize:
+    """SAR's and SySAR's m, the size of the top-m set they identify (at most K - 1, checked at the run)."""
+
+    m: int = 1
+
+    @classmethod
+    def parse(cls, values: Mapping[str, ParamValue]) -> TopMSize:
+        """m from *values* (default 1): a whole number of at least 1.
+
+        >>> TopMSize.parse({"m": "3"})
+        TopMSize(m=3)
+        """
+        given = values.get("m", 1)
+        try:
+            value = Fraction(str(given).strip()) if not isinstance(given, bool) else None
+        except (ValueError, ZeroDivisionError):
+            value = None
+        if value is None or value.denominator != 1 or value < 1:
+            raise ParameterError(f"m (the size of the top-m set) must be a positive integer, got {given!r}")
+        return cls(int(value))
+
+
+#: The parameters of any registered algorithm.
+AlgorithmParams = NoParams | Exploration | TopMSize | LRFParams
+
+
+def parse_lrf(values: Mapping[str, ParamValue]) -> LRFParams:
+    """UCB-E-LRF's parameters (:func:`~sysrs_ref.algorithms.lrf.lrf_params`)."""
+    return lrf_params(values)
+
+
+def param_items(params: AlgorithmParams) -> tuple[tuple[str, Fraction], ...]:
+    """The parameters' exact values by name, in declaration order: labels, cache keys and JSON are made of these.
+
+    >>> param_items(Exploration(Fraction(1, 10))), param_items(NoParams()), param_items(TopMSize(2))
+    ((('a', Fraction(1, 10)),), (), (('m', Fraction(2, 1)),))
+    """
+    return tuple((field.name, _exact(getattr(params, field.name))) for field in fields(params))
+
+
+def _exact(value: object) -> Fraction:
+    if isinstance(value, bool):
+        return Fraction(int(value))
+    if isinstance(value, (int, Fraction)):
+        return Fraction(value)
+    if isinstance(value, float):
+        return Fraction(repr(value))  # the decimal the user wrote (these floats come from decimal strings)
+    raise TypeError(f"not a parameter value: {value!r}")

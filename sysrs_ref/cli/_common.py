@@ -1,0 +1,87 @@
+"""What the subcommands of the command line share: one JSON object with --json, readable text otherwise."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, NamedTuple
+
+from sysrs_ref.algorithms.registry import AlgorithmSpec, ParamValue, get_algorithm
+from sysrs_ref.json_types import JsonValue
+from sysrs_ref.schedule import Budget
+
+if TYPE_CHECKING:
+    from sysrs_ref.instance import Instance
+
+__all__ = [
+    "JSON_HELP",
+    "SCORES_HELP",
+    "WARMUP_HELP",
+    "JsonValue",
+    "Run",
+    "algorithm_params",
+    "emit",
+    "run_arguments",
+    "run_from",
+]
+
+#: The help of every --scores option.
+SCORES_HELP = ".npy, .csv matrix or long .csv (model,query,score) file, or a shipped benchmark's name (gsm)"
+
+#: The help of every --warmup option.
+WARMUP_HELP = "warm-up of ucbe-lrf in %% of K*L (default 5; 0 = the No Warm-up variant)"
+
+#: The help of every --json option.
+JSON_HELP = "print one JSON object"
+
+
+def run_arguments(sub: argparse.ArgumentParser) -> None:
+    """--scores, --budget, --algorithm, --a, --m and --warmup: what one run of an algorithm needs."""
+    from sysrs_ref.algorithms.registry import ALGORITHMS
+
+    sub.add_argument("--scores", required=True, metavar="F", help=SCORES_HELP)
+    sub.add_argument(
+        "--budget", required=True, metavar="B", help="evaluations (5000) or a percentage of K*L (12%%, 1.25%%)"
+    )
+    sub.add_argument(
+        "--algorithm", default="sysrs", metavar="NAME", help=f"one of {', '.join(ALGORITHMS)} (default sysrs)"
+    )
+    sub.add_argument("--a", metavar="A", help="exploration parameter of ucbe and syucbe (default 1)")
+    sub.add_argument("--m", metavar="M", help="size of the top-m set sar and sysar identify (default 1)")
+    sub.add_argument("--warmup", metavar="P", help=WARMUP_HELP)
+
+
+def emit(args: argparse.Namespace, payload: Mapping[str, JsonValue], text: str) -> None:
+    """Print *payload* as one JSON line if ``--json`` was given, else *text*."""
+    print(json.dumps(payload) if args.json else text)
+
+
+class Run(NamedTuple):
+    """What --scores, --budget, --algorithm and --a describe: one run, validated."""
+
+    spec: AlgorithmSpec
+    instance: Instance
+    budget: Budget
+    """Parsed once, here; the algorithms take it as it is."""
+    params: dict[str, ParamValue]
+    """The parameters as given."""
+    checked: dict[str, ParamValue]
+    """The parameters with defaults filled in."""
+
+
+def run_from(args: argparse.Namespace) -> Run:
+    """The algorithm, instance, budget and parameters that --algorithm, --scores, --budget, --a and --m name."""
+    from sysrs_ref.datasets import resolve_scores  # here: ``live`` shares this module and reads no matrix
+
+    spec = get_algorithm(args.algorithm)
+    instance = resolve_scores(args.scores)
+    budget = Budget.parse(args.budget, instance.n_models, instance.n_queries)
+    params = algorithm_params(args)
+    return Run(spec, instance, budget, params, spec.check_params(params))
+
+
+def algorithm_params(args: argparse.Namespace) -> dict[str, ParamValue]:
+    """The algorithm parameters given on the command line (an algorithm without one refuses it)."""
+    given = (("a", args.a), ("m", args.m), ("warmup", getattr(args, "warmup", None)))
+    return {key: value for key, value in given if value is not None}

@@ -1,0 +1,84 @@
+"""The ``convert`` subcommand of the command line (:mod:`sysrs_ref.cli`): harness results to a score matrix."""
+
+from __future__ import annotations
+
+import argparse
+
+from sysrs_ref.cli._common import JsonValue, emit
+from sysrs_ref.loaders import MISSING_POLICIES, SOURCES, ScoreTable, convert, save_table
+
+__all__ = ["EXAMPLE", "add_arguments", "run"]
+
+EXAMPLE = "--from lm-eval results/ --metric exact_match --filter strict-match --out gsm8k.npy"
+
+_SHOWN = 10
+"""How many dropped ids the text output lists by name."""
+
+
+def add_arguments(sub: argparse.ArgumentParser) -> None:
+    """The options of ``convert``."""
+    sub.add_argument("--from", dest="source", required=True, choices=SOURCES, help="the results' format")
+    sub.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="result files, or directories searched recursively for them (read in the order given)",
+    )
+    sub.add_argument(
+        "--metric",
+        required=True,
+        metavar="NAME",
+        help="the per-sample metric (lm-eval: acc, exact_match; HELM: a stat name; inspect: a scorer; "
+        "long-csv: the score column, usually score)",
+    )
+    sub.add_argument("--filter", metavar="NAME", help="lm-eval only: the filter to read (strict-match, ...)")
+    sub.add_argument(
+        "--missing",
+        choices=MISSING_POLICIES,
+        default="fail",
+        help="when a model lacks some queries: fail (default), drop-models or drop-queries",
+    )
+    sub.add_argument("--out", required=True, metavar="FILE.npy", help="the matrix; the ids go to FILE.ids.json")
+    sub.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run(args: argparse.Namespace) -> None:
+    """Read the results, write ``FILE.npy`` and ``FILE.ids.json``, print what was read, merged and dropped."""
+    table = convert(args.source, args.paths, metric=args.metric, filter=args.filter, missing=args.missing)
+    matrix, ids = save_table(table, args.out)
+    n_models, n_queries = table.shape
+    payload: dict[str, JsonValue] = {
+        "source": table.source,
+        "metric": table.metric,
+        "out": str(matrix),
+        "ids": str(ids),
+        "models": n_models,
+        "queries": n_queries,
+        "missing": dict(table.missing),
+        "dropped_models": list(table.dropped_models),
+        "dropped_queries": list(table.dropped_queries),
+        "duplicates": table.duplicates,
+    }
+    emit(args, payload, _text(table, str(matrix), str(ids)))
+
+
+def _names(names: tuple[str, ...]) -> str:
+    shown = ", ".join(f"'{name}'" for name in names[:_SHOWN])
+    return shown + (f", ... ({len(names)} in all)" if len(names) > _SHOWN else "")
+
+
+def _text(table: ScoreTable, matrix: str, ids: str) -> str:
+    n_models, n_queries = table.shape
+    lines = [
+        f"{table.source}, metric {table.metric}: {n_models} models x {n_queries} queries",
+        f"wrote {matrix} (float64 scores in [0, 1]) and {ids} (model and query ids)",
+    ]
+    if table.missing:
+        lines.append(f"missing: {len(table.missing)} model(s) lacked some queries:")
+        lines.extend(f"  '{model}' lacked {count}" for model, count in table.missing.items())
+    else:
+        lines.append("missing: none (every model has every query)")
+    lines.append(f"dropped models: {_names(table.dropped_models) if table.dropped_models else 'none'}")
+    lines.append(f"dropped queries: {_names(table.dropped_queries) if table.dropped_queries else 'none'}")
+    lines.append(f"duplicates merged: {table.duplicates}")
+    return "\n".join(lines)

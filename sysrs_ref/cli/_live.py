@@ -1,0 +1,213 @@
+"""The ``live`` subcommand (:mod:`sysrs_ref.cli`): a live session driven from any harness, one step at a time.
+
+- ``live init``: start a session in a new run directory;
+- ``live next``: the pairs to evaluate now (a CSV ``model,query`` on stdout, or JSON);
+- ``live record``: record a CSV of scores (columns ``model,query,score``);
+- ``live status``: spent / budget, the phase, the active models, the chosen model when done.
+
+Each command reopens the session from its run directory
+(:class:`~sysrs_ref.live.session.Session`), so they can come from different
+processes, days or machines sharing the folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+from sysrs_ref._checks import check_int
+from sysrs_ref.algorithms.registry import ALGORITHMS
+from sysrs_ref.cli._common import WARMUP_HELP, algorithm_params, emit
+from sysrs_ref.errors import LiveError
+from sysrs_ref.json_types import JsonValue
+from sysrs_ref.live.session import Session
+
+__all__ = ["EXAMPLE", "add_arguments", "read_ids", "read_scores_csv", "run"]
+
+EXAMPLE = "init --models models.txt --queries queries.txt --budget 10% --algorithm sysrs --seed 0 --dir run1"
+
+
+def add_arguments(sub: argparse.ArgumentParser) -> None:
+    """The ``live`` subcommands and their options."""
+    actions = sub.add_subparsers(dest="live_command", required=True, metavar="ACTION")
+
+    def action(name: str, summary: str, example: str) -> argparse.ArgumentParser:
+        parser = actions.add_parser(
+            name,
+            help=summary,
+            description=summary,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+            epilog=f"example:\n  python -m sysrs_ref live {name} {example}",
+        )
+        parser.add_argument("--dir", required=True, metavar="RUN", help="the session's run directory")
+        parser.add_argument("--json", action="store_true", help="print one JSON object")
+        return parser
+
+    init = action("init", "start a session in a new run directory", EXAMPLE.removeprefix("init "))
+    init.add_argument(
+        "--models",
+        required=True,
+        metavar="FILE",
+        help="model ids: one per line, a JSON list, or convert's .ids.json (row order)",
+    )
+    init.add_argument(
+        "--queries",
+        required=True,
+        metavar="FILE",
+        help="query ids: one per line, a JSON list, or convert's .ids.json (column order)",
+    )
+    init.add_argument("--budget", required=True, metavar="B", help="evaluations (5000) or a percentage of K*L (12%%)")
+    init.add_argument(
+        "--algorithm", default="sysrs", metavar="NAME", help=f"one of {', '.join(ALGORITHMS)} (default sysrs)"
+    )
+    init.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the draw, as select's (default 0)")
+    init.add_argument("--a", metavar="A", help="exploration parameter of ucbe and syucbe (default 1)")
+    init.add_argument("--m", metavar="M", help="size of the top-m set sar and sysar identify (default 1)")
+    init.add_argument("--warmup", metavar="P", help=WARMUP_HELP)
+    action("next", "print the (model, query) pairs to evaluate now: CSV model,query, or JSON", "--dir run1 --json")
+    record = action(
+        "record", "record scores from a CSV with columns model,query,score", "--dir run1 --scores scores.csv"
+    )
+    record.add_argument(
+        "--scores", required=True, metavar="FILE.csv", help="CSV with a header naming model, query, score"
+    )
+    record.add_argument(
+        "--float",
+        action="store_true",
+        help="read each score as the nearest float64, as a .npy matrix holds it (default: exactly, as a decimal: "
+        "0.1 is 1/10, as in a .csv matrix)",
+    )
+    action("status", "spent / budget, phase, active models; the chosen model when done", "--dir run1 --json")
+
+
+def run(args: argparse.Namespace) -> None:
+    """Run one ``live`` action."""
+    if args.live_command == "init":
+        _init(args)
+        return
+    with Session.open(args.dir, readonly=args.live_command != "record") as session:
+        if args.live_command == "record":
+            rows = read_scores_csv(Path(args.scores), as_float=args.float)
+            recorded = session.record_many(rows)
+            _status(args, session, f"recorded {recorded} new scores ({len(rows) - recorded} already known)")
+        elif args.live_command == "next":
+            pending = session.pending()
+            if args.json:
+                print(json.dumps({"pending": [{"model": m, "query": q} for m, q in pending]}))
+                return
+            out = io.StringIO()
+            writer = csv.writer(out, lineterminator="\n")
+            writer.writerow(("model", "query"))
+            writer.writerows(pending)
+            sys.stdout.write(out.getvalue())
+            status = session.status()
+            print(
+                f"# {len(pending)} pairs pending, phase {status.phase}; spent {status.spent} of {status.budget}"
+                if pending
+                else f"# done: the chosen model is {session.chosen}",
+                file=sys.stderr,
+            )
+        else:
+            _status(args, session, "")
+
+
+def _init(args: argparse.Namespace) -> None:
+    models = read_ids(Path(args.models), "models")
+    queries = read_ids(Path(args.queries), "queries")
+    check_int(args.seed, "--seed", least=0, error=LiveError)
+    with Session.create(
+        args.dir,
+        models,
+        queries,
+        budget=args.budget,
+        algorithm=args.algorithm,
+        seed=args.seed,
+        params=algorithm_params(args),
+    ) as session:
+        _status(
+            args, session, f"started {session.algorithm} on {len(models)} models x {len(queries)} queries in {args.dir}"
+        )
+
+
+def _status(args: argparse.Namespace, session: Session, headline: str) -> None:
+    status = session.status()
+    payload: dict[str, JsonValue] = status.to_json()
+    lines = [headline] if headline else []
+    lines.append(
+        f"{status.algorithm}: spent {status.spent} of {status.budget} evaluations "
+        f"({status.models} models x {status.queries} queries = {status.models * status.queries})"
+    )
+    if status.done:
+        ranking = status.ranking or ()
+        lines.append(
+            f"done: the chosen model is {status.chosen}; ranking {', '.join(ranking[:10])}"
+            + (", ..." if len(ranking) > 10 else "")
+        )
+    else:
+        lines.append(
+            f"phase {status.phase}: {status.pending} pairs pending ('live next --dir {args.dir}'), "
+            f"{len(status.active)} models in it"
+        )
+    emit(args, payload, "\n".join(lines))
+
+
+def read_ids(path: Path, key: str) -> list[str]:
+    """Ids from *path*: a JSON list, a JSON object's *key* list (convert's sidecar), or one id per line.
+
+    Blank lines are skipped and surrounding spaces stripped; LiveError for an
+    unreadable file or a JSON file of another shape.
+    """
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as err:
+        raise LiveError(f"cannot read the {key} file {path}: {getattr(err, 'strerror', None) or err}") from None
+    if path.suffix == ".json":
+        try:
+            found = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise LiveError(f"{path} is not valid JSON: {err}") from None
+        if isinstance(found, dict):
+            found = found.get(key)
+        if not isinstance(found, list) or not all(isinstance(item, str) for item in found):
+            raise LiveError(f"{path} must hold a JSON list of {key} ids (or an object with a {key!r} list)")
+        return list(found)
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def read_scores_csv(path: Path, *, as_float: bool = False) -> list[tuple[str, str, Fraction]]:
+    """The (model, query, score) rows of a CSV with a header naming ``model``, ``query`` and ``score``.
+
+    Other columns are ignored; scores are read as exact decimals (``0.1`` is
+    1/10, as in a ``.csv`` matrix), or with *as_float* as the nearest float64
+    (as a ``.npy`` matrix holds them). LiveError names the file and line of
+    anything unusable.
+    """
+    from sysrs_ref.loaders.files import parse_score  # here: ``live next`` runs often and reads no scores file
+
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as err:
+        raise LiveError(f"cannot read the scores file {path}: {getattr(err, 'strerror', None) or err}") from None
+    reader = csv.reader(io.StringIO(text))
+    header = [cell.strip().lower() for cell in next(reader, [])]
+    missing = [name for name in ("model", "query", "score") if name not in header]
+    if missing:
+        raise LiveError(
+            f"{path}: the header must name the columns model, query and score; missing {', '.join(missing)}"
+        )
+    columns = [header.index(name) for name in ("model", "query", "score")]
+    rows: list[tuple[str, str, Fraction]] = []
+    for number, row in enumerate(reader, start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) <= max(columns):
+            raise LiveError(f"{path} line {number}: expected {len(header)} columns, got {len(row)}")
+        model, query, score = (row[c].strip() for c in columns)
+        value = parse_score(score, f"{path} line {number}")
+        rows.append((model, query, Fraction(float(value)) if as_float else value))
+    return rows

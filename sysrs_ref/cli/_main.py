@@ -1,0 +1,130 @@
+"""The command line: ``python -m sysrs_ref COMMAND`` (docs/cli.md is the reference).
+
+Each subcommand is one module of this package that owns its options
+(``add_arguments``) and its work (``run``); it is imported only when it is
+the command being run, so ``--help`` and ``live next`` start fast. With
+``--json`` each subcommand prints exactly one JSON object on stdout;
+otherwise readable text. A user's mistake (missing file, bad budget, unknown
+algorithm, invalid scores) prints one line on stderr and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import NoReturn
+
+from sysrs_ref.errors import SysrsError
+
+__all__ = ["COMMANDS", "main"]
+
+#: Every subcommand: its module (in this package) and its one-line summary, in the order ``--help`` lists them.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "select": ("_select", "run one algorithm once on a score matrix and report the model it picks"),
+    "simulate": (
+        "_simulate",
+        "run one or several algorithms many times at several budgets, on the same draws, "
+        "and report how often each picks a best model",
+    ),
+    "hardness": ("_hardness", "the hardness measures H1, H2, H3, H3' of a score matrix, or the paper's dataset table"),
+    "exact": (
+        "_exact",
+        "the exact probability that an algorithm misses every best model, over all draws (small instances)",
+    ),
+    "reproduce": (
+        "_reproduce",
+        "run the paper's experiments on a folder of score matrices: tables, confidence budgets, a report, plots",
+    ),
+    "vectors": ("_vectors", "write the language-neutral test vectors (data/vectors) and their JSON schema"),
+    "conform": ("_conform", "test another implementation against the vectors, through a line-delimited JSON protocol"),
+    "subset": ("_subset", "a subset-selection baseline (anchor points, k-means, MetaBench): its anchors and pick"),
+    "live": ("_live", "a live session: evaluate what the algorithm asks for, in any harness, resumable"),
+    "convert": (
+        "_convert",
+        "per-instance results of lm-eval, HELM, inspect or a long CSV into a score matrix and its ids",
+    ),
+    "datasets": (
+        "_datasets",
+        "list the real benchmarks shipped with the package (K, L, best mean, Delta_2, H2), or export them",
+    ),
+    "demo": ("_demo", "SySRs on a synthetic benchmark at 10%% of the full cost (no files needed)"),
+}
+
+
+class _UsageError(Exception):
+    """A mistake in the command line itself (argparse)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(f"{self.prog}: {message} (see --help)")
+
+
+def _module(name: str) -> ModuleType:
+    return importlib.import_module(f"sysrs_ref.cli.{COMMANDS[name][0]}")
+
+
+def _build_parser(wanted: str | None = None) -> _Parser:
+    """The parser; only subcommand *wanted* gets its options (and imports its module); None: all of them."""
+    parser = _Parser(
+        prog="python -m sysrs_ref",
+        description="Reference implementation of SySRs and its baselines.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n"
+        "  python -m sysrs_ref demo\n"
+        "  python -m sysrs_ref datasets\n"
+        "  python -m sysrs_ref select --scores gsm --budget 12%\n"
+        "  python -m sysrs_ref simulate --scores gsm --algorithm sysrs --budgets 8%,20% --runs 1000\n"
+        "  python -m sysrs_ref hardness --scores gsm --json",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+    for name, (_, summary) in COMMANDS.items():
+        if wanted is not None and name != wanted:
+            commands.add_parser(name, help=summary)  # listed by --help; its options are not needed now
+            continue
+        module = _module(name)
+        sub = commands.add_parser(
+            name,
+            help=summary,  # help strings are %-formatted by argparse, descriptions are not
+            description=summary.replace("%%", "%"),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+            epilog=f"example:\n  python -m sysrs_ref {name} {module.EXAMPLE}".rstrip(),
+        )
+        module.add_arguments(sub)
+    return parser
+
+
+def _command(argv: Sequence[str]) -> str | None:
+    """The subcommand *argv* names (its first word that is not an option), if it is one."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word if word in COMMANDS else None
+    return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status (0 ok, 2 a user's mistake)."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = _build_parser(_command(words) or "").parse_args(words)
+        run: Callable[[argparse.Namespace], int | None] = _module(args.command).run
+        status = run(args)
+        if status is not None:
+            return status
+    except (_UsageError, SysrsError) as err:
+        prefix = "" if isinstance(err, _UsageError) else "error: "
+        print(f"{prefix}{err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt as interrupt:  # Ctrl-C: reproduce and live keep what they wrote (atomically, or fsynced)
+        print(f"interrupted{': ' + str(interrupt) if str(interrupt) else ''}", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # piped into e.g. head: stop quietly, without a second error at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    return 0

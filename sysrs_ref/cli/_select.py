@@ -1,0 +1,65 @@
+"""The ``select`` subcommand: one algorithm, once, on a score matrix; the model it picks."""
+
+from __future__ import annotations
+
+import argparse
+
+from sysrs_ref._checks import check_int
+from sysrs_ref.algorithms._driver import drive
+from sysrs_ref.cli._common import JSON_HELP, JsonValue, emit, run_arguments, run_from
+from sysrs_ref.instance import Instance
+
+__all__ = ["EXAMPLE", "add_arguments", "run"]
+
+EXAMPLE = "--scores gsm --budget 12% --algorithm sysrs --seed 1 --json"
+
+
+def add_arguments(sub: argparse.ArgumentParser) -> None:
+    """The options of ``select``."""
+    run_arguments(sub)
+    sub.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the draw (default 0)")
+    sub.add_argument("--json", action="store_true", help=JSON_HELP)
+
+
+def _name(instance: Instance, model: int) -> str:
+    names = instance.model_names
+    return f"model {model}" if names is None else f"model {model} ({names[model]})"
+
+
+def run(args: argparse.Namespace) -> None:
+    """``select``: run the algorithm once and print its choice."""
+    check_int(args.seed, "--seed", least=0)
+    spec, instance, budget, params, checked = run_from(args)
+    draw = spec.random_draw(args.seed, instance.n_models, instance.n_queries)
+    outcome = drive(spec.start(budget, draw, **params), instance)  # as Python's select: one path for every algorithm
+    full = instance.n_models * instance.n_queries
+    payload: dict[str, JsonValue] = {
+        "algorithm": spec.name,
+        "params": {key: str(value) for key, value in checked.items()},
+        "K": instance.n_models,
+        "L": instance.n_queries,
+        "budget": budget.n,
+        "spent": outcome.spent,
+        "chosen": outcome.chosen,
+        "ranking": list(outcome.ranking),
+        "seed": args.seed,
+        "true_best": sorted(instance.best),
+        "correct": instance.is_best(outcome.chosen),
+    }
+    shown = ", ".join(str(model) for model in outcome.ranking[:10])
+    more = ", ..." if instance.n_models > 10 else ""
+    text = "\n".join(
+        [
+            f"{spec.title} on {args.scores}: {instance.n_models} models x {instance.n_queries} queries, "
+            f"seed {args.seed}"
+            + "".join(f", {key} = {checked[key]}" for key in list(checked)[:1]),  # its first parameter
+            f"budget:  {budget.n:,} evaluations ({100 * budget.n / full:.4g}% of {full:,})",
+            f"chose:   {_name(instance, outcome.chosen)}, mean {float(instance.means[outcome.chosen]):.4f}"
+            f" ({'a true best model' if payload['correct'] else 'NOT a best model'})",
+            f"best:    {', '.join(_name(instance, m) for m in sorted(instance.best))}, "
+            f"mean {float(instance.best_mean):.4f}",
+            f"spent:   {outcome.spent:,} evaluations ({100 * outcome.spent / full:.3g}% of full evaluation)",
+            f"ranking: {shown}{more}",
+        ]
+    )
+    emit(args, payload, text)

@@ -1,0 +1,50 @@
+"""The ``subset`` subcommand of the command line (:mod:`sysrs_ref.cli`): one subset-selection baseline, once."""
+
+from __future__ import annotations
+
+import argparse
+
+from sysrs_ref.cli._common import SCORES_HELP, emit
+from sysrs_ref.datasets import resolve_scores
+from sysrs_ref.subset.methods import SUBSET_METHODS, anchors_for_budget, select_subset
+
+__all__ = ["EXAMPLE", "add_arguments", "run"]
+
+EXAMPLE = "--scores gsm --method anchor --budget 10% --seed 0 --json"
+
+
+def add_arguments(sub: argparse.ArgumentParser) -> None:
+    """The options of ``subset``."""
+    sub.add_argument("--scores", required=True, metavar="F", help=SCORES_HELP)
+    sub.add_argument("--method", required=True, metavar="NAME", help=f"one of {', '.join(SUBSET_METHODS)}")
+    sub.add_argument(
+        "--dim", type=int, metavar="D", help="IRT dimension D of kmeans-irt (default 2; the paper: 2, 5, 10, 15)"
+    )
+    sub.add_argument(
+        "--budget",
+        required=True,
+        metavar="B",
+        help="evaluations (8000: k = floor(B / K) anchors) or a percentage of K*L (10%%: k = floor(0.1 L))",
+    )
+    sub.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the clustering (default 0)")
+    sub.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run(args: argparse.Namespace) -> None:
+    """Select the anchors, estimate every model's mean, print the chosen model."""
+    instance = resolve_scores(args.scores)
+    n_models, n_queries = instance.shape
+    k = anchors_for_budget(args.budget, n_models, n_queries)
+    result = select_subset(instance.array, args.method, k, seed=args.seed, dim=args.dim)
+    shown = ", ".join(str(q) for q in result.anchors[:10]) + (", ..." if k > 10 else "")
+    correct = instance.is_best(result.chosen)
+    text = "\n".join(
+        [
+            f"{args.method}{'' if args.dim is None else f' (D = {args.dim})'} on {args.scores}: "
+            f"{n_models} models x {n_queries} queries, seed {args.seed}",
+            f"anchors: k = {k} of {n_queries} queries ({k * n_models:,} evaluations): {shown}",
+            f"chose:   model {result.chosen}, estimate {result.estimates[result.chosen]:.4f}, true mean "
+            f"{float(instance.means[result.chosen]):.4f} ({'a true best model' if correct else 'NOT a best model'})",
+        ]
+    )
+    emit(args, result.to_json(), text)

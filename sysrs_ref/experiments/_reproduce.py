@@ -1,0 +1,181 @@
+"""``python -m sysrs_ref reproduce``: the paper's experiments end to end, resumable, local or on a Dask cluster.
+
+:func:`reproduce` finds the datasets of a data folder, runs every (dataset,
+configuration) cell still missing from the cache under ``OUT/cache``
+(:mod:`sysrs_ref.experiments`), then writes results.json, one CSV per table,
+report.md (:mod:`sysrs_ref.experiments._report`) and the figures (:mod:`sysrs_ref.experiments._figures`)
+into OUT. Running it again with the same settings recomputes nothing; after an
+interruption it computes only the cells that had not finished.
+
+With *top_m* targets it also runs the Appendix "Top-m" study on its own grid
+(by default the Appendix's 5% steps) and cache, with SAR and SySAR beside the
+paper's algorithms, and writes topm_results.json, topm_errors.csv,
+topm_cb.csv, topm_report.md and three figures (:mod:`sysrs_ref.experiments._topm_report`,
+:mod:`sysrs_ref.experiments._topm_figures`).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from sysrs_ref._checks import check_int
+from sysrs_ref._version import __version__
+from sysrs_ref.datasets import DATA_ENV, default_datasets, find_datasets
+from sysrs_ref.errors import InstanceError, ParameterError
+from sysrs_ref.experiments._dataset_table import table_row
+from sysrs_ref.experiments._figures import write_plots
+from sysrs_ref.experiments._plan import Cache, Config, cells, paper_configs, parse_configs, parse_grid, plan, run_cells
+from sysrs_ref.experiments._report import Summary, summarize
+from sysrs_ref.experiments._report_files import write_outputs
+from sysrs_ref.experiments._subset_study import SubsetSettings, run_subset_study, write_subset_outputs
+from sysrs_ref.experiments._tables import Curve, Results
+from sysrs_ref.experiments._topm_figures import write_topm_plots
+from sysrs_ref.experiments._topm_report import TopMStudy, study_of, write_topm_outputs
+from sysrs_ref.topm import parse_top_m
+
+__all__ = ["ReproduceOutcome", "reproduce"]
+
+
+@dataclass(frozen=True)
+class ReproduceOutcome:
+    """What a reproduction did and wrote."""
+
+    out: Path
+    files: tuple[Path, ...]
+    """results.json, the CSVs, report.md and the plots."""
+    computed: int
+    """Cells computed now."""
+    cached: int
+    """Cells found complete in the cache."""
+    seconds: float
+    summary: Summary
+    top_m: TopMStudy | None = None
+    """The top-m study, when asked for."""
+
+
+def reproduce(
+    data: str | Path | None,
+    out: str | Path,
+    *,
+    grid: str = "paper",
+    algorithms: str | tuple[Config, ...] = "paper",
+    runs: int = 1000,
+    seed: int = 0,
+    workers: int = 1,
+    scheduler: str | None = None,
+    plots: bool = True,
+    progress: Callable[[int, int], Callable[[int], None] | None] | None = None,
+    top_m: str | Sequence[int] | None = None,
+    top_m_grid: str = "topm",
+    top_m_algorithms: str | tuple[Config, ...] | None = None,
+    subset_selection: SubsetSettings | None = None,
+) -> ReproduceOutcome:
+    """Run the paper's experiments on every matrix of *data* and write the results into *out*.
+
+    *data* is a folder of score matrices, or None for the shipped benchmarks
+    (or ``$SYSRS_DATA``'s folder when that is set).
+
+    *grid* is ``paper`` (107 budget levels), ``table`` (the seven budgets of
+    Table "identification-accuracy") or a file of percentages; *algorithms* is
+    ``paper`` (US, SyUS, SR, SySRs, UCB-E and SyUCB-E with a in {0.1, 1, 10}),
+    a comma-separated list (``paper,ucbe:a=100``) or Configs. *workers* local
+    processes, or the Dask *scheduler* at that address, run the cells; neither
+    changes a number. *progress*, if given, is called with (runs of the cells
+    to compute, cells already cached) and returns the callback for finished
+    runs of cells (a cell of R runs counts R).
+
+    *top_m* (``"3,5,10"``) adds the Appendix "Top-m" study on *top_m_grid*
+    (default ``topm``: 5%, 10%, ..., 100%) for *top_m_algorithms* (default: the
+    configurations of *algorithms* plus ``sar`` and ``sysar``, each run with m
+    set to the target).
+
+    *subset_selection* adds the Appendix "Subset Selection" comparison with
+    those settings (:mod:`sysrs_ref.experiments._subset_study`): both protocols on every
+    matrix, ``subset_selection.{json,csv,md,png}``, on *workers* local processes.
+    """
+    began = time.perf_counter()
+    check_int(runs, "--runs")
+    check_int(seed, "--seed", least=0)
+    check_int(workers, "--workers")
+    configs = algorithms if isinstance(algorithms, tuple) else parse_configs(algorithms)
+    if not configs:
+        configs = paper_configs()
+    points = parse_grid(grid)
+    datasets = default_datasets() if data is None else find_datasets(data)
+    names = [d.name for d in datasets]
+    if len(set(names)) != len(names):
+        raise InstanceError(
+            f"two datasets of '{_data_label(data)}' have the same name: {sorted({n for n in names if names.count(n) > 1})}"
+        )
+    target = Path(out)
+    if target.exists() and not target.is_dir():
+        raise ParameterError(f"--out '{target}' exists and is not a folder")
+    target.mkdir(parents=True, exist_ok=True)
+    cache = Cache(target)
+    instances = {d.name: d.load() for d in datasets}  # each matrix read once
+    shapes = {name: instance.shape for name, instance in instances.items()}
+    tasks, cached = plan(datasets, configs, points, runs, seed, cache, shapes=shapes)
+    targets = () if top_m is None else parse_top_m(top_m, min(shape[0] for shape in shapes.values()))
+    if targets:
+        topm_configs = _topm_configs(configs, top_m_algorithms)
+        topm_points = parse_grid(top_m_grid)
+        topm_cache = Cache(target, targets)
+        topm_tasks, topm_cached = plan(datasets, topm_configs, topm_points, runs, seed, topm_cache, shapes=shapes)
+    else:
+        topm_tasks, topm_cached = [], 0
+    to_compute = sum(len(job.configs) for job in tasks + topm_tasks)
+    callback = progress(to_compute * runs, cached + topm_cached) if progress is not None else None
+    run_cells(tasks, cache, points, workers=workers, scheduler=scheduler, progress=callback)
+    if topm_tasks:
+        run_cells(topm_tasks, topm_cache, topm_points, workers=workers, scheduler=scheduler, progress=callback)
+    curves = {(d.name, c.label): Curve(d, c, pts) for d, c, pts in cells(datasets, configs, points, runs, seed, cache)}
+    results = Results(
+        tuple(datasets),
+        tuple(configs),
+        points,
+        runs,
+        seed,
+        curves,
+        best={name: tuple(sorted(inst.best)) for name, inst in instances.items()},
+        shapes=shapes,
+    )
+    rows = [table_row(dataset, instances[dataset.name]) for dataset in datasets]
+    summary = summarize(results, _data_label(data), grid, rows)
+    figures, note = write_plots(results, target) if plots else ([], "Plots were not asked for (--no-plots).")
+    files = write_outputs(target, summary, note)
+    study = None
+    if targets:
+        found = {
+            (d.name, c.label): pts for d, c, pts in cells(datasets, topm_configs, topm_points, runs, seed, topm_cache)
+        }
+        study = study_of(datasets, topm_configs, topm_points, runs, seed, targets, found)
+        topm_figures, topm_note = (
+            write_topm_plots(study, target) if plots else ([], "Plots were not asked for (--no-plots).")
+        )
+        files += write_topm_outputs(target, study, topm_note) + topm_figures
+    if subset_selection is not None:
+        subset = run_subset_study(datasets, instances, target, subset_selection, workers=workers)
+        files += write_subset_outputs(target, subset, plots)
+    return ReproduceOutcome(
+        target, tuple(files + figures), to_compute, cached + topm_cached, time.perf_counter() - began, summary, study
+    )
+
+
+def _data_label(data: str | Path | None) -> str:
+    """How the report names the data: the folder, or the shipped benchmarks."""
+    if data is not None:
+        return str(data)
+    folder = os.environ.get(DATA_ENV)
+    return f"${DATA_ENV} ({folder})" if folder else f"the benchmarks shipped with sysrs-ref {__version__}"
+
+
+def _topm_configs(configs: tuple[Config, ...], chosen: str | tuple[Config, ...] | None) -> tuple[Config, ...]:
+    """The configurations of the top-m study: *chosen*, or *configs* plus SAR and SySAR (m = each target)."""
+    if chosen is not None:
+        return chosen if isinstance(chosen, tuple) else parse_configs(chosen)
+    extra = tuple(Config.of(name) for name in ("sar", "sysar") if Config.of(name) not in configs)
+    return configs + extra

@@ -1,0 +1,24 @@
+"""Monte Carlo (``python -m sysrs_ref simulate``): R seeded runs of one or several algorithms at a grid of budgets.
+
+:mod:`~sysrs_ref.simulation._engine` is the one Monte-Carlo engine, used by
+``simulate`` and by ``reproduce`` alike.
+"""
+
+from sysrs_ref.simulation._config import PAPER_SIX, Config, parse_algorithm_list
+from sysrs_ref.simulation._engine import CellResult, Job, jobs_of, run_jobs
+from sysrs_ref.simulation._simulate import SimulationResult, SimulationRow, simulate, simulate_many, simulation_draws
+
+__all__ = [
+    "PAPER_SIX",
+    "CellResult",
+    "Config",
+    "Job",
+    "SimulationResult",
+    "SimulationRow",
+    "jobs_of",
+    "parse_algorithm_list",
+    "run_jobs",
+    "simulate",
+    "simulate_many",
+    "simulation_draws",
+]

@@ -1,0 +1,117 @@
+"""The package's layers: no module imports one of a higher layer (docs/python.md, "Layout").
+
+core -> algorithms -> theory, fast, subset -> simulation, live, conformance -> experiments -> command line.
+Every import counts: at module level, inside functions, and under ``TYPE_CHECKING``.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import sysrs_ref
+
+PACKAGE = Path(sysrs_ref.__file__).parent
+
+#: The layer of every top-level module and subpackage of sysrs_ref (a lower number is a lower layer).
+LAYERS: dict[str, int] = {
+    **dict.fromkeys(
+        (
+            "_atomic",
+            "_checks",
+            "_version",
+            "errors",
+            "json_types",
+            "scores",
+            "instance",
+            "draws",
+            "schedule",
+            "topm",
+            "synthetic",
+            "loaders",
+            "datasets",
+        ),
+        0,
+    ),
+    "algorithms": 1,
+    **dict.fromkeys(("theory", "fast", "subset"), 2),
+    **dict.fromkeys(("simulation", "live", "conformance"), 3),
+    "experiments": 4,
+    **dict.fromkeys(("cli", "__main__", "__init__"), 5),
+}
+
+
+def _part(module: str) -> str:
+    """The top-level module or subpackage of sysrs_ref that *module* (dotted, from sysrs_ref) belongs to."""
+    parts = module.split(".")
+    return "__init__" if len(parts) == 1 else parts[1]
+
+
+def _name(path: Path) -> str:
+    relative = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = list(relative.parts)
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    """Every sysrs_ref module the file at *path* imports: (line, dotted name)."""
+    package = _name(path) if path.name == "__init__.py" else _name(path).rpartition(".")[0]
+    return _imports_of(path.read_text(), package)
+
+
+def _imports_of(text: str, package: str) -> list[tuple[int, str]]:
+    """Every sysrs_ref module *text* (a module of *package*) imports, relative imports resolved."""
+    found = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                anchor = parts[: len(parts) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            found += [(node.lineno, f"{base}.{alias.name}" if base == "sysrs_ref" else base) for alias in node.names]
+    return [(line, name) for line, name in found if name == "sysrs_ref" or name.startswith("sysrs_ref.")]
+
+
+def _modules() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def test_every_module_has_a_layer() -> None:
+    parts = {_part(_name(path)) if path != PACKAGE / "__init__.py" else "__init__" for path in _modules()}
+    assert parts <= set(LAYERS), f"give these a layer: {sorted(parts - set(LAYERS))}"
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda path: str(path.relative_to(PACKAGE)))
+def test_no_module_imports_a_higher_layer(path: Path) -> None:
+    own = "__init__" if path == PACKAGE / "__init__.py" else _part(_name(path))
+    upward = [
+        f"line {line}: {name} (layer {LAYERS.get(_part(name), 99)} > {LAYERS[own]})"
+        for line, name in _imports(path)
+        if LAYERS.get(_part(name), 99) > LAYERS[own]
+    ]
+    assert not upward, f"{path.relative_to(PACKAGE)} ({own}, layer {LAYERS[own]}) imports upward: " + "; ".join(upward)
+
+
+def test_the_check_sees_imports_in_functions_and_type_checking() -> None:
+    text = (
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from sysrs_ref.experiments import Config\n"
+        "def f() -> None:\n    from sysrs_ref.cli import main\n"
+        "from . import batch\nfrom .. import simulation\nimport sysrs_ref.live.session\nimport numpy\n"
+    )
+    names = sorted(name for _, name in _imports_of(text, "sysrs_ref.fast"))
+    assert names == [
+        "sysrs_ref.cli",
+        "sysrs_ref.experiments",
+        "sysrs_ref.fast",
+        "sysrs_ref.live.session",
+        "sysrs_ref.simulation",
+    ]
+    assert [LAYERS[_part(name)] > LAYERS["fast"] for name in names] == [True, True, False, True, True]
