@@ -9,9 +9,9 @@ line start fast; ``from sysrs_ref import simulate`` works as usual.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
+from sysrs_ref._lazy import lazy_exports
 from sysrs_ref._version import __version__
 from sysrs_ref.schedule import schedule  # eager: importing the module sysrs_ref.schedule would shadow the function
 
@@ -210,16 +210,5 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
-
-
 if not TYPE_CHECKING:  # type checkers see the imports above instead, so a misspelt name stays an error
-
-    def __getattr__(name: str) -> object:
-        """A public name on first access: imported from its module, then kept here (PEP 562)."""
-        if name not in _LAZY:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value
-        return value
+    __getattr__, __dir__ = lazy_exports(__name__, _LAZY, __all__)

@@ -21,6 +21,7 @@ LAYERS: dict[str, int] = {
         (
             "_atomic",
             "_checks",
+            "_lazy",
             "_version",
             "errors",
             "json_types",

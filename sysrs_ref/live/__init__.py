@@ -7,8 +7,9 @@ user's evaluation function on worker threads, retrying failures.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from sysrs_ref._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from sysrs_ref.live.driver import EvaluationFailed, Evaluator, Failure, RunReport, run
@@ -25,16 +26,5 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
-
-
 if not TYPE_CHECKING:  # type checkers see the imports above instead, so a misspelt name stays an error
-
-    def __getattr__(name: str) -> object:
-        """A public name on first access: imported from its module, then kept here (PEP 562)."""
-        if name not in _LAZY:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value
-        return value
+    __getattr__, __dir__ = lazy_exports(__name__, _LAZY, __all__)
