@@ -19,7 +19,7 @@ import pytest
 from sysrs_ref import ALGORITHMS, parse_budget
 from sysrs_ref.datasets import load_dataset
 from sysrs_ref.fast import ScoreTable, run_fast, score_table
-from sysrs_ref.fast.reference_kernel import reference_kernel
+from sysrs_ref.fast._reference_kernel import reference_kernel
 from sysrs_ref.simulation import simulation_draws
 
 FAST_RUNS = 1000

@@ -1,6 +1,6 @@
 """The fast SR, SySRs, US and SyUS kernels give exactly the reference's outcomes.
 
-Independent reference: :func:`sysrs_ref.fast.reference_kernel.reference_kernel`
+Independent reference: :func:`sysrs_ref.fast._reference_kernel.reference_kernel`
 drives the pure-Python step generators (exact Fractions) once per run and
 budget. The fast kernels share nothing with it but the schedule.
 """
@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from sysrs_ref import Draw, Instance
 from sysrs_ref.algorithms.params import NoParams
 from sysrs_ref.fast import DrawBatch, random_draws, run_fast, score_table
-from sysrs_ref.fast.kernel import prefix_at
-from sysrs_ref.fast.reference_kernel import reference_kernel
+from sysrs_ref.fast._kernel import prefix_at
+from sysrs_ref.fast._reference_kernel import reference_kernel
 from sysrs_ref.fast.table import ScoreTable
 from tests.real_data import real
 from tests.strategies import draws_for, fast_cases, instances

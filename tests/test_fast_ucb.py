@@ -15,8 +15,8 @@ from sysrs_ref.algorithms.params import Exploration
 from sysrs_ref.algorithms.ucb_index import compare_indices
 from sysrs_ref.errors import DrawError
 from sysrs_ref.fast import KERNELS, DrawBatch, ScoreTable, random_draws, run_fast, score_table
-from sysrs_ref.fast.kernel import Chunk
-from sysrs_ref.fast.reference_kernel import reference_kernel
+from sysrs_ref.fast._kernel import Chunk
+from sysrs_ref.fast._reference_kernel import reference_kernel
 from sysrs_ref.fast.ucb import _counts, syucbe_kernel, ucb_outcomes, ucbe_kernel
 from sysrs_ref.fast.ucb_exact import Bounds, RunView, _window, bounds_for, count_above
 from sysrs_ref.fast.ucb_runs import Runs, Setup, Workspace

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.subset import clustering
+from sysrs_ref.subset._clustering_kernels import alternate_medoids, nearest_centres, pair_distances, points_order
 from sysrs_ref.subset.anchor import anchor_points, question_correlations
 from sysrs_ref.subset.clustering import as_generator, kmeans, kmedoids, squared_distances
-from sysrs_ref.subset.clustering_kernels import alternate_medoids, nearest_centres, pair_distances, points_order
 from tests.strategies import assignment_cases, distance_matrices, point_sets, score_matrices, seeds
 
 FloatArray = npt.NDArray[np.float64]

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sysrs_ref.errors import ParameterError, ScoreError
+from sysrs_ref.subset._irt_priors import HYPER_NAMES, log_posterior, log_posterior_and_gradient, sigmoid
 from sysrs_ref.subset.irt import estimate_abilities, fit_irt
-from sysrs_ref.subset.irt_priors import HYPER_NAMES, log_posterior, log_posterior_and_gradient, sigmoid
 from tests.strategies import irt_points
 
 FloatArray = npt.NDArray[np.float64]

@@ -31,10 +31,10 @@ import numpy.typing as npt
 from sysrs_ref.algorithms.params import AlgorithmParams, TopMSize
 from sysrs_ref.algorithms.successive_accepts_rejects import check_m, sar_decision
 from sysrs_ref.errors import ParameterError
+from sysrs_ref.fast._kernel import Chunk
 from sysrs_ref.fast.batch import DrawBatch
 from sysrs_ref.fast.certify import exact_prefix_sum, tolerance
 from sysrs_ref.fast.elimination import phase_sums
-from sysrs_ref.fast.kernel import Chunk
 from sysrs_ref.fast.table import ScoreTable
 
 __all__ = ["accept_reject_kernel"]

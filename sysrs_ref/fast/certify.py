@@ -6,7 +6,7 @@ integers over a common denominator (``ScoreTable.exact`` is False).
 The bound. A float64 prefix sum of N terms x_t in [0, 1] (each the correctly
 rounded float of an exact score, error <= u x_t with u = 2^-53), summed in any
 order (each term takes part in at most N - 1 additions; the fast paths add
-segment sums, :func:`~sysrs_ref.fast.kernel.prefix_at`), is within
+segment sums, :func:`~sysrs_ref.fast._kernel.prefix_at`), is within
 (N + 1) u (1 + 2 N u) P of the exact sum P (Higham, *Accuracy and Stability of
 Numerical Algorithms*, section 4.2: gamma_(N-1) times the sum of the terms,
 plus one rounding per term); with N < 2^40 this is below N' 2^-52 P-hat for

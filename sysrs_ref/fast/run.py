@@ -10,10 +10,10 @@ import numpy as np
 from sysrs_ref.algorithms.params import AlgorithmParams
 from sysrs_ref.algorithms.registry import ParamValue, get_algorithm
 from sysrs_ref.errors import DrawError
+from sysrs_ref.fast._kernel import Chunk, Kernel
+from sysrs_ref.fast._reference_kernel import reference_kernel
 from sysrs_ref.fast.batch import DrawBatch
-from sysrs_ref.fast.kernel import Chunk, Kernel
 from sysrs_ref.fast.outcomes import FastOutcomes
-from sysrs_ref.fast.reference_kernel import reference_kernel
 from sysrs_ref.fast.table import ScoreTable, score_table
 from sysrs_ref.instance import Instance
 from sysrs_ref.schedule import check_budget

@@ -56,9 +56,9 @@ import numpy.typing as npt
 from sysrs_ref.algorithms.params import AlgorithmParams, Exploration
 from sysrs_ref.algorithms.ucb_index import IndexKey
 from sysrs_ref.errors import ParameterError
+from sysrs_ref.fast._kernel import Chunk, Kernel
+from sysrs_ref.fast._reference_kernel import reference_kernel
 from sysrs_ref.fast.batch import DrawBatch
-from sysrs_ref.fast.kernel import Chunk, Kernel
-from sysrs_ref.fast.reference_kernel import reference_kernel
 from sysrs_ref.fast.run import CELL_BYTES, KERNELS
 from sysrs_ref.fast.table import ScoreTable
 from sysrs_ref.fast.ucb_exact import RunView, count_above, resolve_cut, resolve_ranking, segments

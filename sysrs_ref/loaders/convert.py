@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from sysrs_ref.errors import ParameterError
+from sysrs_ref.loaders._reading import PathsArg
 from sysrs_ref.loaders.helm import load_helm
 from sysrs_ref.loaders.inspect_ai import load_inspect
 from sysrs_ref.loaders.lm_eval import load_lm_eval
 from sysrs_ref.loaders.long_csv import load_long_csv
-from sysrs_ref.loaders.reading import PathsArg
 from sysrs_ref.loaders.table import ScoreTable, check_missing_policy
 
 __all__ = ["SOURCES", "convert"]

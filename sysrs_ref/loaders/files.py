@@ -24,7 +24,7 @@ import numpy as np
 
 from sysrs_ref.errors import InstanceError
 from sysrs_ref.instance import Instance
-from sysrs_ref.loaders.reading import read_failure
+from sysrs_ref.loaders._reading import read_failure
 from sysrs_ref.scores import parse_decimal
 
 __all__ = ["load_scores", "parse_score"]

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from sysrs_ref.errors import LoaderError
 from sysrs_ref.json_types import JsonValue
-from sysrs_ref.loaders.reading import PathsArg, describe_paths, find_files, parse_json, read_json, read_text
+from sysrs_ref.loaders._reading import PathsArg, describe_paths, find_files, parse_json, read_json, read_text
 from sysrs_ref.loaders.table import Cell, ScoreTable, assemble, check_missing_policy
 
 __all__ = ["SAMPLES_NAME", "load_lm_eval", "model_id_for"]

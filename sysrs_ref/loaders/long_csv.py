@@ -20,7 +20,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from sysrs_ref.errors import LoaderError
-from sysrs_ref.loaders.reading import PathsArg, describe_paths, find_files, read_text
+from sysrs_ref.loaders._reading import PathsArg, describe_paths, find_files, read_text
 from sysrs_ref.loaders.table import Cell, ScoreTable, assemble, check_missing_policy
 
 __all__ = ["load_long_csv"]

@@ -38,7 +38,7 @@ from sysrs_ref._atomic import atomic_write
 from sysrs_ref.errors import LoaderError, ParameterError
 from sysrs_ref.instance import Instance
 from sysrs_ref.json_types import JsonValue
-from sysrs_ref.loaders.reading import PathArg
+from sysrs_ref.loaders._reading import PathArg
 from sysrs_ref.scores import checked_score
 
 __all__ = ["MISSING_POLICIES", "Cell", "MissingPolicy", "ScoreTable", "assemble", "check_missing_policy", "save_table"]

@@ -15,7 +15,7 @@ never touch global random state, and are deterministic given the seed.
   centre index. It is computed from one matrix product (||x||^2 - 2 x.c +
   ||c||^2), the exact distances being recomputed only for the points whose
   best and second-best centres are within a rounding-error bound of each
-  other (:mod:`~sysrs_ref.subset.clustering_kernels`): the labels and the
+  other (:mod:`~sysrs_ref.subset._clustering_kernels`): the labels and the
   distances are those of the coordinate differences, bit for bit.
 - Empty clusters: after an assignment, each empty cluster l, in increasing l,
   is re-seeded at the point farthest from its own centre among the points of
@@ -78,7 +78,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sysrs_ref.errors import ParameterError
-from sysrs_ref.subset.clustering_kernels import (
+from sysrs_ref.subset._clustering_kernels import (
     CHUNK_ELEMENTS,
     FloatArray,
     IndexArray,

@@ -8,7 +8,7 @@ D = 2 is the unidimensional 2PL of MetaBench (Kipnis et al. 2025); tinyBenchmark
 (:meth:`IRTFit.embeddings`). The paper fits it "with hierarchical priors via MAP
 estimation for 2000 epochs" (Appendix "Subset Selection Experimental Details").
 
-**The objective** is the log joint density of :mod:`sysrs_ref.subset.irt_priors`:
+**The objective** is the log joint density of :mod:`sysrs_ref.subset._irt_priors`:
 the Bernoulli log-likelihood, for a fractional ``S_ij`` the negative
 cross-entropy with target ``S_ij``; ``theta_i ~ N(0, I)``;
 ``alpha_jd ~ N(mu_alpha, sigma_alpha^2)``, ``beta_j ~ N(mu_beta, sigma_beta^2)``;
@@ -51,7 +51,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sysrs_ref.errors import ParameterError, ScoreError
-from sysrs_ref.subset.irt_priors import log_posterior_and_gradient, log_posterior_gradient, sigmoid
+from sysrs_ref.subset._irt_priors import log_posterior_and_gradient, log_posterior_gradient, sigmoid
 
 __all__ = ["ConvergenceReport", "IRTFit", "estimate_abilities", "fit_irt"]
 

@@ -24,7 +24,7 @@ The decision (:func:`~sysrs_ref.algorithms.successive_accepts_rejects.sar_decisi
 depends only on the sorted sums, never on the priority; the priority only
 picks *which* tied model leaves: the first in it among those tied at the top
 (accept) or the last among those tied at the bottom (reject). So priorities
-are kept lazily (:mod:`sysrs_ref.theory.exact_common`) and a branch splits
+are kept lazily (:mod:`sysrs_ref.theory._exact_common`) and a branch splits
 only at an actual tie. Weights are integers counting (priority, query sets)
 pairs; they are divided by the total once, at the end.
 
@@ -43,7 +43,7 @@ from math import comb, factorial, perm, prod
 from sysrs_ref.algorithms.successive_accepts_rejects import check_m, sar_decision
 from sysrs_ref.instance import Instance
 from sysrs_ref.schedule import check_budget, schedule
-from sysrs_ref.theory.exact_common import Perms, all_perms, count_submultisets, split_first, split_last, submultisets
+from sysrs_ref.theory._exact_common import Perms, all_perms, count_submultisets, split_first, split_last, submultisets
 from sysrs_ref.theory.exact_sync import column_types, sysrs_size
 from sysrs_ref.theory.exact_unsync import row_types
 

@@ -6,7 +6,7 @@ synchronized algorithm sees the order only through the sequence of *columns*
 one *column type* with a multiplicity, and the enumeration runs over
 sequences (or, where the algorithm only sums a block, multisets) of column
 types, each with its without-replacement probability. The priority is kept
-lazily (:mod:`sysrs_ref.theory.exact_common`): a branch splits only at an
+lazily (:mod:`sysrs_ref.theory._exact_common`): a branch splits only at an
 actual tie. Public entry point: :func:`sysrs_ref.theory.exact.outcome_distribution`.
 """
 
@@ -20,7 +20,7 @@ from math import comb, factorial
 from sysrs_ref.algorithms.ucb_index import compare_indices
 from sysrs_ref.instance import Instance
 from sysrs_ref.schedule import schedule
-from sysrs_ref.theory.exact_common import (
+from sysrs_ref.theory._exact_common import (
     Perms,
     all_perms,
     count_submultisets,

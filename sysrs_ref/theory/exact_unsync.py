@@ -29,7 +29,7 @@ from math import comb, factorial
 from sysrs_ref.algorithms.ucb_index import compare_indices
 from sysrs_ref.instance import Instance
 from sysrs_ref.schedule import schedule
-from sysrs_ref.theory.exact_common import (
+from sysrs_ref.theory._exact_common import (
     EXACT_COUNT_MAX,
     Perms,
     all_perms,

@@ -12,8 +12,8 @@ import numpy as np
 from sysrs_ref.algorithms._driver import drive
 from sysrs_ref.algorithms.params import AlgorithmParams
 from sysrs_ref.algorithms.registry import get_algorithm
+from sysrs_ref.fast._kernel import Chunk, Kernel
 from sysrs_ref.fast.batch import DrawBatch
-from sysrs_ref.fast.kernel import Chunk, Kernel
 from sysrs_ref.fast.table import ScoreTable
 
 __all__ = ["reference_kernel"]
