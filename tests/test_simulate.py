@@ -381,3 +381,11 @@ def test_simulate_feeds_a_progress_bar() -> None:
     with Progress(30, "sysrs", stream=stream) as bar:
         simulate(irt_benchmark(4, 20, seed=0), "sysrs", ["20%"], runs=30, chunk=7, progress=bar.update)
     assert bar.done == 30 and "30/30" in stream.getvalue()
+
+
+def test_nothing_to_run_starts_no_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_executor(*args: Any) -> Any:
+        raise AssertionError("a pool was started for no work")
+
+    monkeypatch.setattr(engine_module, "_executor", no_executor)
+    assert engine_module.run_jobs([], {}, workers=2, scheduler="tcp://nowhere:1") == []

@@ -73,6 +73,7 @@ def test_the_text_table_has_a_column_per_algorithm(capsys: pytest.CaptureFixture
         ("sysrs,sr", ["--a", "1"], "takes the parameter 'a'"),
         ("sysrs,,sr", [], "empty item"),
         ("sysrs,nope", [], "unknown algorithm 'nope'"),
+        ("all", ["--a", "0.1"], "all fixes its algorithms' parameters"),
     ],
 )
 def test_bad_lists_are_one_line_and_status_2(

@@ -122,6 +122,11 @@ def parse_algorithm_list(
         if not item:
             raise ParameterError(f"{flag} {text!r} has an empty item; write e.g. sysrs,ucbe:a=0.1")
         if item in groups:
+            if given:
+                raise ParameterError(
+                    f"{flag} {item} fixes its algorithms' parameters ({', '.join(c.label for c in groups[item])}); "
+                    f"list the algorithms instead to set {', '.join(sorted(given))}"
+                )
             out.extend(groups[item])
             continue
         name, *assignments = item.split(":")

@@ -185,6 +185,8 @@ def run_jobs(
         if progress is not None:
             progress((stop - start) * len(job.configs))
 
+    if not plan:  # nothing to run (every cell cached): no pool, no cluster
+        return results
     own = {job.key: tables[job.key] for job in jobs if job.source is None}
     local = 1 if len(plan) == 1 else workers  # one piece runs inline
     with _executor(local, scheduler, own) as executor:
