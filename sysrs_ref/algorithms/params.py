@@ -17,12 +17,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from decimal import Decimal
 from fractions import Fraction
+from typing import TypeVar
 
 from sysrs_ref.algorithms.lrf import LRFParams, lrf_params
 from sysrs_ref.algorithms.ucb import DEFAULT_A, exploration
 from sysrs_ref.errors import ParameterError
 
-__all__ = ["AlgorithmParams", "Exploration", "NoParams", "ParamValue", "TopMSize", "param_items"]
+__all__ = ["AlgorithmParams", "Exploration", "NoParams", "ParamValue", "TopMSize", "expect", "param_items"]
 
 #: What a parameter value may be: numbers, or a decimal string such as "0.1".
 ParamValue = int | float | str | Fraction | Decimal
@@ -83,6 +84,24 @@ class TopMSize:
 
 #: The parameters of any registered algorithm.
 AlgorithmParams = NoParams | Exploration | TopMSize | LRFParams
+
+
+_Family = TypeVar("_Family", NoParams, Exploration, TopMSize, LRFParams)
+
+
+def expect(params: AlgorithmParams, family: type[_Family], who: str) -> _Family:
+    """*params* as the *family* algorithm *who* takes; ParameterError naming both when they are of another family.
+
+    >>> expect(Exploration(Fraction(1, 2)), Exploration, "ucbe").a
+    Fraction(1, 2)
+    >>> expect(NoParams(), TopMSize, "sar")
+    Traceback (most recent call last):
+    ...
+    sysrs_ref.errors.ParameterError: sar takes TopMSize parameters, got NoParams()
+    """
+    if not isinstance(params, family):
+        raise ParameterError(f"{who} takes {family.__name__} parameters, got {params!r}")
+    return params
 
 
 def parse_lrf(values: Mapping[str, ParamValue]) -> LRFParams:

@@ -12,7 +12,15 @@ import numpy as np
 from sysrs_ref.algorithms._lrf_fit import fit_ensemble_fast
 from sysrs_ref.algorithms.base import AlgorithmRun
 from sysrs_ref.algorithms.lrf import LRF_DEFAULTS, LRFDraw, LRFParams, lrf_params, random_lrf_draw, ucbe_lrf
-from sysrs_ref.algorithms.params import AlgorithmParams, Exploration, NoParams, ParamValue, TopMSize, param_items
+from sysrs_ref.algorithms.params import (
+    AlgorithmParams,
+    Exploration,
+    NoParams,
+    ParamValue,
+    TopMSize,
+    expect,
+    param_items,
+)
 from sysrs_ref.algorithms.successive_accepts_rejects import check_m, sar, sysar
 from sysrs_ref.algorithms.successive_rejects import sr, sysrs
 from sysrs_ref.algorithms.ucb import DEFAULT_A, syucbe, ucbe
@@ -123,21 +131,11 @@ class AlgorithmSpec:
 
 
 def _a(params: AlgorithmParams) -> Fraction:
-    if not isinstance(params, Exploration):
-        raise ParameterError(f"UCB-E and SyUCB-E take Exploration parameters, got {params!r}")
-    return params.a
+    return expect(params, Exploration, "UCB-E and SyUCB-E").a
 
 
 def _m(params: AlgorithmParams, draw: AnyDraw) -> int:
-    if not isinstance(params, TopMSize):
-        raise ParameterError(f"SAR and SySAR take TopMSize parameters, got {params!r}")
-    return check_m(params.m, draw.n_models)
-
-
-def _lrf(params: AlgorithmParams) -> LRFParams:
-    if not isinstance(params, LRFParams):
-        raise ParameterError(f"ucbe-lrf takes LRFParams, got {params!r}")
-    return params
+    return check_m(expect(params, TopMSize, "SAR and SySAR").m, draw.n_models)
 
 
 ALGORITHMS: Mapping[str, AlgorithmSpec] = MappingProxyType(
@@ -192,7 +190,10 @@ ALGORITHMS: Mapping[str, AlgorithmSpec] = MappingProxyType(
                 LRF_DEFAULTS,
                 # the numpy fit, as the command line and the simulations use: one loop, the same choices everywhere
                 lambda n, d, p: ucbe_lrf(
-                    budget_n(n, d.n_models, d.n_queries), _cells(d), _lrf(p), fit=fit_ensemble_fast
+                    budget_n(n, d.n_models, d.n_queries),
+                    _cells(d),
+                    expect(p, LRFParams, "ucbe-lrf"),
+                    fit=fit_ensemble_fast,
                 ),
                 lrf_params,
                 cells=True,

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from sysrs_ref.algorithms._driver import drive
 from sysrs_ref.algorithms.lrf import LRFDraw, LRFParams, fit_ensemble_reference, ucbe_lrf
-from sysrs_ref.algorithms.params import TopMSize
+from sysrs_ref.algorithms.params import TopMSize, expect
 from sysrs_ref.algorithms.registry import AnyDraw, get_algorithm
 from sysrs_ref.algorithms.successive_accepts_rejects import check_m
 from sysrs_ref.conformance.values import JsonValue, exact_value, parse_exact, scores_of
@@ -99,8 +99,7 @@ def _algorithm(data: Input, fast: bool) -> dict[str, JsonValue]:
         "batches": [[[r.model, r.query] for r in step.requests] for step in outcome.trace if step.requests],
     }
     if fast and isinstance(draw, LRFDraw):
-        assert isinstance(params, LRFParams)
-        fast_ranking = run_lrf(instance.array, [budget], draw, params)[0]
+        fast_ranking = run_lrf(instance.array, [budget], draw, expect(params, LRFParams, spec.name))[0]
         if list(fast_ranking) != list(outcome.ranking):
             raise AssertionError(f"the fast path disagrees with the reference on this case: {fast_ranking}")
     elif fast:

@@ -28,9 +28,8 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from sysrs_ref.algorithms.params import AlgorithmParams, TopMSize
+from sysrs_ref.algorithms.params import AlgorithmParams, TopMSize, expect
 from sysrs_ref.algorithms.successive_accepts_rejects import check_m, sar_decision
-from sysrs_ref.errors import ParameterError
 from sysrs_ref.fast._kernel import Chunk
 from sysrs_ref.fast.batch import DrawBatch
 from sysrs_ref.fast.certify import exact_prefix_sum, tolerance
@@ -60,9 +59,7 @@ def accept_reject_kernel(
     ([[0, 1, 2, 3], [0, 1, 2, 3]], [16])
     """
     n_runs, n_models = draws.n_runs, table.n_models
-    if not isinstance(params, TopMSize):
-        raise ParameterError(f"SAR and SySAR take TopMSize parameters, got {params!r}")
-    places = check_m(params.m, n_models)
+    places = check_m(expect(params, TopMSize, "SAR and SySAR").m, n_models)
     sums = phase_sums(table, budgets, draws)
     slot, rank, keys, floats = sums.slot, sums.rank, sums.keys, sums.floats
     # the rank term of the key, as a slab: the n_k = 0 phase (nothing seen) sorts by priority alone

@@ -53,9 +53,8 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from sysrs_ref.algorithms.params import AlgorithmParams, Exploration
+from sysrs_ref.algorithms.params import AlgorithmParams, Exploration, expect
 from sysrs_ref.algorithms.ucb_index import IndexKey
-from sysrs_ref.errors import ParameterError
 from sysrs_ref.fast._kernel import Chunk, Kernel
 from sysrs_ref.fast._reference_kernel import reference_kernel
 from sysrs_ref.fast.batch import DrawBatch
@@ -81,9 +80,7 @@ def _make_kernel(name: str, synchronized: bool) -> Kernel:
         params: AlgorithmParams,
     ) -> Chunk:
         draws.require(table.n_models, table.n_queries, synchronized=synchronized, who=name)
-        if not isinstance(params, Exploration):
-            raise ParameterError(f"{name} takes Exploration parameters, got {params!r}")
-        a = params.a
+        a = expect(params, Exploration, name).a
         if IndexKey.tolerance_for(a) == float("inf"):  # a beyond float64: only the reference is exact
             return reference_kernel(name)(table, budgets, draws, ranking, params)
         return ucb_outcomes(table, budgets, draws, a, ranking=ranking)

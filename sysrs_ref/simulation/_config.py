@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from sysrs_ref.algorithms.lrf import LRF_DEFAULTS, LRFParams
-from sysrs_ref.algorithms.params import AlgorithmParams
+from sysrs_ref.algorithms.params import AlgorithmParams, expect
 from sysrs_ref.algorithms.registry import ParamValue, get_algorithm
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.fast.run import exact_params
@@ -66,10 +66,7 @@ class Config:
     @property
     def lrf(self) -> LRFParams:
         """UCB-E-LRF's parameters (ParameterError for another algorithm)."""
-        typed = self.typed
-        if not isinstance(typed, LRFParams):
-            raise ParameterError(f"{self.algorithm} is not ucbe-lrf")
-        return typed
+        return expect(self.typed, LRFParams, self.algorithm)
 
     @property
     def label(self) -> str:

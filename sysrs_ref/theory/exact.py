@@ -28,7 +28,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from sysrs_ref._checks import check_int
-from sysrs_ref.algorithms.params import AlgorithmParams, Exploration, TopMSize
+from sysrs_ref.algorithms.params import AlgorithmParams, Exploration, TopMSize, expect
 from sysrs_ref.algorithms.registry import ParamValue, get_algorithm
 from sysrs_ref.algorithms.successive_accepts_rejects import check_m
 from sysrs_ref.errors import ParameterError, TooLargeToEnumerateError
@@ -70,6 +70,15 @@ def _prepare(
     instance: Instance, algorithm: str, budget: int, params: dict[str, ParamValue]
 ) -> tuple[str, AlgorithmParams]:
     """The algorithm's registered name and its parameters, parsed (SAR's m checked against K)."""
+    spec = get_algorithm(_check(instance, algorithm, budget))
+    typed = spec.parse_params(params)
+    if isinstance(typed, TopMSize):
+        check_m(typed.m, instance.n_models)
+    return spec.name, typed
+
+
+def _check(instance: Instance, algorithm: str, budget: int) -> str:
+    """The algorithm's registered name, once the instance, the algorithm and the budget are checked."""
     if not isinstance(instance, Instance):
         raise TypeError(f"instance must be an Instance, got {type(instance).__name__}")
     spec = get_algorithm(algorithm)
@@ -78,11 +87,8 @@ def _prepare(
             f"{spec.name} has no exact law here: its randomness includes a 64-bit stream seed and floating-point "
             "fits; estimate it with simulate"
         )
-    typed = spec.parse_params(params)
     check_budget(budget, instance.n_models, instance.n_queries)
-    if isinstance(typed, TopMSize):
-        check_m(typed.m, instance.n_models)
-    return spec.name, typed
+    return spec.name
 
 
 def enumeration_size(instance: Instance, algorithm: str, budget: int, **params: ParamValue) -> int:
@@ -173,18 +179,16 @@ def exact_law(
     >>> exact_law(Instance([[1, 1, 1, 0], [0, 1, 0, 1]]), "ucbe", 4, Exploration(Fraction(1)))
     {0: Fraction(17, 24), 1: Fraction(7, 24)}
     """
-    name, _ = _prepare(instance, algorithm, budget, {})
+    name = _check(instance, algorithm, budget)
     if isinstance(params, TopMSize):
         check_m(params.m, instance.n_models)
     _check_limit(instance, name, budget, limit)
     a = params.a if isinstance(params, Exploration) else Fraction(1)
-    typed = params
     law: dict[int, Fraction]
     if name in ("sar", "sysar"):
         engine = exact_sar.sar_prefix_distribution if name == "sar" else exact_sar.sysar_prefix_distribution
         law = {}
-        assert isinstance(typed, TopMSize)
-        for prefix, p in engine(instance, budget, typed.m).items():
+        for prefix, p in engine(instance, budget, expect(params, TopMSize, name).m).items():
             law[prefix[0]] = law.get(prefix[0], Fraction(0)) + p
     elif name == "us":
         law = exact_unsync.us_distribution(instance, budget)
