@@ -547,3 +547,63 @@ def simulations(draw: st.DrawFn) -> SimulationCase:
     if "m" in ALGORITHMS[algorithm].defaults and draw(st.booleans()):
         params["m"] = Fraction(draw(st.integers(1, n_models - 1)))
     return instance, algorithm, budgets, runs, seed, params
+
+
+#: Values of every JSON type, none an integral float (a JSON reader keeps 1.0 apart from 1; the standard
+#: validator's "integer" would not): what a mutation puts where another type belongs.
+_JSON_REPLACEMENTS: tuple[object, ...] = ("x", "0.5", 0.5, -1, 7, None, True, [], {}, [0], {"zz": 1})
+
+
+def _json_nodes(value: object, path: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
+    """The path of every node of a JSON document (the root too), depth first."""
+    out = [path]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            out.extend(_json_nodes(item, (*path, key)))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            out.extend(_json_nodes(item, (*path, index)))
+    return out
+
+
+def _at(document: object, path: tuple[str | int, ...]) -> object:
+    for part in path:
+        document = document[part]  # type: ignore[index]
+    return document
+
+
+@st.composite
+def json_mutations(draw: st.DrawFn, document: object) -> tuple[str, object]:
+    """(what was done, the mutated copy) of a JSON *document*: one node's key dropped, its type changed,
+    its list emptied, or a key added to its object.
+    """
+    import copy
+
+    mutated = copy.deepcopy(document)
+    path = draw(st.sampled_from(_json_nodes(mutated)))
+    node = _at(mutated, path)
+    choices = ["retype"]
+    if isinstance(node, dict):
+        choices += ["add-key"] + (["drop-key"] if node else [])
+    if isinstance(node, list) and node:
+        choices.append("empty")
+    how = draw(st.sampled_from(choices))
+    if how == "drop-key":
+        assert isinstance(node, dict)
+        key = draw(st.sampled_from(sorted(node)))
+        del node[key]
+        return f"dropped {key!r} at {list(path)}", mutated
+    if how == "add-key":
+        assert isinstance(node, dict)
+        node["zz_added"] = draw(st.sampled_from(_JSON_REPLACEMENTS))
+        return f"added a key at {list(path)}", mutated
+    if how == "empty":
+        assert isinstance(node, list)
+        node.clear()
+        return f"emptied the list at {list(path)}", mutated
+    value = copy.deepcopy(draw(st.sampled_from(_JSON_REPLACEMENTS)))
+    if not path:
+        return f"replaced the document by {value!r}", value
+    parent = _at(mutated, path[:-1])
+    parent[path[-1]] = value  # type: ignore[index]
+    return f"replaced {list(path)} by {value!r}", mutated

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 import textwrap
 from pathlib import Path
@@ -20,7 +19,6 @@ from sysrs_ref.json_types import JsonValue
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMITTED = ROOT / "data" / "vectors"
-JS = ROOT / "examples" / "conformance" / "sysrs.js"
 
 
 def test_committed_vectors_are_a_fresh_generation(tmp_path: Path) -> None:
@@ -76,9 +74,10 @@ def test_the_vectors_cover_the_corners() -> None:
             stem = case.id.split("-m")[0]
             assert {f"{stem}-m{m}-1" for m in {1, max(1, k // 2), k - 1}} <= set(ids), case.id
     loaded: dict[str, Any] = load_vectors(COMMITTED)
-    capped = [c for c in loaded["schedules"] if c["expected"]["capped"]]
-    assert capped and all(c["expected"]["spend"] <= c["input"]["budget"] for c in loaded["schedules"])
-    assert any(c["expected"]["arms"] is None for c in loaded["hardness"])  # a tied best model
+    answered = {family: [c for c in loaded[family] if "expected" in c] for family in FAMILIES}
+    capped = [c for c in answered["schedules"] if c["expected"]["capped"]]
+    assert capped and all(c["expected"]["spend"] <= c["input"]["budget"] for c in answered["schedules"])
+    assert any(c["expected"]["arms"] is None for c in answered["hardness"])  # a tied best model
     assert {c["input"]["algorithm"] for c in loaded["exact"]} == {
         "us",
         "syus",
@@ -89,62 +88,13 @@ def test_the_vectors_cover_the_corners() -> None:
         "sar",
         "sysar",
     }
-    assert all("top_m_error" in c["expected"] for c in loaded["exact"] if c["input"]["algorithm"] in ("sar", "sysar"))
+    assert all("top_m_error" in c["expected"] for c in answered["exact"] if c["input"]["algorithm"] in ("sar", "sysar"))
 
 
 def test_the_reference_adapter_conforms(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["conform", "--reference", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["failed"] == 0 and report["passed"] == report["cases"] == sum(len(cases(f)) for f in FAMILIES)
-
-
-@pytest.fixture(scope="module")
-def node() -> str:
-    path = shutil.which("node")
-    if path is None:
-        pytest.fail(
-            "node (Node.js) is needed for the independent SySRs implementation of examples/conformance", pytrace=False
-        )
-    return path
-
-
-JS_ARGS = [
-    "--family",
-    "algorithms",
-    "--family",
-    "schedules",
-    "--family",
-    "budgets",
-    "--case",
-    "sysrs-*",
-    "--case",
-    "schedule-*",
-    "--case",
-    "budget-*",
-]
-
-
-def test_an_independent_javascript_sysrs_conforms(node: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["conform", *JS_ARGS, "--", node, str(JS)]) == 0
-    assert "120/120 cases passed: conforms" in capsys.readouterr().out
-
-
-@pytest.mark.parametrize(
-    ("mutant", "caught"),
-    [
-        ("ties-by-index", "FAIL        algorithms/sysrs-"),
-        ("schedule-floor", "FAIL        schedules/schedule-K"),
-    ],
-)
-def test_a_subtly_wrong_implementation_is_caught(
-    node: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, mutant: str, caught: str
-) -> None:
-    monkeypatch.setenv("SYSRS_JS_MUTANT", mutant)
-    assert main(["conform", *JS_ARGS, "--", node, str(JS)]) == 1
-    out = capsys.readouterr().out
-    assert caught in out and "cases passed" in out and ": conforms" not in out
-    if mutant == "ties-by-index":  # named with the first request where it parts from the reference
-        assert "request" in out and "expected [model, query]" in out
 
 
 ADAPTER = """
@@ -236,7 +186,6 @@ def test_runner_timeout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
         ('print("hello")\ncontinue', "not JSON"),
         ('reply = {"id": "someone-else", "output": {}}', 'not an object with "id"'),
         ('reply = {"id": case_id}', 'no "output"'),
-        ('reply = {"id": case_id, "output": [1, 2]}', "output: expected a JSON object"),
     ],
 )
 def test_runner_malformed_answers(tmp_path: Path, capsys: pytest.CaptureFixture[str], body: str, expected: str) -> None:
@@ -246,10 +195,10 @@ def test_runner_malformed_answers(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 
 def test_runner_text_report_and_user_mistakes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    command = adapter(tmp_path, 'reply = {"id": case_id, "output": {"budget": budget if budget is not None else -1}}')
+    command = adapter(tmp_path, 'reply = {"id": case_id, "output": {"budget": budget if budget is not None else 7}}')
     status = main(["conform", "--family", "budgets", "--case", "budget-1_25pct-K80-L1000", "--", *command])
     out = capsys.readouterr().out
-    assert status == 1 and "FAIL        budgets/budget-1_25pct-K80-L1000: budget: expected 1000, got -1" in out
+    assert status == 1 and "FAIL        budgets/budget-1_25pct-K80-L1000: budget: expected 1000, got 7" in out
     assert "0/1 cases passed" in out
     for argv, message in (
         (["conform"], "either --reference or the command"),

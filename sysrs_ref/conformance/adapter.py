@@ -1,7 +1,10 @@
 """The project's own implementation behind the conformance protocol: ``python -m sysrs_ref.conformance.adapter``.
 
 It reads one case per line on stdin and answers one line per case on stdout
-(:mod:`sysrs_ref.conformance.runner` documents the protocol). Algorithm cases
+(:mod:`sysrs_ref.conformance.runner` documents the protocol): an ``output``,
+a ``refused`` kind for an input the package refuses
+(:func:`~sysrs_ref.conformance.solve.refusal_kind`), ``unsupported`` for an
+unknown family or algorithm, or an ``error`` for a line that is not a case. Algorithm cases
 are answered by the numpy fast path (chosen model, ranking, spend) with the
 requests of the reference step generator; every other family by the
 reference. ``python -m sysrs_ref conform --reference`` runs the vectors
@@ -15,8 +18,8 @@ import sys
 from typing import TextIO
 
 from sysrs_ref.conformance.cases import FAMILIES
-from sysrs_ref.conformance.solve import solve
-from sysrs_ref.errors import SysrsError
+from sysrs_ref.conformance.solve import refusal_kind, solve
+from sysrs_ref.errors import SysrsError, UnknownAlgorithmError
 
 __all__ = ["answer", "main"]
 
@@ -26,6 +29,8 @@ def answer(line: str) -> str:
 
     >>> answer('{"family": "budgets", "id": "b1", "input": {"percentage": "12%", "K": 80, "L": 1000}}')
     '{"id": "b1", "output": {"budget": 9600}}'
+    >>> answer('{"family": "budgets", "id": "b2", "input": {"percentage": "101%", "K": 2, "L": 3}}')
+    '{"id": "b2", "refused": "budget"}'
     >>> answer('{"family": "rankings", "id": "r1", "input": {}}')
     '{"id": "r1", "unsupported": "no family \\'rankings\\' here"}'
     """
@@ -42,8 +47,11 @@ def answer(line: str) -> str:
         return json.dumps({"id": case_id, "error": 'the case has no "input" object'})
     try:
         output = solve(str(family), data, fast=True)
+    except UnknownAlgorithmError as err:
+        return json.dumps({"id": case_id, "unsupported": str(err)})
     except SysrsError as err:
-        return json.dumps({"id": case_id, "error": str(err)})
+        kind = refusal_kind(err)
+        return json.dumps({"id": case_id, "refused": kind} if kind else {"id": case_id, "error": str(err)})
     return json.dumps({"id": case_id, "output": output})
 
 

@@ -15,6 +15,8 @@ from fractions import Fraction
 import numpy as np
 
 from sysrs_ref.algorithms.registry import ALGORITHMS
+from sysrs_ref.conformance._case import Case
+from sysrs_ref.conformance._pinning import pinning_cases
 from sysrs_ref.conformance.values import JsonValue, matrix_json
 from sysrs_ref.scores import decimal_text
 
@@ -24,16 +26,6 @@ Matrix = list[list[Fraction]]
 
 #: The families, one vectors file each, in order.
 FAMILIES = ("algorithms", "schedules", "budgets", "hardness", "bounds", "exact")
-
-
-@dataclass(frozen=True)
-class Case:
-    """One test vector before its expected output is computed."""
-
-    family: str
-    id: str
-    input: dict[str, JsonValue]
-    note: str = ""
 
 
 def _binary(rng: np.random.Generator, n_models: int, n_queries: int, p: float = 0.55) -> Matrix:
@@ -308,4 +300,4 @@ def cases(family: str) -> list[Case]:
         "bounds": _bound_cases,
         "exact": _exact_cases,
     }
-    return list(makers[family]())
+    return [*makers[family](), *pinning_cases(family)]

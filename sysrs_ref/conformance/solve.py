@@ -6,6 +6,13 @@ algorithm case's chosen model, ranking and spend come from the numpy fast
 path instead, and its requests from the reference step generator (the fast
 path computes outcomes, not request sequences); the two are checked against
 each other on every case.
+
+An input the package refuses raises a :class:`~sysrs_ref.errors.SysrsError`;
+:func:`refusal_kind` names its kind (docs/contracts.md, "Refusals"). The
+inputs are checked in the contract's order: the instance, the parameters, the
+budget, then the draw. A case input that is not even shaped like one (a
+missing key, a string for an integer) raises :class:`CaseInputError`, which
+is no refusal: the adapter answers it with an ``error``.
 """
 
 from __future__ import annotations
@@ -20,12 +27,21 @@ from sysrs_ref.algorithms.registry import AnyDraw, get_algorithm
 from sysrs_ref.algorithms.successive_accepts_rejects import check_m
 from sysrs_ref.conformance.values import JsonValue, exact_value, parse_exact, scores_of
 from sysrs_ref.draws import Draw
-from sysrs_ref.errors import ParameterError, SysrsError
+from sysrs_ref.errors import (
+    BoundConditionError,
+    BudgetError,
+    DrawError,
+    InstanceError,
+    ParameterError,
+    ScoreError,
+    SysrsError,
+    TooLargeToEnumerateError,
+)
 from sysrs_ref.fast.batch import DrawBatch
 from sysrs_ref.fast.lrf import run_lrf
 from sysrs_ref.fast.run import run_exact
 from sysrs_ref.instance import Instance
-from sysrs_ref.schedule import paper_schedule, parse_budget, schedule, schedule_spend
+from sysrs_ref.schedule import check_budget, paper_schedule, parse_budget, schedule, schedule_spend
 from sysrs_ref.theory.bounds import (
     Bound,
     bernstein_paired_bound,
@@ -39,39 +55,85 @@ from sysrs_ref.theory.exact import exact_law
 from sysrs_ref.theory.exact_topm import topm_distribution, topm_error_probability
 from sysrs_ref.theory.hardness import arm_hardness, hardness
 
-__all__ = ["solve"]
+__all__ = ["CaseInputError", "refusal_kind", "solve"]
 
 Input = Mapping[str, JsonValue]
+
+
+class CaseInputError(SysrsError):
+    """A case input that is not shaped like one of its family (not a refusal: the case itself is broken)."""
+
+
+#: The error classes behind each kind of refusal, most specific first.
+_KINDS: tuple[tuple[type[SysrsError], str], ...] = (
+    (TooLargeToEnumerateError, "too_large"),
+    (BoundConditionError, "conditions"),
+    (BudgetError, "budget"),
+    (DrawError, "draw"),
+    (ParameterError, "params"),
+    (InstanceError, "instance"),
+    (ScoreError, "instance"),
+)
+
+
+def refusal_kind(error: SysrsError) -> str | None:
+    """The kind of refusal *error* stands for (docs/contracts.md, "Refusals"), or None if it is none.
+
+    >>> refusal_kind(BudgetError("budget 3 below K = 4")), refusal_kind(CaseInputError("no input"))
+    ('budget', None)
+    """
+    if isinstance(error, CaseInputError):
+        return None
+    return next((kind for cls, kind in _KINDS if isinstance(error, cls)), None)
 
 
 def _int(data: Input, key: str) -> int:
     value = data.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ParameterError(f"the case input needs an integer {key!r}, got {value!r}")
+        raise CaseInputError(f"the case input needs an integer {key!r}, got {value!r}")
     return value
 
 
 def _params(data: Input) -> dict[str, str]:
     params = data.get("params", {})
     if not isinstance(params, Mapping) or not all(isinstance(v, str) for v in params.values()):
-        raise ParameterError('the case input\'s "params" must map names to exact decimal strings')
+        raise CaseInputError('the case input\'s "params" must map names to exact decimal strings')
     return {str(key): str(value) for key, value in params.items()}
+
+
+def _instance(data: Input, *, sized: bool) -> Instance:
+    """The case's matrix as an Instance; with *sized*, its ``K`` and ``L`` must be the matrix's shape."""
+    instance = Instance(scores_of(data))
+    if sized and (_int(data, "K"), _int(data, "L")) != instance.shape:
+        raise InstanceError(
+            f"the case says K = {data.get('K')}, L = {data.get('L')} but its matrix is "
+            f"{instance.n_models} x {instance.n_queries}"
+        )
+    return instance
+
+
+def _shape(data: Input) -> tuple[int, int]:
+    """The case's K and L, refused unless K >= 2 and L >= 1."""
+    n_models, n_queries = _int(data, "K"), _int(data, "L")
+    if n_models < 2 or n_queries < 1:
+        raise InstanceError(f"need K >= 2 models and L >= 1 queries, got K = {n_models}, L = {n_queries}")
+    return n_models, n_queries
 
 
 def _draw(data: Input) -> AnyDraw:
     draw = data.get("draw")
     if not isinstance(draw, Mapping):
-        raise ParameterError('an algorithm case needs a "draw" with "query_orders" and "arm_priority"')
+        raise CaseInputError('an algorithm case needs a "draw" with "query_orders" and "arm_priority"')
     if "cell_order" in draw:
         seed = draw.get("seed")
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise ParameterError(f'an ucbe-lrf draw needs an integer "seed", got {seed!r}')
+            raise CaseInputError(f'an ucbe-lrf draw needs an integer "seed", got {seed!r}')
         return LRFDraw(
             _integers(draw.get("cell_order"), "cell_order"), _integers(draw.get("arm_priority"), "arm_priority"), seed
         )
     orders = draw.get("query_orders")
     if not isinstance(orders, list) or not orders:
-        raise ParameterError('the draw needs "query_orders": a list of permutations of the queries')
+        raise CaseInputError('the draw needs "query_orders": a list of permutations of the queries')
     return Draw(
         tuple(_integers(order, "a query order") for order in orders),
         _integers(draw.get("arm_priority"), "arm_priority"),
@@ -80,14 +142,19 @@ def _draw(data: Input) -> AnyDraw:
 
 def _integers(value: object, what: str) -> tuple[int, ...]:
     if not isinstance(value, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in value):
-        raise ParameterError(f"{what} must be a list of integers, got {value!r}")
+        raise CaseInputError(f"{what} must be a list of integers, got {value!r}")
     return tuple(value)
 
 
 def _algorithm(data: Input, fast: bool) -> dict[str, JsonValue]:
     spec = get_algorithm(str(data.get("algorithm")))
-    instance = Instance(scores_of(data))
-    draw, budget, params = _draw(data), _int(data, "budget"), spec.parse_params(_params(data))
+    instance = _instance(data, sized=True)
+    params = spec.parse_params(_params(data))
+    if isinstance(params, TopMSize):
+        check_m(params.m, instance.n_models)
+    budget = check_budget(_int(data, "budget"), *instance.shape)
+    draw = _draw(data)
+    spec.check_draw(draw, *instance.shape)
     if isinstance(draw, LRFDraw) and isinstance(params, LRFParams):  # the oracle: UCB-E-LRF with the exact fit
         outcome = drive(ucbe_lrf(budget, draw, params, fit=fit_ensemble_reference), instance)
     else:
@@ -103,7 +170,6 @@ def _algorithm(data: Input, fast: bool) -> dict[str, JsonValue]:
         if list(fast_ranking) != list(outcome.ranking):
             raise AssertionError(f"the fast path disagrees with the reference on this case: {fast_ranking}")
     elif fast:
-        spec.check_draw(draw, instance.n_models, instance.n_queries)
         assert isinstance(draw, Draw)
         out = run_exact(instance, spec.name, (budget,), DrawBatch.from_draws([draw]), params)
         chosen, ranking, spent = out.outcome(0, 0)
@@ -114,7 +180,8 @@ def _algorithm(data: Input, fast: bool) -> dict[str, JsonValue]:
 
 
 def _schedule(data: Input) -> dict[str, JsonValue]:
-    n_models, n_queries, budget = _int(data, "K"), _int(data, "L"), _int(data, "budget")
+    n_models, n_queries = _shape(data)
+    budget = check_budget(_int(data, "budget"), n_models, n_queries)
     lengths = schedule(n_models, n_queries, budget)
     paper = paper_schedule(n_models, budget)
     return {
@@ -126,11 +193,14 @@ def _schedule(data: Input) -> dict[str, JsonValue]:
 
 
 def _budget(data: Input) -> dict[str, JsonValue]:
-    return {"budget": parse_budget(str(data.get("percentage")), _int(data, "K"), _int(data, "L"))}
+    percentage = data.get("percentage")
+    if not isinstance(percentage, str):
+        raise CaseInputError(f'the case input needs a "percentage" text such as "12.5%", got {percentage!r}')
+    return {"budget": parse_budget(percentage, *_shape(data))}
 
 
 def _hardness(data: Input) -> dict[str, JsonValue]:
-    instance = Instance(scores_of(data))
+    instance = _instance(data, sized=False)
     h = hardness(instance)
     arms: list[JsonValue] | None = (
         None
@@ -163,15 +233,18 @@ def _hardness(data: Input) -> dict[str, JsonValue]:
 
 
 def _rational(data: Input, key: str) -> Fraction:
-    return parse_exact(data.get(key))
+    try:
+        return parse_exact(data.get(key))
+    except ScoreError as err:
+        raise CaseInputError(f"the case input's {key!r}: {err}") from None
 
 
 def _bound(data: Input) -> dict[str, JsonValue]:
     kind = data.get("bound")
     makers: dict[str, Callable[[], Bound]] = {
-        "sysrs": lambda: sysrs_bound(Instance(scores_of(data)), _int(data, "budget")),
-        "sr": lambda: sr_bound(Instance(scores_of(data)), _int(data, "budget")),
-        "ucbe": lambda: ucbe_bound(Instance(scores_of(data)), _int(data, "budget"), _rational(data, "a")),
+        "sysrs": lambda: sysrs_bound(_instance(data, sized=False), _int(data, "budget")),
+        "sr": lambda: sr_bound(_instance(data, sized=False), _int(data, "budget")),
+        "ucbe": lambda: ucbe_bound(_instance(data, sized=False), _int(data, "budget"), _rational(data, "a")),
         "bernstein_wor": lambda: bernstein_wor_bound(
             _int(data, "n"),
             _int(data, "population"),
@@ -185,15 +258,18 @@ def _bound(data: Input) -> dict[str, JsonValue]:
         "lower": lambda: lower_bound(_int(data, "n"), _rational(data, "delta"), _rational(data, "s")),
     }
     if not isinstance(kind, str) or kind not in makers:
-        raise ParameterError(f"unknown bound {kind!r}: one of {', '.join(makers)}")
+        raise CaseInputError(f"unknown bound {kind!r}: one of {', '.join(makers)}")
     bound = makers[kind]()
     return {"prefactor": exact_value(bound.prefactor), "exponent": exact_value(bound.exponent), "value": float(bound)}
 
 
 def _exact(data: Input) -> dict[str, JsonValue]:
-    instance = Instance(scores_of(data))
-    spec, budget = get_algorithm(str(data.get("algorithm"))), _int(data, "budget")
+    instance = _instance(data, sized=False)
+    spec = get_algorithm(str(data.get("algorithm")))
     typed = spec.parse_params(_params(data))
+    if isinstance(typed, TopMSize):
+        check_m(typed.m, instance.n_models)
+    budget = check_budget(_int(data, "budget"), *instance.shape)
     law = exact_law(instance, spec.name, budget, typed)
     error = 1 - sum((p for model, p in law.items() if model in instance.best), Fraction(0))
     answer: dict[str, JsonValue] = {
@@ -220,5 +296,5 @@ def solve(family: str, data: Input, *, fast: bool = False) -> dict[str, JsonValu
         "exact": _exact,
     }
     if family not in solvers:
-        raise SysrsError(f"unknown family {family!r}")
+        raise CaseInputError(f"unknown family {family!r}")
     return solvers[family](data)

@@ -3,8 +3,11 @@
 ``python -m sysrs_ref vectors --out DIR`` writes them (:func:`write_vectors`);
 the same bytes every time for a given package version, so the committed
 files are checked against a fresh generation. Each file holds the family's
-description (the semantics an implementer needs) and its cases, each with an
-``id``, an ``input`` and the ``expected`` output computed by the reference.
+description (the semantics an implementer needs), the rule behind each tag
+its cases carry (:data:`TAGS`), the kinds of refusal, and its cases, each
+with an ``id``, its ``tags``, an optional ``note`` (why the case exists), an
+``input`` and either the ``expected`` output computed by the reference or
+the kind of refusal the input must meet (``refused``).
 """
 
 from __future__ import annotations
@@ -15,25 +18,28 @@ from pathlib import Path
 
 from sysrs_ref._atomic import atomic_write
 from sysrs_ref._version import __version__
+from sysrs_ref.conformance._tagging import TAGS, case_tags
 from sysrs_ref.conformance.cases import FAMILIES, cases
-from sysrs_ref.conformance.schema import SCHEMA
-from sysrs_ref.conformance.solve import solve
+from sysrs_ref.conformance.schema import REFUSAL_KINDS, SCHEMA
+from sysrs_ref.conformance.solve import refusal_kind, solve
 from sysrs_ref.conformance.values import JsonValue
-from sysrs_ref.errors import InstanceError
+from sysrs_ref.errors import InstanceError, SysrsError
 
 __all__ = [
     "DESCRIPTIONS",
     "FORMAT",
+    "TAGS",
     "VERSION",
     "default_vectors_dir",
     "family_cases",
     "family_document",
+    "load_tag_rules",
     "load_vectors",
     "write_vectors",
 ]
 
 FORMAT = "sysrs-ref-vectors"
-VERSION = 1
+VERSION = 2
 
 DESCRIPTIONS = {
     "algorithms": (
@@ -87,13 +93,24 @@ DESCRIPTIONS = {
     "bounds": (
         "Bounds of the form prefactor * exp(-exponent), prefactor and exponent exact: sysrs (Theorem "
         "csr_bound, H3), sr (eq. guarantees-SR, H2), ucbe (eq. guarantees-UCBE), bernstein_wor and "
-        "bernstein_paired (the two lemmas), lower (Theorem lower-bound)."
+        "bernstein_paired (the two lemmas), lower (Theorem lower-bound). prefactor and exponent are compared "
+        "exactly; value, the double nearest prefactor * exp(-exponent), within a relative 1e-12, since few "
+        "languages round exp correctly. A bound asked outside the conditions of its proof (a tied best model, "
+        "a above its limit, n > N, eps <= 0, n < 1) is refused with the kind conditions."
     ),
     "exact": (
         "The exact law of the chosen model over every draw (uniform query orders and arm priority), and the "
-        "error probability: 1 - P(chosen is a best model)."
+        "error probability: 1 - P(chosen is a best model). An instance whose enumeration is beyond reach (the "
+        "too_large cases have more than 10^100 draws) is refused with the kind too_large."
     ),
 }
+
+
+_COMMON = (
+    " Every case lists its tags (the rules it exercises, stated in this file's tags object) and may have a note "
+    "saying why it exists. A case with refused instead of expected must be refused: answer "
+    '{"id": ID, "refused": KIND}, the kinds being stated in this file\'s refusals object; an output fails it.'
+)
 
 
 def default_vectors_dir() -> Path:
@@ -102,29 +119,50 @@ def default_vectors_dir() -> Path:
 
 
 def family_cases(family: str) -> list[dict[str, JsonValue]]:
-    """The cases of *family*, each with its expected output computed by the reference."""
+    """The cases of *family*, each with its tags and its expected output (or refusal) computed by the reference."""
     entries: list[dict[str, JsonValue]] = []
     for case in cases(family):
-        entry: dict[str, JsonValue] = {"id": case.id}
-        if case.note:
-            entry["note"] = case.note
+        try:
+            expected: dict[str, JsonValue] | None = solve(family, case.input)
+            refused = None
+        except SysrsError as err:
+            expected, refused = None, refusal_kind(err)
+            if refused is None:
+                raise
+        if refused != case.refused:  # a case meant as a refusal must be one, of its kind, and no other
+            raise AssertionError(f"case {case.id}: expected refusal {case.refused!r}, the reference gives {refused!r}")
+        tags, note = case_tags(family, case.input, expected, case.tags)
+        entry: dict[str, JsonValue] = {"id": case.id, "tags": list(tags)}
+        notes = " ".join(text for text in (case.note, note) if text)
+        if notes:
+            entry["note"] = notes
         entry["input"] = case.input
-        entry["expected"] = solve(family, case.input)
+        if expected is None:
+            entry["refused"] = refused
+        else:
+            entry["expected"] = expected
         entries.append(entry)
     return entries
 
 
 def family_document(family: str) -> dict[str, JsonValue]:
     """The whole vectors file of *family*."""
-    entries: list[JsonValue] = list(family_cases(family))
+    entries = family_cases(family)
+    used = {tag for entry in entries for tag in _strings(entry.get("tags"))}
     return {
         "format": FORMAT,
         "version": VERSION,
         "generator": f"sysrs-ref {__version__}",
         "family": family,
-        "description": DESCRIPTIONS[family],
-        "cases": entries,
+        "description": DESCRIPTIONS[family] + _COMMON,
+        "tags": {tag: rule for tag, rule in TAGS.items() if tag in used},
+        "refusals": dict(REFUSAL_KINDS),
+        "cases": list(entries),
     }
+
+
+def _strings(value: JsonValue) -> list[str]:
+    return [x for x in value if isinstance(x, str)] if isinstance(value, list) else []
 
 
 def _text(document: Mapping[str, JsonValue]) -> str:
@@ -190,3 +228,30 @@ def load_vectors(folder: str | Path, families: Sequence[str] = FAMILIES) -> dict
             raise InstanceError(f"'{path}' has no list of cases")
         out[family] = [case for case in cases_list if isinstance(case, dict)]
     return out
+
+
+def load_tag_rules(folder: str | Path, families: Sequence[str] = FAMILIES) -> dict[str, str]:
+    """The rule behind each tag: the union of the top-level ``tags`` objects of the families' files in *folder*.
+
+    A file without a ``tags`` object (format version 1) contributes :data:`TAGS`,
+    this package's rules; when two files state a tag, the first family's
+    sentence is kept. InstanceError if a file is missing, is not a vectors
+    file, or its ``tags`` is not an object of strings.
+    """
+    rules: dict[str, str] = {}
+    for family in families:
+        path = Path(folder) / f"{family}.json"
+        try:
+            document = json.loads(path.read_text())
+        except (OSError, ValueError) as err:
+            raise InstanceError(
+                f"cannot read the vectors file '{path}' ({err}); regenerate with python -m sysrs_ref vectors --out DIR"
+            ) from None
+        if not isinstance(document, dict) or document.get("format") != FORMAT or document.get("family") != family:
+            raise InstanceError(f"'{path}' is not a sysrs-ref vectors file of the family {family!r}")
+        stated = document.get("tags", TAGS)
+        if not isinstance(stated, dict) or not all(isinstance(rule, str) for rule in stated.values()):
+            raise InstanceError(f"'{path}': \"tags\" must be an object of rules, one sentence (a string) per tag")
+        for tag, rule in stated.items():
+            rules.setdefault(str(tag), str(rule))
+    return rules
