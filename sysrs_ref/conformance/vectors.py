@@ -210,19 +210,25 @@ def write_vectors(out: str | Path, families: Sequence[str] = FAMILIES) -> list[P
     return [*paths, folder / "schema.json"]
 
 
+def _document(folder: str | Path, family: str) -> tuple[Path, dict[str, JsonValue]]:
+    """The path and parsed contents of *family*'s vectors file in *folder* (InstanceError if it is not one)."""
+    path = Path(folder) / f"{family}.json"
+    try:
+        document = json.loads(path.read_text())
+    except (OSError, ValueError) as err:
+        raise InstanceError(
+            f"cannot read the vectors file '{path}' ({err}); regenerate with python -m sysrs_ref vectors --out DIR"
+        ) from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT or document.get("family") != family:
+        raise InstanceError(f"'{path}' is not a sysrs-ref vectors file of the family {family!r}")
+    return path, document
+
+
 def load_vectors(folder: str | Path, families: Sequence[str] = FAMILIES) -> dict[str, list[dict[str, JsonValue]]]:
     """The cases of each family from the files in *folder* (InstanceError if one is missing or not a vectors file)."""
     out: dict[str, list[dict[str, JsonValue]]] = {}
     for family in families:
-        path = Path(folder) / f"{family}.json"
-        try:
-            document = json.loads(path.read_text())
-        except (OSError, ValueError) as err:
-            raise InstanceError(
-                f"cannot read the vectors file '{path}' ({err}); regenerate with python -m sysrs_ref vectors --out DIR"
-            ) from None
-        if not isinstance(document, dict) or document.get("format") != FORMAT or document.get("family") != family:
-            raise InstanceError(f"'{path}' is not a sysrs-ref vectors file of the family {family!r}")
+        path, document = _document(folder, family)
         cases_list = document.get("cases")
         if not isinstance(cases_list, list):
             raise InstanceError(f"'{path}' has no list of cases")
@@ -240,15 +246,7 @@ def load_tag_rules(folder: str | Path, families: Sequence[str] = FAMILIES) -> di
     """
     rules: dict[str, str] = {}
     for family in families:
-        path = Path(folder) / f"{family}.json"
-        try:
-            document = json.loads(path.read_text())
-        except (OSError, ValueError) as err:
-            raise InstanceError(
-                f"cannot read the vectors file '{path}' ({err}); regenerate with python -m sysrs_ref vectors --out DIR"
-            ) from None
-        if not isinstance(document, dict) or document.get("format") != FORMAT or document.get("family") != family:
-            raise InstanceError(f"'{path}' is not a sysrs-ref vectors file of the family {family!r}")
+        path, document = _document(folder, family)
         stated = document.get("tags", TAGS)
         if not isinstance(stated, dict) or not all(isinstance(rule, str) for rule in stated.values()):
             raise InstanceError(f"'{path}': \"tags\" must be an object of rules, one sentence (a string) per tag")
