@@ -18,6 +18,7 @@ import pytest
 from sysrs_ref.cli import main
 from sysrs_ref.conformance import FAMILIES, load_vectors
 from sysrs_ref.conformance._float64 import float_answer
+from sysrs_ref.conformance.adapter import answer
 from sysrs_ref.conformance.compare import first_difference
 from sysrs_ref.conformance.schema import REFUSAL_KINDS
 from sysrs_ref.conformance.solve import refusal_kind, solve
@@ -186,3 +187,17 @@ def test_ucb_indices_rounded_to_float64_fail_too(capsys: pytest.CaptureFixture[s
     assert _ids(report) <= {case["id"] for _, case in _tagged("exactness")}
     assert all(failure["id"].startswith(("ucbe-", "syucbe-")) for failure in report["failures"])
     assert "rule (exactness)" in text
+
+
+def test_schema_json_holds_the_reply_schemas_and_the_reference_replies_meet_them() -> None:
+    """An outside implementer can validate replies with schema.json alone: $defs/reply-<family>."""
+    jsonschema = pytest.importorskip("jsonschema")  # a dev dependency: always there in the suite
+    schema = json.loads((COMMITTED / "schema.json").read_text())
+    for family in FAMILIES:
+        validator = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": f"#/$defs/reply-{family}"})
+        for case in VECTORS[family][::7]:
+            reply = json.loads(answer(json.dumps({"family": family, "id": case["id"], "input": case["input"]})))
+            assert not list(validator.iter_errors(reply)), case["id"]
+            assert ("refused" in reply) == ("refused" in case), case["id"]
+        assert list(validator.iter_errors({"id": "x", "refused": "no-such-kind"}))
+        assert list(validator.iter_errors({"id": "x", "output": {}, "error": "both"}))

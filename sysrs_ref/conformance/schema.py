@@ -252,6 +252,20 @@ def _outputs(reply: bool) -> dict[str, dict[str, JsonValue]]:
     }
 
 
+def _reply(family: str) -> dict[str, JsonValue]:
+    output = _outputs(reply=True)[family]
+    text: dict[str, JsonValue] = {"type": "string"}
+    return {
+        "description": f"a conformance reply to a case of the family {family!r}: the id and exactly one more key",
+        "oneOf": [
+            _object({"id": {"type": "string"}, "output": output}),
+            _object({"id": {"type": "string"}, "unsupported": text}),
+            _object({"id": {"type": "string"}, "error": text}),
+            _object({"id": {"type": "string"}, "refused": _KIND}),
+        ],
+    }
+
+
 _OUTPUTS = _outputs(reply=False)
 _CASES: dict[str, dict[str, JsonValue]] = {family: _case(_INPUTS[family], _OUTPUTS[family]) for family in _INPUTS}
 
@@ -260,6 +274,9 @@ SCHEMA: dict[str, JsonValue] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "https://sysrs-ref.invalid/vectors/schema.json",
     "title": "sysrs-ref test vectors: one family per file",
+    "description": "A vectors file (<family>.json). $defs/<family> is the schema of one of its cases; "
+    "$defs/reply-<family> is the schema of an implementation's reply line to such a case in the conformance "
+    "protocol of python -m sysrs_ref conform.",
     "type": "object",
     "properties": {
         "format": {"const": "sysrs-ref-vectors"},
@@ -288,25 +305,16 @@ SCHEMA: dict[str, JsonValue] = {
         }
         for name in _CASES
     ],
-    "$defs": dict(_CASES),
+    "$defs": {**_CASES, **{f"reply-{family}": _reply(family) for family in _CASES}},
 }
 
 
 def reply_schema(family: str) -> dict[str, JsonValue]:
     """The schema of one reply line for a case of *family*: ``{"id", "output" | "unsupported" | "error" | "refused"}``.
 
+    ``schema.json`` holds the same schemas as ``$defs/reply-<family>``.
+
     >>> sorted(reply_schema("budgets")["oneOf"][0]["required"])
     ['id', 'output']
     """
-    output = _outputs(reply=True)[family]
-    text: dict[str, JsonValue] = {"type": "string"}
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": f"a conformance reply to a case of the family {family!r}",
-        "oneOf": [
-            _object({"id": {"type": "string"}, "output": output}),
-            _object({"id": {"type": "string"}, "unsupported": text}),
-            _object({"id": {"type": "string"}, "error": text}),
-            _object({"id": {"type": "string"}, "refused": _KIND}),
-        ],
-    }
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **_reply(family)}
