@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sysrs_ref._checks import check_int, generator_of
 from sysrs_ref.errors import DrawError
 
 __all__ = ["Draw", "random_draw"]
@@ -130,8 +131,9 @@ def random_draw(rng: np.random.Generator | int, n_models: int, n_queries: int, *
 
     Exactly: ``arm_priority = rng.permutation(K)``, then, for a synchronized
     draw one ``rng.permutation(L)``, otherwise K of them, model 0 first. An int
-    is taken as the seed of ``numpy.random.default_rng``. Global random state is
-    never touched.
+    (a numpy integer too) is taken as the seed of ``numpy.random.default_rng``;
+    a seed that is not a non-negative integer is a ParameterError, a K or L
+    that is not an integer a DrawError. Global random state is never touched.
 
     >>> d = random_draw(7, 3, 4, synchronized=False)
     >>> len(d.query_orders), sorted(d.query_orders[2])
@@ -139,9 +141,9 @@ def random_draw(rng: np.random.Generator | int, n_models: int, n_queries: int, *
     >>> d == random_draw(7, 3, 4, synchronized=False)
     True
     """
-    if isinstance(rng, bool) or not isinstance(rng, (int, np.random.Generator)):
-        raise TypeError(f"rng must be a numpy.random.Generator or an int seed, got {type(rng).__name__}")
-    generator = np.random.default_rng(rng) if isinstance(rng, int) else rng
+    n_models = check_int(n_models, "n_models (K)", least=0, error=DrawError)
+    n_queries = check_int(n_queries, "n_queries (L)", least=0, error=DrawError)
+    generator = generator_of(rng, "seed")
     priority = tuple(int(x) for x in generator.permutation(n_models))
     count = 1 if synchronized else n_models
     orders = tuple(tuple(int(x) for x in generator.permutation(n_queries)) for _ in range(count))

@@ -15,6 +15,7 @@ __all__ = [
     "InstanceError",
     "LiveError",
     "LoaderError",
+    "OutputError",
     "ParameterError",
     "ScoreError",
     "SysrsError",
@@ -72,3 +73,23 @@ class TooLargeToEnumerateError(SysrsError):
 
 class LiveError(SysrsError):
     """A live session refused an operation (a pair not requested, a conflicting score, a broken run directory)."""
+
+
+class OutputError(SysrsError, OSError):
+    """A file or folder could not be written or created: a full disk, a read-only folder, a path under a file.
+
+    The message names the path and the operating system's reason (``cannot
+    write 'out/results.json': No space left on device``); the writer leaves
+    nothing half-written behind. It is also an :class:`OSError` with the
+    original ``errno``, ``strerror`` and ``filename``, so code that catches
+    OSError around a write still catches it.
+    """
+
+    def __init__(self, message: str, cause: OSError | None = None) -> None:
+        super().__init__(message)
+        if cause is not None:
+            self.errno, self.strerror, self.filename = cause.errno, cause.strerror, cause.filename
+
+    def __str__(self) -> str:
+        """The message alone (not OSError's ``[Errno N] ...``)."""
+        return str(self.args[0]) if self.args else ""

@@ -11,18 +11,19 @@ import math
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from os import PathLike
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref._checks import shown_value
 from sysrs_ref.errors import InstanceError
 from sysrs_ref.scores import ScoreLike, checked_score
 
 if TYPE_CHECKING:
     FloatMatrix = npt.NDArray[np.float64]
 
-__all__ = ["Instance"]
+__all__ = ["Instance", "InstanceLike", "as_instance"]
 
 
 class Instance:
@@ -231,6 +232,38 @@ class Instance:
 
     def __repr__(self) -> str:
         return f"Instance(K={self.n_models}, L={self.n_queries}, best={sorted(self.best)})"
+
+
+#: What a function that takes an instance takes: an Instance, or a score matrix it makes one of.
+InstanceLike = Instance | npt.NDArray[Any] | Sequence[Sequence[ScoreLike]]
+
+
+def as_instance(scores: object, what: str = "instance") -> Instance:
+    """*scores* as an :class:`Instance`: an Instance as it is, a numpy array or nested lists of scores wrapped.
+
+    What takes an instance takes a score matrix too. InstanceError for
+    anything else, naming *what* and what to pass (a file name or a shipped
+    benchmark's name is loaded with ``load_scores`` or ``load_dataset``).
+
+    >>> as_instance([[1, 0], [0, 1]]).shape
+    (2, 2)
+    >>> as_instance("gsm")
+    Traceback (most recent call last):
+    ...
+    sysrs_ref.errors.InstanceError: instance must be an Instance or a score matrix (a numpy array or nested lists of scores), got the str 'gsm'; load a benchmark with load_dataset(name) or a file with load_scores(path)
+    """
+    if isinstance(scores, Instance):
+        return scores
+    if isinstance(scores, np.ndarray) or hasattr(scores, "__array__"):
+        return Instance(scores)
+    if isinstance(scores, (list, tuple)):
+        return Instance(scores)
+    name = type(scores).__name__
+    shown = f"the {name} {shown_value(scores)}" if isinstance(scores, (str, bytes, PathLike)) else name
+    raise InstanceError(
+        f"{what} must be an Instance or a score matrix (a numpy array or nested lists of scores), got {shown}; "
+        "load a benchmark with load_dataset(name) or a file with load_scores(path)"
+    )
 
 
 # -- validation -------------------------------------------------------------------

@@ -1,19 +1,28 @@
 """Budgets and the Successive Rejects phase schedule (eq. budget-schedule; docs/contracts.md).
 
 All arithmetic here is exact (integers and Fractions); a percentage is parsed as
-a decimal, never as a float.
+a decimal, never as a float (:func:`~sysrs_ref.scores.parse_decimal`, which
+refuses numbers too large or too small to hold exactly). Integers may be
+Python or numpy integers; anything else where a count is expected is a
+BudgetError naming it.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import numbers
 import re
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
+from sysrs_ref._checks import check_int, shortened, shown_value
 from sysrs_ref.errors import BudgetError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "Budget",
@@ -36,9 +45,9 @@ def logbar(n_models: int) -> Fraction:
     >>> logbar(2), logbar(4)
     (Fraction(1, 1), Fraction(19, 12))
     """
-    if n_models < 2:
-        raise BudgetError(f"logbar(K) needs K >= 2 models, got {n_models}")
-    return _logbar(n_models)
+    if not _is_int(n_models) or n_models < 2:
+        raise BudgetError(f"logbar(K) needs K >= 2 models, got {shown_value(n_models)}")
+    return _logbar(int(n_models))
 
 
 @functools.lru_cache(maxsize=1024, typed=True)  # typed: 2.0 is not served the value of 2
@@ -46,7 +55,7 @@ def _logbar(n_models: int) -> Fraction:
     return Fraction(1, 2) + sum((Fraction(1, i) for i in range(2, n_models + 1)), Fraction(0))
 
 
-def check_budget(budget: int, n_models: int, n_queries: int) -> int:
+def check_budget(budget: int | np.integer[Any], n_models: int, n_queries: int) -> int:
     """Return *budget* if it is an integer with K <= n <= K*L, else raise BudgetError.
 
     >>> check_budget(100, 4, 30)
@@ -56,14 +65,31 @@ def check_budget(budget: int, n_models: int, n_queries: int) -> int:
     ...
     sysrs_ref.errors.BudgetError: budget must be at least the number of models (K=4), got 3
     """
-    if isinstance(budget, bool) or not isinstance(budget, int):
-        raise BudgetError(f"budget must be an integer number of evaluations, got {budget!r}")
+    n_models, n_queries = _shape(n_models, n_queries)
+    if not _is_int(budget):
+        raise BudgetError(f"budget must be an integer number of evaluations, got {shown_value(budget)}")
+    budget = int(budget)
     if budget < n_models:
-        raise BudgetError(f"budget must be at least the number of models (K={n_models}), got {budget}")
+        raise BudgetError(f"budget must be at least the number of models (K={n_models}), got {shown_value(budget)}")
     full = n_models * n_queries
     if budget > full:
-        raise BudgetError(f"budget must be at most K*L = {full} (every model on every query), got {budget}")
+        raise BudgetError(
+            f"budget must be at most K*L = {full} (every model on every query), got {shown_value(budget)}"
+        )
     return budget
+
+
+def _is_int(value: object) -> bool:
+    """Whether *value* is an integer: a Python or numpy integer, not a bool (numpy's bool is no Integral)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _shape(n_models: object, n_queries: object) -> tuple[int, int]:
+    """(K, L) as ints when both are positive integers (numpy integers too), else BudgetError."""
+    return (
+        check_int(n_models, "K (the number of models)", error=BudgetError),
+        check_int(n_queries, "L (the number of queries)", error=BudgetError),
+    )
 
 
 #: The budget syntax (docs/contracts.md, "Budgets"): ASCII digits, an optional leading +, and for a
@@ -75,26 +101,30 @@ _PERCENT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 def parse_percentage(text: str | int | Decimal | Fraction) -> Fraction:
     """Parse a budget percentage exactly: ``"12%"``, ``"1.25%"``, ``"1.25"``, 8 or Decimal("8").
 
+    Text is read by :func:`~sysrs_ref.scores.parse_decimal` (no exponent, no
+    more than 1000 digits), so it costs time linear in its length.
+
     >>> parse_percentage("1.25%")
     Fraction(5, 4)
     """
+    from sysrs_ref.scores import parse_decimal  # here: scores imports numpy, and `import sysrs_ref` imports this module
+
     if isinstance(text, bool):
         raise BudgetError(f"budget percentage must be a number, got {text!r}")
-    if isinstance(text, (int, Fraction)):
-        value = Fraction(text)
+    if isinstance(text, Fraction):
+        value = text
+    elif _is_int(text):
+        value = Fraction(int(text))
     else:
-        if isinstance(text, Decimal):
-            number = text
-        else:
-            stripped = str(text).strip().removesuffix("%").strip()
-            if not _PERCENT.fullmatch(stripped):
-                raise BudgetError(f"budget percentage {text!r} is not a number (write it like 12% or 1.25%)")
-            number = Decimal(stripped)
-        if not number.is_finite():
-            raise BudgetError(f"budget percentage must be finite, got {text!r}")
-        value = Fraction(number)
+        written = str(text).strip().removesuffix("%").strip()
+        if not isinstance(text, Decimal) and not _PERCENT.fullmatch(written):
+            raise BudgetError(f"budget percentage {shown_value(text)} is not a number (write it like 12% or 1.25%)")
+        try:
+            value = parse_decimal(written)
+        except ValueError as err:
+            raise BudgetError(f"budget percentage {err}; write it like 12% or 1.25%") from None
     if not 0 < value <= 100:
-        raise BudgetError(f"budget percentage must be in (0%, 100%], got {text!r}")
+        raise BudgetError(f"budget percentage must be in (0%, 100%], got {shown_value(text)}")
     return value
 
 
@@ -135,7 +165,7 @@ class Budget:
     percent: Fraction | None = None
 
     @classmethod
-    def parse(cls, value: str | int | Budget, n_models: int, n_queries: int) -> Budget:
+    def parse(cls, value: str | int | np.integer[Any] | Budget, n_models: int, n_queries: int) -> Budget:
         """The budget *value* names: an integer (``5000``, ``"5000"``) or a percentage of K*L (``"12%"``).
 
         The one parser of budgets (docs/contracts.md, "Budgets"); BudgetError names what is wrong.
@@ -146,10 +176,11 @@ class Budget:
                 if (value.n_models, value.n_queries) == (n_models, n_queries)
                 else cls.parse(value.n, n_models, n_queries)
             )
-        if isinstance(value, int) and not isinstance(value, bool):
-            return cls(check_budget(value, n_models, n_queries), n_models, n_queries)
+        n_models, n_queries = _shape(n_models, n_queries)
+        if _is_int(value):
+            return cls(check_budget(int(value), n_models, n_queries), n_models, n_queries)
         if not isinstance(value, str):
-            raise BudgetError(f"budget must be an integer or a percentage like '12%', got {value!r}")
+            raise BudgetError(f"budget must be an integer or a percentage like '12%', got {shown_value(value)}")
         stripped = value.strip()
         if stripped.endswith("%"):
             return cls(
@@ -157,9 +188,15 @@ class Budget:
             )
         if not _INTEGER.fullmatch(stripped):
             raise BudgetError(
-                f"budget {value!r} is neither an integer number of evaluations nor a percentage like 12% or 1.25%"
+                f"budget {shown_value(value)} is neither an integer number of evaluations nor a percentage "
+                "like 12% or 1.25%"
             )
-        return cls(check_budget(int(stripped), n_models, n_queries), n_models, n_queries)
+        full = n_models * n_queries
+        if len(stripped.lstrip("+").lstrip("0")) > len(str(full)):  # more digits than K*L: never converted
+            raise BudgetError(
+                f"budget must be at most K*L = {full} (every model on every query), got {shortened(stripped)}"
+            )
+        return cls(check_budget(int(stripped), n_models, n_queries), n_models, n_queries)  # digits: few, checked
 
     @property
     def percentage(self) -> Fraction:
@@ -178,7 +215,7 @@ def budget_n(budget: int | Budget, n_models: int, n_queries: int) -> int:
     return Budget.parse(budget.n if isinstance(budget, Budget) else budget, n_models, n_queries).n
 
 
-def parse_budget(text: str | int, n_models: int, n_queries: int) -> int:
+def parse_budget(text: str | int | np.integer[Any], n_models: int, n_queries: int) -> int:
     """A budget given as an integer (``5000``) or a percentage (``"12%"``), as an integer n (:meth:`Budget.parse`).
 
     >>> parse_budget("5000", 80, 1000), parse_budget("8%", 80, 1000)
@@ -196,8 +233,12 @@ def paper_schedule(n_models: int, budget: int) -> tuple[int, ...]:
     >>> paper_schedule(4, 100)
     (16, 21, 31)
     """
+    n_models = check_int(n_models, "K (the number of models)", error=BudgetError)
+    if not _is_int(budget):
+        raise BudgetError(f"budget must be an integer number of evaluations, got {shown_value(budget)}")
+    budget = int(budget)
     if budget < n_models:
-        raise BudgetError(f"budget must be at least the number of models (K={n_models}), got {budget}")
+        raise BudgetError(f"budget must be at least the number of models (K={n_models}), got {shown_value(budget)}")
     lb = logbar(n_models)
     return tuple(math.ceil(Fraction(budget - n_models) / (lb * (n_models + 1 - k))) for k in range(1, n_models))
 
@@ -243,7 +284,8 @@ def capped_schedule(n_models: int, n_queries: int, budget: int) -> tuple[int, ..
     >>> capped_schedule(4, 30, 100)
     (17, 23, 30)
     """
-    check_budget(budget, n_models, n_queries)
+    budget = check_budget(budget, n_models, n_queries)
+    n_models, n_queries = _shape(n_models, n_queries)
     low = math.ceil(Fraction(budget - n_models) / logbar(n_models))
     high = n_models * n_queries  # at this level every n_k is L: spend K*L >= n
     if schedule_spend(_levels(n_models, n_queries, high)) <= budget:
@@ -273,6 +315,7 @@ def schedule(n_models: int, n_queries: int, budget: int | Budget) -> tuple[int, 
     >>> schedule(4, 31, 100), schedule(4, 30, 100), schedule(2, 4, 8)
     ((16, 21, 31), (17, 23, 30), (4,))
     """
+    n_models, n_queries = _shape(n_models, n_queries)
     return _schedule(n_models, n_queries, budget_n(budget, n_models, n_queries))
 
 

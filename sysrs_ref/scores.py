@@ -15,15 +15,33 @@ from numbers import Rational
 
 import numpy as np
 
+from sysrs_ref._checks import shortened
 from sysrs_ref.errors import ScoreError
 
-__all__ = ["ScoreLike", "as_score", "checked_score", "decimal_text", "fraction_text", "parse_decimal"]
+__all__ = [
+    "MAX_DIGITS",
+    "MAX_EXPONENT",
+    "ScoreLike",
+    "as_score",
+    "bounded_decimal",
+    "checked_score",
+    "decimal_text",
+    "fraction_text",
+    "parse_decimal",
+    "shortened",
+]
 
 #: What may stand for a score: Python and numpy numbers, Fractions and Decimals.
 ScoreLike = int | float | Fraction | Decimal | np.integer | np.floating | np.bool_
 
 _ZERO = Fraction(0)
 _ONE = Fraction(1)
+
+#: A nonzero decimal is read only if its magnitude lies within [1e-1000, 1e1001): its adjusted exponent
+#: (that of its leading digit) is within [-MAX_EXPONENT, MAX_EXPONENT].
+MAX_EXPONENT = 1000
+#: ... and if it has at most MAX_DIGITS digits (``"1.50"`` has 3): every double's exact decimal expansion fits.
+MAX_DIGITS = 1000
 
 
 def checked_score(value: object) -> Fraction:
@@ -88,33 +106,91 @@ def _to_fraction(value: object) -> Fraction:
             raise ValueError(f"is {as_float}")
         return Fraction(as_float)
     if isinstance(value, Decimal):
-        if value.is_nan():
-            raise ValueError("is nan")
-        if value.is_infinite():
-            raise ValueError(f"is {'-' if value < 0 else ''}inf")
-        return Fraction(value)
+        return _decimal_fraction(_checked_decimal(value, str(value)))
     if isinstance(value, Rational):
         return Fraction(int(value.numerator), int(value.denominator))
     raise ValueError(f"is {value!r}, not a number")
 
 
 def parse_decimal(text: str) -> Fraction:
-    """Parse a decimal literal (``"0.75"``, ``"1e-3"``, ``"1"``) exactly.
+    """Parse a decimal literal (``"0.75"``, ``"1e-3"``, ``"1"``) exactly: the one parser of decimal numbers.
 
-    Raises ValueError with a short reason ("is nan", "is 'abc', not a number").
+    The number is refused, before any conversion, unless it is finite and
+    either 0 or of magnitude within [1e-1000, 1e1001) (its leading digit's
+    exponent within +-:data:`MAX_EXPONENT`) with at most :data:`MAX_DIGITS`
+    digits. Within these bounds the exact Fraction has at most about 2000
+    digits, so the work is linear in ``len(text)``; ``1e-99999999`` would
+    otherwise cost 10**99999999. Scores, percentages, exploration parameters
+    and grids all lie far inside.
+
+    Raises ValueError with a short reason to put after the value's name ("is
+    nan", "is 'abc', not a number", "is 1e-99999, below 1e-1000 in magnitude:
+    too small to hold exactly (round it, ...)").
 
     >>> parse_decimal("0.1")
     Fraction(1, 10)
     >>> parse_decimal(" 1e-2 ")
     Fraction(1, 100)
+    >>> parse_decimal("1e-99999999")
+    Traceback (most recent call last):
+    ...
+    ValueError: is 1e-99999999, below 1e-1000 in magnitude: too small to hold exactly (round it, to 0 if it is negligible)
+    """
+    return _decimal_fraction(bounded_decimal(text))
+
+
+def bounded_decimal(text: str) -> Decimal:
+    """The finite Decimal that :func:`parse_decimal` reads in *text*, bounds checked, not yet converted.
+
+    For callers that keep the number as written (a loader shows it in its
+    messages); ValueError as :func:`parse_decimal`.
+
+    >>> bounded_decimal(" 0.50 ")
+    Decimal('0.50')
+    >>> bounded_decimal("1" * 1001)
+    Traceback (most recent call last):
+    ...
+    ValueError: has 1001 digits ('11111111111111111111...11111111111111111111'), more than the 1000 an exact number may have (round it to fewer digits)
     """
     stripped = text.strip()
     try:
         number = Decimal(stripped)
-    except InvalidOperation:
-        shown = stripped if stripped else "empty"
-        raise ValueError(f"is {shown!r}, not a number" if stripped else "is empty") from None
-    return _to_fraction(number)
+    except InvalidOperation:  # also an exponent beyond Decimal's own limits (about 1e999999999999999999)
+        raise ValueError(f"is {shortened(stripped)!r}, not a number" if stripped else "is empty") from None
+    return _checked_decimal(number, stripped)
+
+
+def _checked_decimal(number: Decimal, shown: str) -> Decimal:
+    """*number* if finite and within the bounds of :func:`parse_decimal`; ValueError naming *shown* otherwise."""
+    if number.is_nan():
+        raise ValueError("is nan")
+    if number.is_infinite():
+        raise ValueError(f"is {'-' if number < 0 else ''}inf")
+    if not number:
+        return number
+    shown = shortened(shown)
+    if number.adjusted() < -MAX_EXPONENT:
+        raise ValueError(
+            f"is {shown}, below 1e-{MAX_EXPONENT} in magnitude: too small to hold exactly "
+            "(round it, to 0 if it is negligible)"
+        )
+    if number.adjusted() > MAX_EXPONENT:
+        raise ValueError(
+            f"is {shown}, above 1e+{MAX_EXPONENT} in magnitude: too large to hold exactly "
+            f"(write a number below 1e+{MAX_EXPONENT})"
+        )
+    digits = len(number.as_tuple().digits)
+    if digits > MAX_DIGITS:
+        raise ValueError(
+            f"has {digits} digits ({shown!r}), more than the {MAX_DIGITS} an exact number may have "
+            "(round it to fewer digits)"
+        )
+    return number
+
+
+def _decimal_fraction(number: Decimal) -> Fraction:
+    """The exact Fraction of a Decimal that :func:`_checked_decimal` accepted (a zero of any exponent is 0)."""
+    return Fraction(number) if number else _ZERO
 
 
 def fraction_text(value: Fraction) -> str:

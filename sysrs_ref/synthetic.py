@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sysrs_ref._checks import generator_of
 from sysrs_ref.instance import Instance
 
 __all__ = ["irt_benchmark"]
@@ -32,7 +33,7 @@ def irt_benchmark(n_models: int = 30, n_queries: int = 2000, seed: int = 0) -> I
     """
     if n_models < 2 or n_queries < 1:
         raise ValueError(f"need at least 2 models and 1 query, got {n_models} x {n_queries}")
-    rng = np.random.default_rng(seed)
+    rng = generator_of(seed, "seed")
     ability = 1.0 + 0.5 * np.sort(rng.normal(0.0, 1.0, n_models))[::-1]
     difficulty = rng.normal(0.0, 1.5, n_queries)
     discrimination = rng.lognormal(0.3, 0.3, n_queries)

@@ -217,7 +217,7 @@ def parse_top_m(text: str | Sequence[int], n_models: int | None = None) -> tuple
     values: list[int] = []
     for item in items:
         word = str(item).strip()
-        if isinstance(item, bool) or not word.isdigit() or int(word) < 1:
+        if isinstance(item, bool) or not word.isdigit() or len(word) > 18 or int(word) < 1:  # no 4300-digit ints
             raise ParameterError(f"--top-m takes positive integers separated by commas, such as 3,5,10; got {text!r}")
         values.append(int(word))
     if not values:

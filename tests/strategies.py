@@ -607,3 +607,370 @@ def json_mutations(draw: st.DrawFn, document: object) -> tuple[str, object]:
     parent = _at(mutated, path[:-1])
     parent[path[-1]] = value  # type: ignore[index]
     return f"replaced {list(path)} by {value!r}", mutated
+
+
+# -- fuzzing the readers and the command line (tests/test_fuzz.py): every input small, so parsing is bounded ------
+
+#: Ways to write a number, good and bad: scores, budgets, percentages, parameters, grid points, seeds.
+NUMBER_TOKENS = (
+    *("0", "1", "0.5", "1.0", ".5", "5.", "0.25", "1e-3", "1E-2", "0e0", "-0", "+0.5", "3", "12", "40"),
+    *("-1", "2", "1.5", "101", "-5", "1e3", "1e-1000", "1e-1001", "1e1000", "0." + "0" * 60 + "1", "9" * 40),
+    *("1e-99999999", "1e99999999", "-1e-99999999", "1e+99999999", "0.5e-99999999", "1e-9999999999999999999"),
+    *("nan", "NaN", "-nan", "inf", "-inf", "Infinity", "1/2", "0x1", "1_0", "\u0661", "\u00bd", "0,5", "++1"),
+    *("1e", "e5", "--1", ".", "", " ", "x", "true", "null", "[]", "\x00", "\U0001f600"),
+    *("5%", "12%", "50%", "100%", "0%", "101%", "-5%", "1.25%", "%", "%%", "5 %", "nan%", "1e-99999999%"),
+)
+number_tokens = st.one_of(st.sampled_from(NUMBER_TOKENS), st.text(max_size=6))
+#: Tokens of a csv cell or an id: numbers, words, separators, quotes, control characters.
+cell_tokens = st.one_of(
+    number_tokens,
+    st.sampled_from(["model", "query", "score", "a", "b", "q1", '"', '"a,b"', "a\nb", "\r", "\t", "#"]),
+)
+
+
+@st.composite
+def csv_texts(draw: st.DrawFn) -> str:
+    """A .csv file's text: a matrix or a long model,query,score table of random cells, or random text."""
+    kind = draw(st.sampled_from(["matrix", "long", "text", "wide-cell"]))
+    if kind == "text":
+        return draw(st.text(max_size=200))
+    if kind == "wide-cell":  # one cell longer than the csv module's field limit (131,072 characters)
+        return draw(st.sampled_from(["", "model,query,score\na,q1,"])) + "0." + "1" * 140_000 + "\n"
+    rows = draw(st.integers(0, 4))
+    width = draw(st.integers(1, 4))
+    lines: list[list[str]] = []
+    if kind == "long":
+        header = draw(st.permutations(["model", "query", "score", *draw(st.lists(cell_tokens, max_size=1))]))
+        lines.append(draw(st.sampled_from([header, header[:2], [*header, "score"], [h.upper() for h in header]])))
+        width = len(header)
+    for _ in range(rows):
+        ragged = draw(st.integers(0, 9)) == 0
+        cells = st.one_of(st.sampled_from(["0", "1", "0.5", "a", "b", "q1", "q2"]), cell_tokens)
+        lines.append(draw(st.lists(cells, min_size=1 if ragged else width, max_size=width + 1 if ragged else width)))
+    text = "".join(",".join(line) + draw(st.sampled_from(["\n", "\r\n", "\r", ""])) for line in lines)
+    return draw(st.sampled_from(["", "\ufeff"])) + text
+
+
+@st.composite
+def npy_headers(draw: st.DrawFn) -> bytes:
+    """A .npy file with the magic, a version and a header of random but plausible keys, then some bytes."""
+    descr = draw(
+        st.one_of(
+            st.sampled_from(["<f8", "<f4", "<i8", "|u1", "|b1", "|O", "<U3", "<c16", ">f8", "|V8"]),
+            st.sampled_from(["<M8[s]", "[('a', '<f8')]", "<f16", "|S0", "<f0", "x"]),
+            st.text(max_size=5),
+        )
+    )
+    sizes = st.one_of(st.integers(0, 6), st.sampled_from([-1, 2**31, 2**40, 10**12, 2**63 - 1, 2**64]))
+    shape = tuple(draw(st.lists(sizes, max_size=3)))
+    order = draw(st.sampled_from(["False", "True", "0", "'x'"]))
+    shape_text = draw(st.sampled_from([repr(shape), "[1, 2]", "(1.5,)", "'x'", "(2, 3"]))
+    descr_text = descr if descr.startswith("[") else repr(descr)
+    header = f"{{'descr': {descr_text}, 'fortran_order': {order}, 'shape': {shape_text}, }}"
+    header = draw(st.sampled_from([header, header.replace("'descr'", "'desc'"), "{}", header[:-2], header + "x"]))
+    major = draw(st.sampled_from([1, 2, 3, 0, 9]))
+    encoded = header.encode("latin-1", "replace")
+    pad = draw(st.integers(0, 70))
+    encoded = encoded + b" " * pad + b"\n"
+    length = len(encoded) if draw(st.booleans()) else draw(st.integers(0, 2**16 - 1))
+    prefix = b"\x93NUMPY" + bytes([major, 0])
+    prefix += length.to_bytes(4 if major >= 2 else 2, "little") if length < 2**16 else b"\xff\xff"
+    return prefix + encoded + draw(st.binary(max_size=64))
+
+
+@st.composite
+def npy_arrays(draw: st.DrawFn) -> bytes:
+    """The bytes numpy.save writes for a small array of some dtype and dimension (NaNs, infinities, out of [0, 1])."""
+    import io
+
+    shape = tuple(draw(st.lists(st.integers(0, 4), max_size=3)))
+    dtype = draw(st.sampled_from(["float64", "float32", "float16", "int64", "uint8", "bool", "complex128", "U2", "S2"]))
+    count = int(np.prod(shape)) if shape else 1
+    values = draw(
+        st.lists(st.sampled_from([0.0, 1.0, 0.5, -1.0, 2.0, 1e300, math.nan, math.inf]), min_size=count, max_size=count)
+    )
+    with np.errstate(invalid="ignore", over="ignore"):  # NaN and 1e300 cast to integers: whatever numpy makes
+        numbers = np.array(values).reshape(shape)
+        array = numbers.astype(dtype) if dtype[0] not in "US" else numbers.astype(str).astype(dtype)
+    if draw(st.booleans()):
+        array = np.asfortranarray(array)
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=False)
+    return buffer.getvalue()
+
+
+@st.composite
+def damaged(draw: st.DrawFn, data: bytes) -> bytes:
+    """*data* as it is, truncated, with a byte changed, or with bytes appended."""
+    how = draw(st.sampled_from(["as-is", "truncate", "flip", "append"]))
+    if how == "truncate" or (how == "flip" and not data):
+        return data[: draw(st.integers(0, len(data)))]
+    if how == "flip":
+        at = draw(st.integers(0, len(data) - 1))
+        return data[:at] + bytes([draw(st.integers(0, 255))]) + data[at + 1 :]
+    if how == "append":
+        return data + draw(st.binary(min_size=1, max_size=16))
+    return data
+
+
+@st.composite
+def npy_files(draw: st.DrawFn) -> bytes:
+    """Bytes for a .npy reader: random, after the magic, a crafted header, or a real array (damaged or not)."""
+    kind = draw(st.sampled_from(["random", "magic", "header", "array", "pickle"]))
+    if kind == "random":
+        return draw(st.binary(max_size=200))
+    if kind == "magic":
+        return b"\x93NUMPY" + draw(st.binary(max_size=120))
+    if kind == "header":
+        return draw(npy_headers())
+    if kind == "pickle":
+        import io
+
+        buffer = io.BytesIO()
+        np.save(buffer, np.array([[0.5, None]], dtype=object), allow_pickle=True)
+        return draw(damaged(buffer.getvalue()))
+    return draw(damaged(draw(npy_arrays())))
+
+
+@st.composite
+def npz_files(draw: st.DrawFn) -> bytes:
+    """Bytes for a .npz reader: random, or a zip of members named like a packed matrix's (any content)."""
+    import io
+    import zipfile
+
+    if draw(st.integers(0, 4)) == 0:
+        return draw(st.one_of(st.binary(max_size=200), st.binary(max_size=100).map(lambda b: b"PK\x03\x04" + b)))
+    names = draw(
+        st.lists(
+            st.sampled_from(["scores.npy", "shape.npy", "bits.npy", "other.npy", "scores", "a/b.npy"]),
+            max_size=3,
+            unique=True,
+        )
+    )
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name in names:
+            method = draw(st.sampled_from([zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED]))
+            content = draw(st.one_of(npy_files(), st.sampled_from([b""])))
+            archive.writestr(zipfile.ZipInfo(name), content, compress_type=method)
+    return draw(damaged(buffer.getvalue()))
+
+
+@st.composite
+def grid_texts(draw: st.DrawFn) -> str:
+    """A grid file: lines of percentages, comments, blank lines and mistakes."""
+    lines = draw(
+        st.lists(
+            st.one_of(number_tokens, st.sampled_from(["# a comment", "8%  # the first", "", "12", "12%"])), max_size=6
+        )
+    )
+    return "\n".join(lines) + draw(st.sampled_from(["", "\n"]))
+
+
+@st.composite
+def json_values(draw: st.DrawFn, max_leaves: int = 8) -> object:
+    """A small JSON value of any type (no NaN)."""
+    leaves = st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-3, 10**6),
+        st.floats(allow_nan=False, allow_infinity=False),
+        st.sampled_from(NUMBER_TOKENS),
+        st.text(max_size=6),
+    )
+    return draw(
+        st.recursive(
+            leaves,
+            lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+            max_leaves=max_leaves,
+        )
+    )
+
+
+#: Lines no JSON reader should choke on: huge integers, deep nesting, NaN, bad UTF-8, control characters.
+NASTY_JSON = (
+    "[" * 2000,
+    "[" * 2000 + "]" * 2000,
+    '{"a": ' * 1500 + "1" + "}" * 1500,
+    "1" * 5000,
+    '{"t": "score", "model": "a", "query": "q1", "score": ' + "1" * 5000 + "}",
+    '{"t": "score", "model": "a", "query": "q1", "score": 1e999999}',
+    '{"t": "score", "model": "a", "query": "q1", "score": "1e-99999999"}',
+    '{"t": "score", "model": "a", "query": "q1", "score": "1/0"}',
+    '{"t": "score", "model": "a", "query": "q1", "score": NaN}',
+    '{"t": "batch", "index": 1, "pairs": [["a", "q1"]]}',
+    '{"id": "x", "output": ' + "[" * 2000 + "]" * 2000 + "}",
+    '"\\ud800"',
+    "\x00",
+)
+
+
+@st.composite
+def json_texts(draw: st.DrawFn, document: object) -> str:
+    """The text of a JSON file meant to hold *document*: a mutation of it, random JSON, a nasty line, or noise."""
+    import json
+
+    kind = draw(st.sampled_from(["mutated", "mutated", "random", "nasty", "text", "truncated"]))
+    if kind == "mutated":
+        return json.dumps(draw(json_mutations(document))[1])
+    if kind == "random":
+        return json.dumps(draw(json_values()))
+    if kind == "nasty":
+        return draw(st.sampled_from(NASTY_JSON))
+    if kind == "truncated":
+        text = json.dumps(document)
+        return text[: draw(st.integers(0, len(text)))]
+    return draw(st.text(max_size=80))
+
+
+@st.composite
+def jsonl_texts(draw: st.DrawFn, records: list[object]) -> str:
+    """A JSON-lines file meant to hold *records*: one line changed, dropped, duplicated or cut, or noise added."""
+    import json
+
+    lines = [json.dumps(record) for record in records]
+    how = draw(st.sampled_from(["change", "change", "drop", "duplicate", "cut", "noise"]))
+    at = draw(st.integers(0, max(len(lines) - 1, 0)))
+    if how == "change" and lines:
+        lines[at] = draw(json_texts(records[at]))
+    elif how == "drop" and lines:
+        del lines[at]
+    elif how == "duplicate" and lines:
+        lines.insert(at, lines[at])
+    elif how == "cut":
+        text = "\n".join(lines)
+        return text[: draw(st.integers(0, len(text)))]
+    else:
+        lines.insert(at, draw(st.text(max_size=40)))
+    return "\n".join(lines) + "\n"
+
+
+@st.composite
+def reply_lines(draw: st.DrawFn, case_id: str, expected: object) -> str:
+    """A conformance reply line to the case *case_id*: right, mutated, of another shape, or not JSON at all."""
+    import json
+
+    good = {"id": case_id, "output": expected}
+    kind = draw(st.sampled_from(["mutated", "mutated", "keys", "random", "nasty", "text"]))
+    if kind == "mutated":
+        return json.dumps(draw(json_mutations(good))[1])
+    if kind == "keys":
+        keys = draw(st.lists(st.sampled_from(["output", "unsupported", "error", "refused", "note"]), max_size=3))
+        reply: dict[str, object] = {"id": draw(st.sampled_from([case_id, "other", 1]))}
+        reply.update({key: draw(json_values(max_leaves=3)) for key in keys})
+        return json.dumps(reply)
+    if kind == "random":
+        return json.dumps(draw(json_values()))
+    if kind == "nasty":
+        return draw(st.sampled_from(NASTY_JSON))
+    return draw(st.text(max_size=80))
+
+
+@st.composite
+def argument_lists(draw: st.DrawFn, options: dict[str, tuple[str, ...] | None], max_size: int = 6) -> list[str]:
+    """Command-line words: options of *options* with a value from their tuple (None: a flag; an empty tuple: any
+    number token, huge ones too), in random order, some repeated or missing their value, now and then a stray
+    word. A tuple bounds the work an option can ask for (--runs, --limit): list only values that stay small."""
+    words: list[str] = []
+    names = sorted(options)
+    for _ in range(draw(st.integers(0, max_size))):
+        choice = draw(st.integers(0, 11))
+        if choice == 0:
+            words.append(draw(st.sampled_from(["--", "-x", "--nope", "stray", "-", "--json=1", "--he"])))
+            continue
+        name = draw(st.sampled_from(names))
+        values = options[name]
+        words.append(name)
+        if values is None or choice == 1:  # a flag, or an option missing its value
+            continue
+        words.append(draw(st.sampled_from(values) if values else number_tokens))
+    return words
+
+
+# -- hardened inputs (tests/test_hardening_input.py) ------------------------------------------------
+
+
+@st.composite
+def huge_exponent_texts(draw: st.DrawFn) -> str:
+    """A nonzero decimal literal whose exponent puts it far outside [1e-1000, 1e+1000]: "-3.25e-99999999" and so on.
+
+    The mantissa has at most 7 digits before its point, so the leading digit's exponent is beyond +-1000 whatever
+    it is; the exponent itself may be far beyond what Decimal holds (1e999999999999999999).
+    """
+    whole = draw(st.integers(1, 10**6))
+    decimals = draw(st.one_of(st.just(""), st.integers(0, 10**4).map(lambda digits: f".{digits}")))
+    exponent = draw(st.one_of(st.integers(1001, 10**20), st.integers(-(10**20), -1010)))
+    sign, marker, space = (draw(st.sampled_from(choices)) for choices in (["", "-", "+"], ["e", "E"], ["", " "]))
+    return f"{space}{sign}{whole}{decimals}{marker}{exponent}{space}"
+
+
+@st.composite
+def long_digit_texts(draw: st.DrawFn) -> str:
+    """A decimal literal of more than 1000 digits (nonzero), within the exponent bounds: "0.1111...1", "2.000...0"."""
+    count = draw(st.integers(1001, 5000))
+    digit = draw(st.sampled_from("123456789"))
+    return draw(st.sampled_from([f"{digit * count}e-{count}", "0." + digit * count, digit + "." + "0" * count]))
+
+
+@st.composite
+def ordinary_decimals(draw: st.DrawFn) -> tuple[str, Fraction]:
+    """A decimal literal within the bounds of parse_decimal, and its exact value: "-12.5", "3e-7", "1e-1000"."""
+    if draw(st.integers(0, 9)) == 0:  # at the bounds: a leading digit of exponent -1000 or +1000
+        digit, exponent = draw(st.integers(1, 9)), draw(st.sampled_from([-1000, 1000]))
+        return f"{digit}e{exponent}", digit * Fraction(10) ** exponent
+    coefficient = draw(st.integers(-(10**40), 10**40))
+    exponent = draw(st.integers(-60, 60))
+    exact = coefficient * Fraction(10) ** exponent
+    sign, digits = ("-" if coefficient < 0 else draw(st.sampled_from(["", "+"]))), str(abs(coefficient))
+    if draw(st.booleans()):
+        text = f"{sign}{digits}{draw(st.sampled_from(['e', 'E']))}{exponent}"
+    elif exponent >= 0:
+        text = sign + digits + "0" * exponent
+    else:
+        padded = digits.rjust(1 - exponent, "0")
+        text = f"{sign}{padded[:exponent]}.{padded[exponent:]}"
+    space = draw(st.sampled_from(["", " ", "\t"]))
+    return f"{space}{text}{space}", exact
+
+
+@st.composite
+def forged_npy_files(draw: st.DrawFn) -> tuple[bytes, tuple[int, ...]]:
+    """The bytes of an .npy file whose header declares more data than follows it, and the declared shape."""
+    import io
+
+    descr = draw(st.sampled_from(["<f8", "<f4", "<i8", "<i4", "|u1", "|b1"]))
+    shape = tuple(draw(st.lists(st.integers(1, 10**12), min_size=1, max_size=3)))
+    declared = math.prod(shape) * np.dtype(descr).itemsize
+    header = {"descr": descr, "fortran_order": draw(st.booleans()), "shape": shape}
+    buffer = io.BytesIO()
+    if draw(st.booleans()):
+        np.lib.format.write_array_header_1_0(buffer, header)
+    else:
+        np.lib.format.write_array_header_2_0(buffer, header)
+    size = draw(st.integers(0, min(declared - 1, 2048)))
+    return buffer.getvalue() + draw(st.binary(min_size=size, max_size=size)), shape
+
+
+#: numpy's integer types: each stands for a Python int wherever the package takes one.
+NUMPY_INTEGER_TYPES = (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)
+
+
+@st.composite
+def numpy_integers(draw: st.DrawFn, value: int) -> np.integer:
+    """*value* as a numpy integer of a type that holds it."""
+    fitting = [kind for kind in NUMPY_INTEGER_TYPES if np.iinfo(kind).min <= value <= np.iinfo(kind).max]
+    kind = draw(st.sampled_from(fitting))
+    return kind(value)
+
+
+#: Seeds that are no seed: negative integers (numpy's too), floats, fractions, text, None, booleans.
+bad_seeds = st.one_of(
+    st.integers(max_value=-1),
+    st.integers(-(2**62), -1).map(np.int64),
+    st.floats(),
+    st.fractions(),
+    st.text(max_size=4),
+    st.none(),
+    st.booleans(),
+    st.sampled_from([np.float64(1.0), np.True_, 1j, b"1", [1]]),
+)

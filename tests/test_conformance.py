@@ -92,7 +92,7 @@ def test_the_vectors_cover_the_corners() -> None:
 
 
 def test_the_reference_adapter_conforms(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["conform", "--reference", "--json"]) == 0
+    assert main(["conform", "--reference", "--json", "--timeout", "300"]) == 0  # a hang-guard: cases take < 2 s
     report = json.loads(capsys.readouterr().out)
     assert report["failed"] == 0 and report["passed"] == report["cases"] == sum(len(cases(f)) for f in FAMILIES)
 
@@ -127,7 +127,7 @@ def conform(capsys: pytest.CaptureFixture[str], command: list[str], *extra: str)
             "--case",
             "budget-1_25pct-*",
             "--timeout",
-            "2",
+            "60",  # a hang-guard only: these adapters answer in milliseconds
             "--json",
             *extra,
             "--",
@@ -170,13 +170,14 @@ def test_runner_crash_is_reported_and_the_rest_still_run(tmp_path: Path, capsys:
 def test_runner_timeout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     body = """
     if case_id == "budget-8pct-K450-L541":
-        time.sleep(30)
+        time.sleep(3600)  # never answers: the runner must give up on it and kill it
     reply = {"id": case_id, "output": {"budget": budget}} if budget is not None else {"id": case_id, "error": "refused"}
     """
-    status, report = conform(capsys, adapter(tmp_path, body), "--timeout", "1")
+    # 5 s: long enough for every other case (each answers in milliseconds, in a fresh process after the kill)
+    status, report = conform(capsys, adapter(tmp_path, body), "--timeout", "5")
     statuses = {f["id"]: f for f in report["failures"]}
     assert status == 1 and statuses["budget-8pct-K450-L541"]["status"] == "timeout"
-    assert "no answer within 1 s" in statuses["budget-8pct-K450-L541"]["message"]
+    assert "no answer within 5 s" in statuses["budget-8pct-K450-L541"]["message"]
     assert report["families"]["budgets"]["pass"] == 3 and report["families"]["budgets"]["error"] == 4
 
 

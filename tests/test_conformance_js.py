@@ -24,7 +24,7 @@ JS = ROOT / "examples" / "conformance" / "sysrs.js"
 
 FAMILIES = ("algorithms", "schedules", "budgets", "hardness")
 EXCLUDED = "ucbe-lrf-*"  # UCB-E-LRF is not implemented in sysrs.js
-ARGS = [*(arg for family in FAMILIES for arg in ("--family", family)), "--exclude", EXCLUDED]
+ARGS = [*(arg for family in FAMILIES for arg in ("--family", family)), "--exclude", EXCLUDED, "--timeout", "300"]
 ALGORITHMS = {"us", "syus", "sr", "sysrs", "ucbe", "syucbe", "sar", "sysar"}
 SCHEDULED = {"sr", "sysrs", "sar", "sysar"}  # the algorithms that use the Successive Rejects schedule
 

@@ -92,7 +92,8 @@ def test_hardness_has_tied_suboptimal_models_in_both_orders() -> None:
 
 
 def _conform(capsys: pytest.CaptureFixture[str], mutant: str, *selection: str) -> tuple[dict[str, Any], str]:
-    argv = ["conform", "--quiet", "--exclude", "ucbe-lrf-*", *selection, "--", sys.executable, str(MUTANTS), mutant]
+    argv = ["conform", "--quiet", "--timeout", "300", "--exclude", "ucbe-lrf-*", *selection]  # a hang-guard only
+    argv += ["--", sys.executable, str(MUTANTS), mutant]
     assert main([*argv[:1], "--json", *argv[1:]]) == 1
     report = json.loads(capsys.readouterr().out)
     assert main(argv) == 1

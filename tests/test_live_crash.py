@@ -5,7 +5,9 @@ Two models of a crash. (1) In process: the log cut at every record boundary and 
 must reopen with exactly the records wholly inside the prefix and end as ``select``.
 (2) Real processes: a child records scores and prints each acknowledged batch; it is
 killed with SIGKILL in the middle of a write (a random prefix of the bytes written,
-then the kill) or from outside at a random instant, again and again, and resumed
+then the kill) or from outside, during or after the batch following a random number
+of acknowledged ones (the child waits for the parent's word after each, so that it
+cannot run ahead of the kill however loaded the machine), again and again, and resumed
 each time; no printed score may be missing, and the run must end as ``select``.
 """
 
@@ -17,7 +19,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -77,14 +78,14 @@ def test_any_durable_prefix_of_the_log_resumes_with_every_acknowledged_score(tmp
 
 
 CHILD = r"""
-import json, os, signal, sys, time
+import json, os, signal, sys
 from pathlib import Path
 import numpy as np
 import sysrs_ref.live.log as log
 from sysrs_ref.live import Session
 from sysrs_ref.synthetic import irt_benchmark
 
-folder, seed, kill_at, cut, pause = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
+folder, seed, kill_at, cut, paced = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), sys.argv[5] == "paced"
 instance = irt_benchmark(6, 30, seed=1)
 appends = 0
 original = log.LogWriter.append
@@ -110,7 +111,8 @@ while not session.done:
     take = pending[: int(rng.integers(1, min(len(pending), 4) + 1))]
     session.record_many([(m, q, instance.score(int(m[1:]), int(q[1:]))) for m, q in take])
     print(json.dumps([[m, q, str(instance.score(int(m[1:]), int(q[1:])))] for m, q in take]), flush=True)
-    time.sleep(pause)  # slows the run down for the kills from outside
+    if paced:  # the parent, killing from outside, says when to go on: the child cannot run ahead of it
+        sys.stdin.readline()
 print("DONE", flush=True)
 """
 
@@ -133,16 +135,26 @@ def test_processes_killed_during_and_between_writes_lose_nothing(tmp_path: Path)
                 str(attempt),
                 str(kill_at),
                 str(cut),
-                "0.02" if external else "0",
+                "paced" if external else "free",
             ],
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
             env={**os.environ, "OPENBLAS_NUM_THREADS": "1"},
         )
-        if external:
-            time.sleep(float(rng.uniform(0.3, 1.2)))
+        early = ""
+        if external:  # killed from outside during or after its next batch, once it has acknowledged 1 to 5
+            assert child.stdin is not None and child.stdout is not None
+            for _ in range(int(rng.integers(1, 6))):
+                line = child.stdout.readline()
+                early += line
+                if not line.startswith("["):  # "DONE", or the end of its output
+                    break
+                child.stdin.write("go\n")
+                child.stdin.flush()
             child.send_signal(signal.SIGKILL)
-        out, _ = child.communicate(timeout=120)
+        out, _ = child.communicate(timeout=120)  # a hang-guard only: a run takes a few seconds
+        out = early + out
         for line in out.splitlines():
             if line != "DONE":
                 acknowledged.update({(m, q): s for m, q, s in json.loads(line)})

@@ -12,7 +12,6 @@ import errno
 import gc
 import os
 import threading
-import time
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -175,10 +174,13 @@ def test_ctrl_c_does_not_let_a_retry_waiting_out_its_backoff_call_evaluate(
     calls: list[str] = []
     backoffs: list[tuple[float, bool]] = []  # (delay, whether the wait was cut short by the stop)
 
-    waited = threading.Event()
+    backing_off = threading.Event()  # set when the retry starts waiting out its backoff
+    waited = threading.Event()  # set when that wait has ended
 
     class RecordingEvent(threading.Event):
         def wait(self, timeout: float | None = None) -> bool:
+            if timeout:
+                backing_off.set()
             stopped = super().wait(timeout)
             if timeout:
                 backoffs.append((timeout, stopped))
@@ -193,8 +195,8 @@ def test_ctrl_c_does_not_let_a_retry_waiting_out_its_backoff_call_evaluate(
         calls.append(model)
         if model == "m0":
             raise TimeoutError("slow grader")  # retried after a 5-second backoff
-        if model == "m1":
-            time.sleep(0.2)
+        if model == "m1":  # Ctrl-C once m0's retry is waiting out its backoff (an event, not a sleep)
+            assert backing_off.wait(60), "the retry never started its backoff"  # a hang-guard only
             raise KeyboardInterrupt
         return [_score(model, q) for q in queries]
 

@@ -18,6 +18,7 @@ from sysrs_ref import (
     BudgetError,
     DrawError,
     Instance,
+    InstanceError,
     ParameterError,
     SimulationResult,
     UnknownAlgorithmError,
@@ -85,15 +86,19 @@ def test_different_seeds_and_runs_give_different_draws() -> None:
     assert not np.array_equal(batch.query_orders, other.query_orders)
 
 
+@pytest.mark.parametrize("seed", [-1, True])
+def test_simulation_draws_refuses_bad_seeds(seed: int) -> None:
+    with pytest.raises(ParameterError, match="seed"):
+        simulation_draws(seed, 0, 3, 2, 2, synchronized=True)
+
+
 @pytest.mark.parametrize(
     ("args", "pattern"),
     [
-        ((-1, 0, 3, 2, 2), "seed"),
         ((0, -1, 3, 2, 2), "start"),
         ((0, 3, 3, 2, 2), "at least one run"),
         ((0, 0, 3, 1, 2), "n_models"),
         ((0, 0, 3, 2, 0), "n_queries"),
-        ((True, 0, 3, 2, 2), "seed"),
     ],
 )
 def test_simulation_draws_refuses_bad_ranges(args: tuple[int, int, int, int, int], pattern: str) -> None:
@@ -275,9 +280,11 @@ def test_mistakes_raise_the_projects_errors(kwargs: dict[str, object], error: ty
         simulate(SMALL, **arguments)  # type: ignore[arg-type]
 
 
-def test_an_instance_is_required() -> None:
-    with pytest.raises(TypeError, match="Instance"):
-        simulate([[1, 0], [0, 1]], "sysrs", [2], runs=1)  # type: ignore[arg-type]
+def test_a_matrix_is_wrapped_and_anything_else_refused() -> None:
+    wrapped = simulate([[1, 0], [0, 1]], "sysrs", [2], runs=2)
+    assert wrapped.to_json() == simulate(Instance([[1, 0], [0, 1]]), "sysrs", [2], runs=2).to_json()
+    with pytest.raises(InstanceError, match="load_dataset"):
+        simulate(None, "sysrs", [2], runs=1)  # type: ignore[arg-type]
 
 
 def test_synchronized_and_unsynchronized_names_cover_every_algorithm() -> None:

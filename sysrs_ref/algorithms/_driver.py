@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
+from typing import Any
 
 import numpy as np
 
+from sysrs_ref._checks import generator_of
 from sysrs_ref.algorithms.base import AlgorithmRun, Outcome
 from sysrs_ref.algorithms.registry import AnyDraw, ParamValue, get_algorithm
-from sysrs_ref.instance import Instance
+from sysrs_ref.errors import ParameterError
+from sysrs_ref.instance import InstanceLike, as_instance
 from sysrs_ref.schedule import Budget
 
 __all__ = ["Oracle", "drive", "select"]
@@ -17,21 +20,26 @@ __all__ = ["Oracle", "drive", "select"]
 Oracle = Callable[[int, int], object]
 
 
-def drive(run: AlgorithmRun, oracle: Oracle) -> Outcome:
+def drive(run: AlgorithmRun, oracle: Oracle | InstanceLike) -> Outcome:
     """Run a step generator to the end, answering every request with ``oracle(model, query)``.
 
-    The oracle may be deterministic (an :class:`~sysrs_ref.instance.Instance`)
-    or stochastic (a function sampling S_ij ~ phi_ij with its own Generator).
+    The oracle may be deterministic (an :class:`~sysrs_ref.instance.Instance`,
+    or a score matrix: a numpy array or nested lists, made an Instance) or
+    stochastic (a function sampling S_ij ~ phi_ij with its own Generator).
+    ParameterError when *run* is not a step generator.
 
     >>> from sysrs_ref import Instance, sysrs, random_draw
     >>> inst = Instance([[1, 0, 1, 1], [0, 0, 1, 0], [1, 0, 0, 0]])
     >>> drive(sysrs(12, random_draw(0, 3, 4, synchronized=True)), inst).chosen
     0
     """
+    if not isinstance(run, Generator):
+        raise ParameterError(f"drive needs a step generator such as sysrs(budget, draw), got {type(run).__name__}")
+    answer = oracle if callable(oracle) and not isinstance(oracle, np.ndarray) else as_instance(oracle, "the oracle")
     try:
         batch = next(run)
         while True:
-            batch = run.send([oracle(request.model, request.query) for request in batch])
+            batch = run.send([answer(request.model, request.query) for request in batch])
     except StopIteration as stop:
         outcome = stop.value
     if not isinstance(outcome, Outcome):
@@ -40,8 +48,8 @@ def drive(run: AlgorithmRun, oracle: Oracle) -> Outcome:
 
 
 def select(
-    instance: Instance,
-    budget: int | str | Budget,
+    instance: InstanceLike,
+    budget: int | np.integer[Any] | str | Budget,
     algorithm: str = "sysrs",
     *,
     draw: AnyDraw | None = None,
@@ -52,7 +60,10 @@ def select(
 
     The randomness is *draw* if given, else ``random_draw(seed, K, L,
     synchronized=...)`` for the algorithm's kind (``random_lrf_draw(seed, K, L)``
-    for ``ucbe-lrf``). Parameters (``a`` for the UCB family, ``m`` for SAR,
+    for ``ucbe-lrf``; *seed* is a non-negative integer, numpy's too, or a
+    Generator). *instance* may also be a numpy array or nested lists of
+    scores (made an :class:`~sysrs_ref.instance.Instance`). Parameters (``a``
+    for the UCB family, ``m`` for SAR,
     ``warmup`` and the others of :data:`~sysrs_ref.algorithms.lrf.LRF_DEFAULTS`
     for UCB-E-LRF) are passed by keyword. UCB-E-LRF runs its one control loop
     with the numpy fit here, as the command line and ``simulate`` do
@@ -64,10 +75,11 @@ def select(
     >>> out.chosen, out.spent
     (0, 12)
     """
+    instance = as_instance(instance)
     spec = get_algorithm(algorithm)
     parsed = Budget.parse(budget, instance.n_models, instance.n_queries)
     if draw is None:
-        draw = spec.random_draw(seed, instance.n_models, instance.n_queries)
+        draw = spec.random_draw(generator_of(seed, "seed"), instance.n_models, instance.n_queries)
     else:
         spec.check_draw(draw, instance.n_models, instance.n_queries)
     return drive(spec.start(parsed, draw, **params), instance)

@@ -11,6 +11,7 @@ import numpy as np
 
 from sysrs_ref.algorithms.lrf_model import check_dropout
 from sysrs_ref.errors import DrawError, ParameterError
+from sysrs_ref.scores import parse_decimal
 
 __all__ = ["LRF_DEFAULTS", "LRFDraw", "LRFParams", "lrf_params", "random_lrf_draw"]
 
@@ -137,8 +138,9 @@ def lrf_params(values: Mapping[str, int | float | str | Fraction | Decimal | boo
     exact: dict[str, Fraction] = {}
     for key, value in merged.items():
         try:
-            exact[key] = Fraction(str(int(value) if isinstance(value, bool) else value))
-        except (ValueError, ZeroDivisionError):
+            text = str(int(value) if isinstance(value, bool) else value)
+            exact[key] = Fraction(value) if isinstance(value, (int, float, Fraction)) else parse_decimal(text)
+        except (ValueError, ZeroDivisionError, OverflowError):
             raise ParameterError(f"ucbe-lrf parameter {key} must be a number, got {value!r}") from None
     for key in ("batch", "rank", "members", "sweeps", "bonus_on_observed", "unseen_first"):
         if exact[key].denominator != 1:

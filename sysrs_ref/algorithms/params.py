@@ -8,22 +8,35 @@
 The registry (:meth:`~sysrs_ref.algorithms.registry.AlgorithmSpec.parse_params`)
 turns user values (numbers or exact decimal strings) into one of these; from
 there on they are passed as values. :func:`param_items` is their exact form,
-for labels, cache keys and JSON.
+for labels, cache keys and JSON. A value given as text or a Decimal is first
+checked by :func:`check_size` (the bounds of
+:func:`~sysrs_ref.scores.parse_decimal`), so ``1e99999999`` is refused before
+anything converts it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import TypeVar
 
 from sysrs_ref.algorithms.lrf import LRFParams, lrf_params
 from sysrs_ref.algorithms.ucb import DEFAULT_A, exploration
 from sysrs_ref.errors import ParameterError
+from sysrs_ref.scores import bounded_decimal
 
-__all__ = ["AlgorithmParams", "Exploration", "NoParams", "ParamValue", "TopMSize", "expect", "param_items"]
+__all__ = [
+    "AlgorithmParams",
+    "Exploration",
+    "NoParams",
+    "ParamValue",
+    "TopMSize",
+    "check_size",
+    "expect",
+    "param_items",
+]
 
 #: What a parameter value may be: numbers, or a decimal string such as "0.1".
 ParamValue = int | float | str | Fraction | Decimal
@@ -73,6 +86,7 @@ class TopMSize:
         TopMSize(m=3)
         """
         given = values.get("m", 1)
+        check_size(given, "m (the size of the top-m set)")
         try:
             value = Fraction(str(given).strip()) if not isinstance(given, bool) else None
         except (ValueError, ZeroDivisionError):
@@ -80,6 +94,34 @@ class TopMSize:
         if value is None or value.denominator != 1 or value < 1:
             raise ParameterError(f"m (the size of the top-m set) must be a positive integer, got {given!r}")
         return cls(int(value))
+
+
+def check_size(value: object, name: str) -> None:
+    """ParameterError naming *name* when *value*, a decimal text or a Decimal, is too large, too small or too long.
+
+    The bounds are :func:`~sysrs_ref.scores.parse_decimal`'s; anything else
+    (numbers, "p/q" text, words, nan) is left to the family's parser, which
+    names its own mistakes.
+
+    >>> check_size("0.1", "a"), check_size(Fraction(1, 3), "a")
+    (None, None)
+    >>> check_size("1e99999999", "ucbe parameter a")
+    Traceback (most recent call last):
+    ...
+    sysrs_ref.errors.ParameterError: ucbe parameter a is 1e99999999, above 1e+1000 in magnitude: too large to hold exactly (write a number below 1e+1000)
+    """
+    if not isinstance(value, (str, Decimal)):
+        return
+    text = str(value)
+    try:
+        finite = Decimal(text.strip()).is_finite()
+    except InvalidOperation:
+        return
+    if finite:
+        try:
+            bounded_decimal(text)
+        except ValueError as err:
+            raise ParameterError(f"{name} {err}") from None
 
 
 #: The parameters of any registered algorithm.

@@ -9,6 +9,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from sysrs_ref._checks import check_int, generator_of, shown_value
 from sysrs_ref.algorithms._lrf_fit import fit_ensemble_fast
 from sysrs_ref.algorithms.base import AlgorithmRun
 from sysrs_ref.algorithms.lrf import LRF_DEFAULTS, LRFDraw, LRFParams, lrf_params, random_lrf_draw, ucbe_lrf
@@ -18,6 +19,7 @@ from sysrs_ref.algorithms.params import (
     NoParams,
     ParamValue,
     TopMSize,
+    check_size,
     expect,
     param_items,
 )
@@ -37,13 +39,15 @@ AnyDraw = Draw | LRFDraw
 
 def _queries(draw: AnyDraw) -> Draw:
     if not isinstance(draw, Draw):
-        raise DrawError("this algorithm needs a Draw of query orders (random_draw), not an LRFDraw")
+        raise DrawError(f"this algorithm needs a Draw of query orders (random_draw), got {type(draw).__name__}")
     return draw
 
 
 def _cells(draw: AnyDraw) -> LRFDraw:
     if not isinstance(draw, LRFDraw):
-        raise DrawError("ucbe-lrf needs an LRFDraw (a cell order and a stream seed; random_lrf_draw), not a Draw")
+        raise DrawError(
+            f"ucbe-lrf needs an LRFDraw (a cell order and a stream seed; random_lrf_draw), got {type(draw).__name__}"
+        )
     return draw
 
 
@@ -69,14 +73,17 @@ class AlgorithmSpec:
     """Whether its draw is an :class:`~sysrs_ref.algorithms.lrf.LRFDraw` (UCB-E-LRF) rather than a Draw."""
 
     def random_draw(self, rng: np.random.Generator | int, n_models: int, n_queries: int) -> AnyDraw:
-        """A uniformly random draw of the kind this algorithm takes, from *rng* (or a seed).
+        """A uniformly random draw of the kind this algorithm takes, from *rng* (or a seed: numpy integers too).
+
+        ParameterError for a seed that is not a non-negative integer.
 
         >>> get_algorithm("sysrs").random_draw(0, 2, 3).synchronized, type(get_algorithm("ucbe-lrf").random_draw(0, 2, 3)).__name__
         (True, 'LRFDraw')
         """
+        generator = generator_of(rng, "seed")
         if self.cells:
-            return random_lrf_draw(rng, n_models, n_queries)
-        return random_draw(rng, n_models, n_queries, synchronized=self.synchronized)
+            return random_lrf_draw(generator, check_int(n_models, "n_models"), check_int(n_queries, "n_queries"))
+        return random_draw(generator, n_models, n_queries, synchronized=self.synchronized)
 
     def check_draw(self, draw: AnyDraw, n_models: int, n_queries: int) -> None:
         """DrawError unless *draw* is of this algorithm's kind and for K = *n_models*, L = *n_queries*."""
@@ -86,12 +93,25 @@ class AlgorithmSpec:
             _queries(draw).require(n_models, n_queries, synchronized=self.synchronized, who=self.name)
 
     def check_params(self, params: Mapping[str, ParamValue]) -> dict[str, ParamValue]:
-        """The parameters with defaults filled in; ParameterError for an unknown name."""
+        """The parameters with defaults filled in; ParameterError for an unknown name or an unbounded number.
+
+        A number given as text or a Decimal must lie within the bounds of
+        :func:`~sysrs_ref.scores.parse_decimal` (:func:`~sysrs_ref.algorithms.params.check_size`),
+        checked here before any family's parser converts it.
+        """
+        if not isinstance(params, Mapping):
+            raise ParameterError(
+                f"{self.name}'s parameters must be a mapping of names to values, got {shown_value(params)}"
+            )
         unknown = sorted(set(params) - set(self.defaults))
         if unknown:
             takes = ", ".join(self.defaults) if self.defaults else "no parameters"
             raise ParameterError(f"{self.name} has no parameter {unknown[0]!r} (it takes {takes})")
-        return {**self.defaults, **params}
+        given: dict[str, ParamValue] = {}
+        for key, value in params.items():
+            check_size(value, f"{self.name} parameter {key}")
+            given[key] = _plain(value)
+        return {**self.defaults, **given}
 
     def parse_params(self, params: Mapping[str, ParamValue]) -> AlgorithmParams:
         """The typed parameters *params* describe, defaults filled in: the one place they are validated.
@@ -128,6 +148,19 @@ class AlgorithmSpec:
     def run(self, budget: int | Budget, draw: AnyDraw, params: AlgorithmParams) -> AlgorithmRun:
         """Start a run with parameters already parsed (:meth:`parse_params`)."""
         return self.factory(budget, draw, params)
+
+
+def _plain(value: ParamValue) -> ParamValue:
+    """A numpy number as the Python number of the same value (a Fraction of an int8 would overflow), else as it is.
+
+    >>> _plain(np.int8(100)), _plain(np.float32(0.5)), _plain("0.1")
+    (100, 0.5, '0.1')
+    """
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    return value
 
 
 def _a(params: AlgorithmParams) -> Fraction:

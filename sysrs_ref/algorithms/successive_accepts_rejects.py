@@ -46,6 +46,7 @@ from sysrs_ref.algorithms.successive_rejects import phase_batch
 from sysrs_ref.draws import Draw
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.schedule import Budget, schedule
+from sysrs_ref.scores import parse_decimal
 
 __all__ = ["check_m", "sar", "sar_decision", "sysar"]
 
@@ -62,8 +63,8 @@ def check_m(m: object, n_models: int) -> int:
     """
     value: Fraction | None
     try:
-        value = Fraction(str(m).strip()) if not isinstance(m, bool) else None
-    except (ValueError, ZeroDivisionError):
+        value = parse_decimal(str(m)) if not isinstance(m, bool) else None  # bounded: no 10**e for "1e99999999"
+    except ValueError:
         value = None
     if value is None or value.denominator != 1 or not 1 <= value <= n_models - 1:
         raise ParameterError(

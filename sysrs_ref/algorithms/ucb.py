@@ -49,7 +49,7 @@ def exploration(a: int | float | str | Fraction | Decimal) -> Fraction:
     if isinstance(a, bool):
         raise ParameterError(f"exploration parameter a must be a positive number, got {a!r}")
     try:
-        value = parse_decimal(a) if isinstance(a, str) else _exact(a)
+        value = parse_decimal(str(a)) if isinstance(a, (str, Decimal)) else _exact(a)
     except ValueError as err:
         raise ParameterError(f"exploration parameter a {err}") from None
     if value <= 0:

@@ -6,6 +6,7 @@ import argparse
 import fnmatch
 import json
 import sys
+import threading
 from collections.abc import Mapping
 
 from sysrs_ref.cli._progress import Progress
@@ -116,8 +117,10 @@ def run(args: argparse.Namespace) -> int:
         raise SysrsError("give either --reference or the command of your implementation after --, not both or neither")
     if args.reference:
         command = [sys.executable, "-m", "sysrs_ref.conformance.adapter"]
-    if not args.timeout > 0:
-        raise SysrsError(f"--timeout must be a positive number of seconds, got {args.timeout}")
+    if not 0 < args.timeout <= threading.TIMEOUT_MAX:  # a longer wait overflows the clock of every thread wait
+        raise SysrsError(
+            f"--timeout must be a positive number of seconds, at most {threading.TIMEOUT_MAX:.0f}, got {args.timeout}"
+        )
     if args.max_failures < 0:
         raise SysrsError(f"--max-failures must be 0 or more, got {args.max_failures}")
     cases, rules = _selected(args)

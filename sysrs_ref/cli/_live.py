@@ -169,7 +169,7 @@ def read_ids(path: Path, key: str) -> list[str]:
     if path.suffix == ".json":
         try:
             found = json.loads(text)
-        except json.JSONDecodeError as err:
+        except (ValueError, RecursionError) as err:  # bad JSON, a huge integer, deep nesting
             raise LiveError(f"{path} is not valid JSON: {err}") from None
         if isinstance(found, dict):
             found = found.get(key)
@@ -194,7 +194,11 @@ def read_scores_csv(path: Path, *, as_float: bool = False) -> list[tuple[str, st
     except (OSError, UnicodeDecodeError) as err:
         raise LiveError(f"cannot read the scores file {path}: {getattr(err, 'strerror', None) or err}") from None
     reader = csv.reader(io.StringIO(text))
-    header = [cell.strip().lower() for cell in next(reader, [])]
+    try:
+        table = list(reader)
+    except csv.Error as err:  # a cell longer than the csv module's field limit
+        raise LiveError(f"{path} line {reader.line_num}: not valid CSV ({err})") from None
+    header = [cell.strip().lower() for cell in (table[0] if table else [])]
     missing = [name for name in ("model", "query", "score") if name not in header]
     if missing:
         raise LiveError(
@@ -202,7 +206,7 @@ def read_scores_csv(path: Path, *, as_float: bool = False) -> list[tuple[str, st
         )
     columns = [header.index(name) for name in ("model", "query", "score")]
     rows: list[tuple[str, str, Fraction]] = []
-    for number, row in enumerate(reader, start=2):
+    for number, row in enumerate(table[1:], start=2):
         if not any(cell.strip() for cell in row):
             continue
         if len(row) <= max(columns):

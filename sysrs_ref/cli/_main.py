@@ -6,6 +6,13 @@ the command being run, so ``--help`` and ``live next`` start fast. With
 ``--json`` each subcommand prints exactly one JSON object on stdout;
 otherwise readable text. A user's mistake (missing file, bad budget, unknown
 algorithm, invalid scores) prints one line on stderr and exits with status 2.
+
+Ctrl-C and SIGTERM stop any subcommand the same way: the work stops at once
+(the engine kills its worker processes; what reproduce and live wrote is
+kept, written atomically or fsynced), one line on stderr says so, and the
+status is 128 + the signal's number: 130 for Ctrl-C (SIGINT), 143 for
+SIGTERM. SIGTERM is turned into :class:`Terminated`, a KeyboardInterrupt
+raised in the main thread, so every path that stops on Ctrl-C stops on it.
 """
 
 from __future__ import annotations
@@ -13,14 +20,17 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
-from collections.abc import Callable, Sequence
-from types import ModuleType
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from types import FrameType, ModuleType
 from typing import NoReturn
 
 from sysrs_ref.errors import SysrsError
 
-__all__ = ["COMMANDS", "main"]
+__all__ = ["COMMANDS", "INTERRUPTED", "TERMINATED", "Terminated", "main"]
 
 #: Every subcommand: its module (in this package) and its one-line summary, in the order ``--help`` lists them.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -53,6 +63,18 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "demo": ("_demo", "SySRs on a synthetic benchmark at 10%% of the full cost (no files needed)"),
 }
+
+
+#: The exit status after Ctrl-C (128 + SIGINT) and after SIGTERM (128 + SIGTERM), the shells' convention.
+INTERRUPTED, TERMINATED = 128 + signal.SIGINT, 128 + signal.SIGTERM
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, as the command line raises it: a KeyboardInterrupt, so that it stops everything Ctrl-C stops.
+
+    A subcommand that adds to an interruption's message re-raises
+    ``type(interrupt)(message)``, which keeps the kind.
+    """
 
 
 class _UsageError(Exception):
@@ -109,8 +131,18 @@ def _command(argv: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status (0 ok, 2 a user's mistake)."""
+    """Run the command line; return the exit status (0 ok, 2 a user's mistake, 130 Ctrl-C, 143 SIGTERM)."""
     words = list(sys.argv[1:] if argv is None else argv)
+    with _sigterm_interrupts():  # until the status is known: a second SIGTERM cannot cut the clean-up short
+        try:
+            return _run(words)
+        except Terminated:  # the first SIGTERM came while _run was reporting how something else ended
+            print("interrupted by SIGTERM", file=sys.stderr)
+            return TERMINATED
+
+
+def _run(words: list[str]) -> int:
+    """Parse *words*, run the subcommand, and turn what stopped it into one line on stderr and a status."""
     try:
         args = _build_parser(_command(words) or "").parse_args(words)
         run: Callable[[argparse.Namespace], int | None] = _module(args.command).run
@@ -121,10 +153,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         prefix = "" if isinstance(err, _UsageError) else "error: "
         print(f"{prefix}{err}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt as interrupt:  # Ctrl-C: reproduce and live keep what they wrote (atomically, or fsynced)
-        print(f"interrupted{': ' + str(interrupt) if str(interrupt) else ''}", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as interrupt:  # Ctrl-C or SIGTERM: reproduce and live keep what they wrote
+        how = " by SIGTERM" if isinstance(interrupt, Terminated) else ""
+        print(f"interrupted{how}{': ' + str(interrupt) if str(interrupt) else ''}", file=sys.stderr)
+        return TERMINATED if isinstance(interrupt, Terminated) else INTERRUPTED
     except BrokenPipeError:  # piped into e.g. head: stop quietly, without a second error at exit
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     return 0
+
+
+@contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """While the command runs, SIGTERM raises :class:`Terminated` in the main thread (the previous handler after).
+
+    Only the first SIGTERM raises: later ones are ignored, so that they do
+    not break the clean-up the first one started (SIGKILL still ends the
+    process, and the engine's workers die with it). Outside the main thread
+    (where Python cannot set a handler) nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    raised = False
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        nonlocal raised
+        if not raised:
+            raised = True
+            raise Terminated()
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)

@@ -128,8 +128,8 @@ def run(args: argparse.Namespace) -> None:
                 top_m_algorithms=args.top_m_algorithms,
                 subset_selection=_subset_settings(args),
             )
-        except KeyboardInterrupt:
-            raise KeyboardInterrupt(
+        except KeyboardInterrupt as interrupt:  # Ctrl-C or SIGTERM (cli._main.Terminated): the same kind, a hint
+            raise type(interrupt)(
                 f"the finished cells are cached in {args.out}/cache: run the same command again to resume"
             ) from None
     claims = outcome.summary.claims

@@ -186,7 +186,7 @@ def _judge(family: str, case: Mapping[str, JsonValue], line: str) -> CaseResult:
 
     try:
         answer = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep for the parser
         return result("malformed", f"not JSON: {line.strip()[:80]!r}")
     if not isinstance(answer, dict) or answer.get("id") != case_id:
         shown = answer.get("id") if isinstance(answer, dict) else answer

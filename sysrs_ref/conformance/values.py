@@ -22,6 +22,9 @@ __all__ = ["JsonValue", "exact_value", "matrix_json", "parse_exact", "score_numb
 
 _RATIONAL = re.compile(r"^-?\d+(/\d+)?$")
 
+#: The longest "p/q" text read: far above any value the vectors hold, far below a costly conversion.
+_MAX_TEXT = 100_000
+
 
 def parse_exact(text: object) -> Fraction:
     """A rational from its exact text "p/q" (or "p").
@@ -29,10 +32,21 @@ def parse_exact(text: object) -> Fraction:
     >>> parse_exact("3/8"), parse_exact("-2")
     (Fraction(3, 8), Fraction(-2, 1))
     """
-    if not isinstance(text, str) or not _RATIONAL.match(text.strip()):
-        raise ScoreError(f'expected an exact rational "p/q", got {text!r}')
-    value = Fraction(text.strip())
-    return value
+    if not isinstance(text, str) or len(text) > _MAX_TEXT or not _RATIONAL.match(text.strip()):
+        shown = text if not isinstance(text, str) or len(text) <= 80 else f"{text[:40]}...({len(text)} characters)"
+        raise ScoreError(f'expected an exact rational "p/q" of at most {_MAX_TEXT} characters, got {shown!r}')
+    numerator, _, denominator = text.strip().partition("/")
+    return Fraction(_integer(numerator), _integer(denominator or "1"))
+
+
+def _integer(digits: str) -> int:
+    """int(*digits*) for any length: Python refuses to convert more than 4300 digits at once, so in chunks."""
+    sign, body = (-1, digits[1:]) if digits.startswith("-") else (1, digits)
+    value = 0
+    for start in range(0, len(body), 4000):
+        chunk = body[start : start + 4000]
+        value = value * 10 ** len(chunk) + int(chunk)
+    return sign * value
 
 
 def exact_value(value: Fraction | None) -> JsonValue:

@@ -16,7 +16,7 @@ import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from sysrs_ref._atomic import atomic_write
+from sysrs_ref._atomic import atomic_write, make_folder
 from sysrs_ref._version import __version__
 from sysrs_ref.conformance._tagging import TAGS, case_tags
 from sysrs_ref.conformance.cases import FAMILIES, cases
@@ -197,10 +197,16 @@ def _dump(value: JsonValue, depth: int) -> str:
 
 
 def write_vectors(out: str | Path, families: Sequence[str] = FAMILIES) -> list[Path]:
-    """Write ``<family>.json`` for each family and ``schema.json`` into *out*, atomically; return the paths."""
+    """Write ``<family>.json`` for each family and ``schema.json`` into *out*, atomically; return the paths.
+
+    A file that cannot be written (a full disk, a read-only folder, *out*
+    under a regular file) is an OutputError naming it and the reason; the
+    files written before it are complete, and no temporary file is left.
+    """
     folder = Path(out)
     if folder.exists() and not folder.is_dir():
         raise InstanceError(f"--out '{folder}' exists and is not a folder")
+    make_folder(folder)
     paths = []
     for family in families:
         path = folder / f"{family}.json"

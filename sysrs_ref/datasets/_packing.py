@@ -28,6 +28,7 @@ import numpy.typing as npt
 
 from sysrs_ref._atomic import atomic_write
 from sysrs_ref.errors import InstanceError
+from sysrs_ref.loaders.arrays import read_npz
 
 __all__ = ["Encoding", "matrix_sha256", "npy_bytes", "pack_matrix", "read_packed", "write_packed"]
 
@@ -103,9 +104,8 @@ def read_packed(path: Path, encoding: Encoding, shape: tuple[int, int]) -> Matri
     read or does not hold what the manifest says.
     """
     try:
-        with np.load(path, allow_pickle=False) as archive:
-            members = {key: archive[key] for key in archive.files}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as err:
+        members = read_npz(path)  # every member's declared size checked before it is read
+    except (OSError, InstanceError) as err:
         raise InstanceError(f"cannot read the packed benchmark '{path}': {err}; reinstall sysrs-ref") from None
     expected = {"bits": {"shape", "bits"}, "float64": {"scores"}}[encoding]
     if set(members) != expected:
@@ -120,4 +120,4 @@ def read_packed(path: Path, encoding: Encoding, shape: tuple[int, int]) -> Matri
     bits = members["bits"]
     if stored != shape or bits.dtype != np.uint8 or bits.shape != ((cells + 7) // 8,):
         raise InstanceError(f"'{path}' holds bits for shape {stored} ({bits.size} bytes), not for {shape}")
-    return np.unpackbits(bits, count=cells).reshape(shape).astype(np.float64)
+    return np.unpackbits(bits.astype(np.uint8), count=cells).reshape(shape).astype(np.float64)

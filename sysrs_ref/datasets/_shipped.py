@@ -142,6 +142,8 @@ def benchmark(name: str) -> Benchmark:
     >>> b.source, b.metric, b.n_models, b.n_queries, b.binary, b.paper["H2"]
     ('HELM Lite', 'bleu_4', 80, 5000, False, 291296.8)
     """
+    if not isinstance(name, str):
+        raise DatasetError(f"a shipped benchmark is named by a string, such as 'gsm'; got {name!r}")
     for item in benchmarks():
         if item.name == name:
             return item

@@ -2,14 +2,24 @@
 
 Each entry is keyed by the dataset's SHA-256, the algorithm, its exact
 parameters, the budget percentage, R, the seed, the package version and (for
-the top-m study) the targets m; an entry whose key does not match is ignored
-and recomputed, never trusted.
+the top-m study) the targets m, and carries ``"checksum": "sha256:<hex>"``,
+the SHA-256 of the rest of the entry (key and counts) as canonical JSON
+(:func:`entry_checksum`). An entry is used only if its checksum matches, its
+key is this grid point's and its counts are possible (0 <= correct <= R,
+0 <= spent_max <= budget, each top-m count within its range); otherwise it is
+recomputed, with one warning line on stderr naming the file and what was
+wrong. An entry of another version of the package or of another matrix (the
+key's ``version``, ``format`` or ``sha256`` differ) is recomputed without a
+warning: it is out of date, not damaged.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -23,10 +33,13 @@ from sysrs_ref.scores import decimal_text
 if TYPE_CHECKING:
     from sysrs_ref.experiments._plan import Config
 
-__all__ = ["CACHE_FORMAT", "Cache", "Point", "TopMPoint"]
+__all__ = ["CACHE_FORMAT", "Cache", "Point", "TopMPoint", "entry_checksum"]
 
-#: Bumped whenever the meaning of a cache entry changes.
-CACHE_FORMAT = 1
+#: Bumped whenever the meaning of a cache entry changes (2: entries carry a checksum).
+CACHE_FORMAT = 2
+
+#: The key fields that make an entry out of date rather than damaged: recomputed without a warning.
+_STALE_FIELDS = frozenset({"format", "version", "sha256"})
 
 
 @dataclass(frozen=True)
@@ -66,13 +79,71 @@ def _safe(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._()=,%+-]", "_", text)
 
 
-class Cache:
-    """The grid points already computed, one small JSON file each, under ``root/cache``."""
+def entry_checksum(entry: dict[str, object]) -> str:
+    """``sha256:<hex>`` of *entry* without its ``checksum`` field, as canonical JSON (sorted keys, no spaces, ASCII).
 
-    def __init__(self, root: str | Path, top_m: tuple[int, ...] = ()) -> None:
+    >>> entry_checksum({"key": {"runs": 20}, "correct": 17, "checksum": "ignored"}) == entry_checksum(
+    ...     {"correct": 17, "key": {"runs": 20}}
+    ... )
+    True
+    """
+    body = {name: value for name, value in entry.items() if name != "checksum"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return "sha256:" + hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+class _Rejected(Exception):
+    """A cache entry that must not be used; the message says why (None: out of date, recomputed silently)."""
+
+    def __init__(self, reason: str | None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _count(entry: dict[str, object], name: str, least: int, most: int | None) -> int:
+    """*entry*'s integer *name*, checked to lie in [least, most] (most None: no upper bound)."""
+    value = entry.get(name)
+    if type(value) is not int:
+        raise _Rejected(f'has no integer "{name}"')
+    if value < least or (most is not None and value > most):
+        high = "" if most is None else f", {most}"
+        raise _Rejected(f'says "{name}" = {value}, outside [{least}{high}]')
+    return value
+
+
+def _top_m(entry: dict[str, object], targets: tuple[int, ...], runs: int) -> tuple[TopMPoint, ...]:
+    """The top-m counts of *entry*, checked: one per target m, in order, each within its range."""
+    items = entry.get("top_m", [])
+    if not isinstance(items, list) or not all(isinstance(item, list) and len(item) == 4 for item in items):
+        raise _Rejected('has a malformed "top_m"')
+    if [item[0] for item in items] != list(targets):
+        raise _Rejected(f"has top-m counts for m = {[item[0] for item in items]}, not {list(targets)}")
+    out = []
+    for m, *counts in items:
+        named = dict(zip(("identification", "ranking", "wrong_positions"), counts, strict=True))
+        ranges = {"identification": runs, "ranking": runs, "wrong_positions": m * runs}
+        checked = [_count(named, name, 0, most) for name, most in ranges.items()]
+        out.append(TopMPoint(m, *checked))
+    return tuple(out)
+
+
+def _warn_on_stderr(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+class Cache:
+    """The grid points already computed, one small JSON file each, under ``root/cache``.
+
+    *warn* is called with one line for each entry found damaged (default: print it on stderr).
+    """
+
+    def __init__(
+        self, root: str | Path, top_m: tuple[int, ...] = (), *, warn: Callable[[str], None] | None = None
+    ) -> None:
         self.root = Path(root) / "cache"
         self.top_m = top_m
         """The targets m of the top-m study: part of every key, and of the folder."""
+        self._warn = _warn_on_stderr if warn is None else warn
 
     def _key(self, dataset: Dataset, config: Config, pct: Fraction, runs: int, seed: int) -> dict[str, object]:
         extra: dict[str, object] = {"top_m": list(self.top_m)} if self.top_m else {}
@@ -95,24 +166,59 @@ class Cache:
         return folder / f"{_safe(decimal_text(pct))}.json"
 
     def get(self, dataset: Dataset, config: Config, pct: Fraction, runs: int, seed: int) -> Point | None:
-        """The cached point, or None when there is none or it does not match this key exactly."""
+        """The cached point, or None when there is none or it cannot be trusted (then it is recomputed).
+
+        A damaged entry (unreadable, checksum missing or wrong, another grid
+        point's key, impossible counts) is reported through *warn*.
+        """
         path = self.path(dataset, config, pct, runs, seed)
         try:
-            entry = json.loads(path.read_text())
-            if entry["key"] != self._key(dataset, config, pct, runs, seed):
-                return None
-            top_m = tuple(TopMPoint(*(int(x) for x in item)) for item in entry.get("top_m", []))
-            point = Point(pct, int(entry["budget"]), int(entry["correct"]), runs, int(entry["spent_max"]), top_m)
-        except (OSError, ValueError, KeyError, TypeError):
-            return None  # missing, or unreadable (never written by this code: writes are atomic)
-        if tuple(item.m for item in point.top_m) != self.top_m:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
             return None
-        return point if 0 <= point.correct <= runs else None
+        except (OSError, UnicodeDecodeError) as err:
+            self._warn(
+                f"warning: cannot read the cache entry '{path}' ({getattr(err, 'strerror', None) or err}); recomputing it"
+            )
+            return None
+        try:
+            return self._point(text, self._key(dataset, config, pct, runs, seed), pct, runs)
+        except _Rejected as rejected:
+            if rejected.reason is not None:
+                self._warn(f"warning: the cache entry '{path}' {rejected.reason}; recomputing it")
+            return None
+
+    def _point(self, text: str, key: dict[str, object], pct: Fraction, runs: int) -> Point:
+        """The point *text* holds, if it is an intact entry of *key*; else _Rejected saying why."""
+        try:
+            entry = json.loads(text)
+        except json.JSONDecodeError:
+            raise _Rejected("is not valid JSON (a damaged file)") from None
+        if not isinstance(entry, dict):
+            raise _Rejected("is not a JSON object")
+        if "checksum" not in entry:
+            raise _Rejected("has no checksum (written by an older sysrs-ref, or edited)")
+        if entry["checksum"] != entry_checksum(entry):
+            raise _Rejected("does not match its checksum (edited or damaged)")
+        found = entry.get("key")
+        if not isinstance(found, dict):
+            raise _Rejected('has no "key"')
+        differ = sorted(name for name in key.keys() | found.keys() if key.get(name) != found.get(name))
+        if differ:
+            raise _Rejected(
+                None
+                if set(differ) <= _STALE_FIELDS
+                else f"is for another grid point (its key differs in {', '.join(differ)})"
+            )
+        budget = _count(entry, "budget", 1, None)
+        correct = _count(entry, "correct", 0, runs)
+        spent_max = _count(entry, "spent_max", 0, budget)
+        return Point(pct, budget, correct, runs, spent_max, _top_m(entry, self.top_m, runs))
 
     def put(self, dataset: Dataset, config: Config, point: Point, seed: int) -> None:
-        """Write one point atomically: a complete file appears under its name, or nothing does."""
+        """Write one point atomically: a complete file appears under its name, or nothing does (OutputError)."""
         path = self.path(dataset, config, point.budget_pct, point.runs, seed)
-        entry = {
+        entry: dict[str, object] = {
             "key": self._key(dataset, config, point.budget_pct, point.runs, seed),
             "budget": point.budget,
             "correct": point.correct,
@@ -120,4 +226,5 @@ class Cache:
         }
         if point.top_m:
             entry["top_m"] = [[p.m, p.identification, p.ranking, p.wrong_positions] for p in point.top_m]
+        entry["checksum"] = entry_checksum(entry)
         atomic_write(path, json.dumps(entry, indent=1) + "\n")

@@ -14,12 +14,13 @@ of ``reproduce`` is written as usual.
 
 from __future__ import annotations
 
-import os
+import io
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sysrs_ref._atomic import atomic_write
 from sysrs_ref.experiments._tables import Results
 
 if TYPE_CHECKING:  # matplotlib is optional: imported where it is used
@@ -57,13 +58,10 @@ def _best_envelope(
 
 
 def _save(figure: Figure, path: Path, dpi: int) -> Path:
-    """Save *figure* as PNG atomically: into a temporary file, then renamed over *path*."""
-    temporary = path.with_name(f".{path.name}.tmp")
-    try:
-        figure.savefig(temporary, dpi=dpi, format="png")
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
+    """Save *figure* as PNG at *path* atomically (:func:`~sysrs_ref._atomic.atomic_write`; OutputError if it cannot be)."""
+    buffer = io.BytesIO()
+    figure.savefig(buffer, dpi=dpi, format="png")
+    atomic_write(path, buffer.getvalue())
     return path
 
 

@@ -15,12 +15,16 @@ from __future__ import annotations
 
 import itertools
 import math
+import numbers
 from collections.abc import Sequence
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 
-from sysrs_ref._checks import check_int
+import numpy as np
+
+from sysrs_ref._checks import check_int, shown_value
 from sysrs_ref.errors import ParameterError
+from sysrs_ref.scores import parse_decimal
 
 __all__ = ["NEVER", "Z95", "CBSummary", "confidence_budget", "level", "summarize_cbs", "wilson_interval"]
 
@@ -44,8 +48,9 @@ def wilson_interval(correct: int, runs: int, z: float = Z95) -> tuple[float, flo
     [0.4038, 0.5962]
     """
     for value, what in ((correct, "correct"), (runs, "runs")):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ParameterError(f"{what} must be an integer, got {value!r}")
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+            raise ParameterError(f"{what} must be an integer, got {shown_value(value)}")
+    correct, runs = int(correct), int(runs)
     if runs < 1 or not 0 <= correct <= runs:
         raise ParameterError(f"need 0 <= correct <= runs and runs >= 1, got correct={correct}, runs={runs}")
     if not (isinstance(z, (int, float)) and math.isfinite(z) and z > 0):
@@ -63,21 +68,25 @@ def wilson_interval(correct: int, runs: int, z: float = Z95) -> tuple[float, flo
 def level(value: str | int | Decimal | Fraction) -> Fraction:
     """An accuracy level X as an exact percentage in (0, 100]: "95", "95%", 99.5 as "99.5", or a Fraction.
 
+    Text and Decimals are read by :func:`~sysrs_ref.scores.parse_decimal` (within its bounds).
+
     >>> level("95%"), level(90), level("99.5")
     (Fraction(95, 1), Fraction(90, 1), Fraction(199, 2))
     """
     exact: Fraction | None = None
-    if isinstance(value, Fraction) or (isinstance(value, int) and not isinstance(value, bool)):
-        exact = Fraction(value)
+    if isinstance(value, Fraction):
+        exact = value
+    elif isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        exact = Fraction(int(value))
     elif isinstance(value, (str, Decimal)):
         try:
-            number = Decimal(value.strip().removesuffix("%")) if isinstance(value, str) else value
-        except InvalidOperation:
-            number = None
-        if number is not None and number.is_finite():
-            exact = Fraction(number)
+            exact = parse_decimal(value.strip().removesuffix("%") if isinstance(value, str) else str(value))
+        except ValueError:
+            exact = None
     if exact is None or not 0 < exact <= 100:
-        raise ParameterError(f"an accuracy level must be a percentage in (0, 100] such as 95 or 99.5%, got {value!r}")
+        raise ParameterError(
+            f"an accuracy level must be a percentage in (0, 100] such as 95 or 99.5%, got {shown_value(value)}"
+        )
     return exact
 
 

@@ -212,7 +212,11 @@ def render_report(summary: Summary, plots_note: str) -> str:
 
 
 def write_outputs(out: Path, summary: Summary, plots_note: str) -> list[Path]:
-    """Write results.json, the CSVs and report.md into *out*, each atomically; return their paths."""
+    """Write results.json, the CSVs and report.md into *out*, each atomically; return their paths.
+
+    OutputError (naming the file and the reason) if one cannot be written: those before it are complete,
+    it and those after it are as they were.
+    """
     files = {
         "results.json": json.dumps(summary.to_json(), indent=1) + "\n",
         **_csvs(summary),

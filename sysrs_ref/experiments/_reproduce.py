@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from sysrs_ref._atomic import make_folder
 from sysrs_ref._checks import check_int
 from sysrs_ref._version import __version__
 from sysrs_ref.datasets import DATA_ENV, default_datasets, find_datasets
@@ -114,7 +115,7 @@ def reproduce(
     target = Path(out)
     if target.exists() and not target.is_dir():
         raise ParameterError(f"--out '{target}' exists and is not a folder")
-    target.mkdir(parents=True, exist_ok=True)
+    make_folder(target)
     cache = Cache(target)
     instances = {d.name: d.load() for d in datasets}  # each matrix read once
     shapes = {name: instance.shape for name, instance in instances.items()}

@@ -18,7 +18,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +38,7 @@ from sysrs_ref.experiments._subset_comparison import (
 )
 from sysrs_ref.instance import Instance
 from sysrs_ref.json_types import JsonValue
+from sysrs_ref.simulation._engine import process_pool
 from sysrs_ref.subset.clustering import KMedoidsMethod
 
 __all__ = ["PROTOCOLS", "SubsetSettings", "SubsetStudy", "run_subset_study", "write_subset_outputs"]
@@ -148,14 +149,10 @@ def run_subset_study(
         for pair in missing:
             record(pair, *_timed(instances[pair[0]].array, pair[1], settings))
     else:
-        with ProcessPoolExecutor(max_workers=min(workers, len(missing))) as pool:
+        with process_pool(min(workers, len(missing))) as pool:  # workers end with us, and at once on Ctrl-C
             futures = {pool.submit(_timed, instances[pair[0]].array, pair[1], settings): pair for pair in missing}
-            try:
-                for future in as_completed(futures):
-                    record(futures[future], *future.result())
-            except BaseException:
-                pool.shutdown(wait=False, cancel_futures=True)
-                raise
+            for future in as_completed(futures):
+                record(futures[future], *future.result())
     cells = {
         pair: tuple(ComparisonCell(str(a), str(b), int(str(c)), int(str(d))) for a, b, c, d in _rows(stored[pair]))
         for pair in paths

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref._checks import check_int, check_seed, generator_of
 from sysrs_ref.draws import Draw
 from sysrs_ref.errors import DrawError
 
@@ -146,11 +147,8 @@ def random_draws(
     >>> batch.draw(1) == [random_draw(gen, 4, 5, synchronized=False) for _ in range(2)][1]
     True
     """
-    if isinstance(rng, bool) or not isinstance(rng, (int, np.random.Generator)):
-        raise TypeError(f"rng must be a numpy.random.Generator or an int seed, got {type(rng).__name__}")
-    if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
-        raise DrawError(f"the number of runs must be a positive integer, got {runs!r}")
-    generator = np.random.default_rng(rng) if isinstance(rng, int) else rng
+    generator = generator_of(rng, "seed")
+    runs = check_int(runs, "the number of runs", error=DrawError)
     count = 1 if synchronized else n_models
     orders = np.empty((runs, count, n_queries), dtype=np.int32)
     priority = np.empty((runs, n_models), dtype=np.int32)
@@ -194,7 +192,8 @@ def simulation_draws(
     >>> batch.n_runs, simulation_draws(7, 3, 4, 3, 4, synchronized=True).draw(0) == batch.draw(1)
     (3, True)
     """
-    for value, what in ((seed, "seed"), (start, "start"), (stop, "stop")):
+    seed = check_seed(seed)
+    for value, what in ((start, "start"), (stop, "stop")):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
             raise DrawError(f"{what} must be a non-negative integer, got {value!r}")
     if stop <= start:

@@ -10,16 +10,18 @@ parameters and scores into exact text and back.
 from __future__ import annotations
 
 import numbers
+import re
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
+from sysrs_ref._checks import shown_value
 from sysrs_ref.algorithms.registry import ParamValue
 from sysrs_ref.errors import LiveError
 from sysrs_ref.json_types import JsonValue
 from sysrs_ref.live.log import LOCK_NAME, LOG_NAME
-from sysrs_ref.scores import decimal_text, parse_decimal
+from sysrs_ref.scores import decimal_text, parse_decimal, shortened
 
 __all__ = [
     "CONFIG_NAME",
@@ -57,17 +59,31 @@ def score_json(score: Fraction) -> JsonValue:
 def exact_score(value: JsonValue) -> Fraction:
     """The exact score that :func:`score_json` wrote; ValueError (or ZeroDivisionError) when it is none.
 
+    Decimal text is read by :func:`~sysrs_ref.scores.parse_decimal` (within
+    its bounds); "p/q" must be two plain integers (no exponent), so reading a
+    log costs time linear in its length whatever it holds.
+
     >>> exact_score(0.1) == Fraction(0.1), exact_score("0.1"), exact_score("1/3")
     (True, Fraction(1, 10), Fraction(1, 3))
+    >>> exact_score("1e99999999/2")
+    Traceback (most recent call last):
+    ...
+    ValueError: '1e99999999/2' is not a score
     """
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return Fraction(value)
     if isinstance(value, str):
         if "/" not in value:
             return parse_decimal(value)
-        top, bottom = value.split("/", 1)  # through Decimal: no limit on the digits, unlike int(str)
+        if not _RATIO.fullmatch(value.strip()):
+            raise ValueError(f"{shortened(value)!r} is not a score")
+        top, bottom = value.strip().split("/", 1)  # through Decimal: no limit on the digits, unlike int(str)
         return Fraction(int(Decimal(top)), int(Decimal(bottom)))
     raise ValueError(f"{value!r} is not a score")
+
+
+#: The exact text "p/q" of :func:`~sysrs_ref.scores.fraction_text`: ASCII digits, no exponent.
+_RATIO = re.compile(r"-?[0-9]+/[0-9]+")
 
 
 def param_value(value: JsonValue) -> ParamValue:
@@ -75,8 +91,13 @@ def param_value(value: JsonValue) -> ParamValue:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     if isinstance(value, str):
-        return Fraction(value) if "/" in value else value
-    raise LiveError(f"{CONFIG_NAME}: parameter values must be integers or strings, got {value!r}")
+        if "/" not in value:
+            return value  # decimal text: the registry checks it (parse_decimal's bounds)
+        top, _, bottom = value.strip().partition("/")
+        if _RATIO.fullmatch(value.strip()) and bottom.strip("0"):
+            return Fraction(int(Decimal(top)), int(Decimal(bottom)))
+        raise LiveError(f"{CONFIG_NAME}: parameter value {shortened(value)!r} is not a number")
+    raise LiveError(f"{CONFIG_NAME}: parameter values must be integers or strings, got {shown_value(value)}")
 
 
 def param_json(value: ParamValue | numbers.Real) -> JsonValue:

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import TracebackType
 
+from sysrs_ref._atomic import output_error
 from sysrs_ref.errors import LiveError
 from sysrs_ref.json_types import JsonValue
 
@@ -61,7 +62,7 @@ def read_log(path: Path) -> tuple[list[dict[str, JsonValue]], int]:
     for number, line in enumerate(data[:complete].split(b"\n")[:-1], start=1):
         try:
             record = json.loads(line)
-        except (UnicodeDecodeError, json.JSONDecodeError):
+        except (ValueError, RecursionError):  # bad JSON or UTF-8, a huge integer, deep nesting
             record = None
         if not isinstance(record, dict):
             raise LiveError(
@@ -131,7 +132,9 @@ class LogWriter:
         If anything goes wrong before the fsync has returned (a full disk, an
         I/O error, Ctrl-C), the log is cut back to where it was, so none of
         these records counts; if even that fails, the writer closes and every
-        later append is refused.
+        later append is refused. An OSError is raised as an
+        :class:`~sysrs_ref.errors.OutputError` (still an OSError) naming the
+        log and the reason.
         """
         if self._log < 0:
             raise LiveError(f"the log {self.path} is closed; open the session again")
@@ -143,12 +146,14 @@ class LogWriter:
                 written = os.write(self._log, view)
                 view = view[written:]
             os.fsync(self._log)
-        except BaseException:
+        except BaseException as error:
             try:
                 os.ftruncate(self._log, start)
                 os.fsync(self._log)
             except BaseException:
                 self.close()
+            if isinstance(error, OSError):  # a full disk, an I/O error: one line naming the log and the reason
+                raise output_error(self.path, error) from error
             raise
 
     def close(self) -> None:

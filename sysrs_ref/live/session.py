@@ -37,6 +37,7 @@ its exact decimal (``"0.1"``, the decimal 1/10) or ``"p/q"``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
@@ -144,7 +145,9 @@ class Session:
         order); *budget* evaluations, or a percentage of K L such as ``"12%"``;
         *params* the algorithm's (``a`` for UCB-E, ``m`` for SAR, ...).
         LiveError if the folder holds a session already; the usual
-        BudgetError, ParameterError or UnknownAlgorithmError for bad settings.
+        BudgetError, ParameterError or UnknownAlgorithmError for bad settings;
+        OutputError (naming the file and the reason) if its files cannot be
+        written, and then no session is left started there.
         """
         folder = Path(directory)
         model_ids, query_ids = check_ids(models, "model"), check_ids(queries, "query")
@@ -171,13 +174,17 @@ class Session:
         except OSError as err:
             raise LiveError(f"cannot create the run directory {folder}: {err.strerror or err}") from None
         writer, records = LogWriter.open(folder)  # the lock first: two 'live init' at once cannot both win
+        written = False
         try:
             if (folder / CONFIG_NAME).exists() or records:
                 raise LiveError(f"{folder}: another process has just started a session there")
             atomic_write(folder / CONFIG_NAME, json.dumps(config, indent=1) + "\n")
+            written = True
             session._writer = writer
             session._log_new_batches()
         except BaseException:
+            if written:  # a full disk (OutputError), Ctrl-C: all or nothing, so a new start can use the folder
+                _unstart(folder)
             writer.close()
             raise
         return session
@@ -195,7 +202,7 @@ class Session:
             config = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise LiveError(f"no session in {folder}: {CONFIG_NAME} is missing (start one with 'live init')") from None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        except (OSError, ValueError, RecursionError) as err:  # ValueError: bad JSON or UTF-8, a huge integer
             raise LiveError(f"cannot read {path}: {err}") from None
         if not isinstance(config, dict) or config.get("format") != FORMAT:
             raise LiveError(f"{path} is not a sysrs-ref live session file")
@@ -444,3 +451,15 @@ class Session:
                 for index in range(self._logged, len(self._batches))
             )
             self._logged = len(self._batches)
+
+
+def _unstart(folder: Path) -> None:
+    """Undo a start that failed before its log held a record: remove its config, leaving the folder reusable.
+
+    Called with the lock held. A log that holds a record already is left, and
+    the config with it: the session exists and :meth:`Session.open` resumes it.
+    """
+    with contextlib.suppress(OSError):
+        if (folder / LOG_NAME).stat().st_size == 0:
+            (folder / CONFIG_NAME).unlink()
+            fsync_directory(folder)

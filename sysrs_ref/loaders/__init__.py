@@ -7,9 +7,13 @@
 lm-evaluation-harness, HELM, inspect-ai or long ``.csv`` results into a
 :class:`ScoreTable` (scores, ids and a report of what was merged or dropped),
 which :func:`save_table` writes as ``FILE.npy`` plus ``FILE.ids.json``.
+:func:`read_npy` and :func:`read_npz` read numpy files without trusting
+their headers (a declared shape larger than the file is refused before
+anything is allocated).
 """
 
 from sysrs_ref.errors import LoaderError
+from sysrs_ref.loaders.arrays import read_npy, read_npz
 from sysrs_ref.loaders.convert import SOURCES, convert
 from sysrs_ref.loaders.files import load_scores
 from sysrs_ref.loaders.helm import load_helm
@@ -30,5 +34,7 @@ __all__ = [
     "load_lm_eval",
     "load_long_csv",
     "load_scores",
+    "read_npy",
+    "read_npz",
     "save_table",
 ]

@@ -2,10 +2,13 @@
 
 Formats (docs/cli.md):
 
-- ``.npy``: a 2-D numeric array, models x queries, read with
-  ``numpy.load(path, allow_pickle=False)`` (object arrays and pickles are refused).
+- ``.npy``: a 2-D numeric array, models x queries, read as
+  ``numpy.load(path, allow_pickle=False)`` does, once its header is known to
+  fit the file (:func:`~sysrs_ref.loaders.arrays.read_npy`; object arrays,
+  pickles and headers declaring more data than the file holds are refused).
 - ``.csv`` matrix: one line per model, one number per query, no header.
-  Numbers are read as exact decimals (``0.1`` is 1/10).
+  Numbers are read as exact decimals (``0.1`` is 1/10) by
+  :func:`~sysrs_ref.scores.parse_decimal`, within its bounds.
 - long ``.csv``: a header line naming the columns ``model``, ``query`` and
   ``score`` (any order), then one line per (model, query) pair. Models and
   queries are numbered in order of first appearance; every pair must appear
@@ -20,12 +23,11 @@ from fractions import Fraction
 from os import PathLike, fspath
 from pathlib import Path
 
-import numpy as np
-
 from sysrs_ref.errors import InstanceError
 from sysrs_ref.instance import Instance
 from sysrs_ref.loaders._reading import read_failure
-from sysrs_ref.scores import parse_decimal
+from sysrs_ref.loaders.arrays import read_npy
+from sysrs_ref.scores import parse_decimal, shortened
 
 __all__ = ["load_scores", "parse_score"]
 
@@ -46,6 +48,8 @@ def load_scores(path: str | PathLike[str]) -> Instance:
     ...     load_scores(p).means
     (Fraction(2, 3), Fraction(1, 3))
     """
+    if not isinstance(path, (str, PathLike)):
+        raise InstanceError(f"load_scores takes the path of a scores file, got {type(path).__name__}")
     file = Path(fspath(path))
     suffix = file.suffix.lower()
     if suffix not in (".npy", ".csv"):
@@ -66,33 +70,8 @@ def load_scores(path: str | PathLike[str]) -> Instance:
         raise InstanceError(f"{file}: {err}") from None
 
 
-NPY_MAGIC = b"\x93NUMPY"
-ZIP_MAGIC = b"PK\x03\x04"
-
-
 def _load_npy(file: Path) -> Instance:
-    with file.open("rb") as handle:
-        magic = handle.read(len(NPY_MAGIC))
-    if magic.startswith(ZIP_MAGIC):
-        raise InstanceError(
-            f"'{file}' is not a single array but a zip archive (an .npz); save one matrix with numpy.save"
-        )
-    if magic != NPY_MAGIC:
-        kind = "a Python pickle, not a valid .npy file" if magic[:1] == b"\x80" else "not a valid .npy file"
-        raise InstanceError(
-            f"'{file}' is {kind} (it lacks the NUMPY header); only plain numeric arrays written by numpy.save are read"
-        )
-    try:
-        loaded = np.load(file, allow_pickle=False)
-    except ValueError as err:
-        if "pickle" in str(err).lower():
-            raise InstanceError(
-                f"'{file}' holds Python objects (an object array, stored as a pickle); only plain "
-                "numeric .npy arrays are read, since loading pickles can run arbitrary code"
-            ) from None
-        raise InstanceError(f"'{file}' is not a valid .npy file: {err}") from None
-    except EOFError as err:
-        raise InstanceError(f"'{file}' is not a valid .npy file: {err or 'truncated'}") from None
+    loaded = read_npy(file)  # the header is checked against the file's size before anything is allocated
     try:
         return Instance(loaded)
     except InstanceError as err:
@@ -100,11 +79,11 @@ def _load_npy(file: Path) -> Instance:
 
 
 def _parse_csv(text: str) -> Instance:
-    lines = [
-        (number, cells)
-        for number, cells in enumerate(csv.reader(io.StringIO(text)), start=1)
-        if any(cell.strip() for cell in cells)
-    ]
+    reader = csv.reader(io.StringIO(text))
+    try:
+        lines = [(number, cells) for number, cells in enumerate(reader, start=1) if any(cell.strip() for cell in cells)]
+    except csv.Error as err:  # a cell longer than the csv module's field limit
+        raise InstanceError(f"line {reader.line_num}: not valid CSV ({err})") from None
     if not lines:
         raise InstanceError("the file holds no scores")
     header = [cell.strip().lower() for cell in lines[0][1]]
@@ -132,7 +111,7 @@ def parse_score(text: str, where: str) -> Fraction:
     except ValueError as err:
         raise InstanceError(f"{where}: score {err}") from None
     if not 0 <= value <= 1:
-        raise InstanceError(f"{where}: score is {text.strip()}, outside [0, 1]")
+        raise InstanceError(f"{where}: score is {shortened(text.strip())}, outside [0, 1]")
     return value
 
 
@@ -143,7 +122,7 @@ def _parse_matrix(lines: list[tuple[int, list[str]]]) -> Instance:
         parse_decimal(first)
     except ValueError:
         raise InstanceError(
-            f"line {lines[0][0]}, column 1: {first.strip()!r} is not a score; a .csv matrix has no "
+            f"line {lines[0][0]}, column 1: {shortened(first.strip())!r} is not a score; a .csv matrix has no "
             "header and no row names (only numbers), a long .csv starts with the header "
             "model,query,score"
         ) from None

@@ -5,7 +5,9 @@ and the score column (``score`` by default; *metric* names another), in any
 order and any letter case; other columns are ignored. Every further non-blank
 line gives one cell. Ids are kept as strings (surrounding spaces removed);
 scores are read as exact decimals (``0.1`` is 1/10), so ``1e-3`` and ``.5`` are
-accepted and ``nan``, ``inf`` and values outside [0, 1] are refused. Unlike
+accepted and ``nan``, ``inf``, values outside [0, 1], nonzero values below
+1e-400 and numbers of more than 1000 digits
+(:func:`~sysrs_ref.scores.parse_decimal`'s bounds) are refused. Unlike
 :func:`~sysrs_ref.loaders.load_scores`, several files may be read together,
 repeated identical lines are merged and missing cells follow the ``missing``
 policy.
@@ -22,6 +24,7 @@ from pathlib import Path
 from sysrs_ref.errors import LoaderError
 from sysrs_ref.loaders._reading import PathsArg, describe_paths, find_files, read_text
 from sysrs_ref.loaders.table import Cell, ScoreTable, assemble, check_missing_policy
+from sysrs_ref.scores import bounded_decimal, shortened
 
 __all__ = ["load_long_csv"]
 
@@ -83,11 +86,18 @@ def _file_cells(path: Path, metric: str) -> Iterator[Cell]:
         try:
             value = Decimal(text)
         except InvalidOperation:
-            shown = f"{text!r} is not a number" if text else "is empty"
+            shown = f"{shortened(text)!r} is not a number" if text else "is empty"
             raise LoaderError(f"{where}: score {shown}; every score must be a number in [0, 1]") from None
         if value.is_finite() and value and not _MIN_EXPONENT <= value.adjusted() <= 0:
             # out of range, or so tiny that its exact value would be a huge fraction: refuse before converting
-            raise LoaderError(f"{where}: score {text} is outside [0, 1] or below 1e{_MIN_EXPONENT}; write it as 0 or 1")
+            raise LoaderError(
+                f"{where}: score {shortened(text)} is outside [0, 1] or below 1e{_MIN_EXPONENT}; write it as 0 or 1"
+            )
+        if value.is_finite():
+            try:
+                bounded_decimal(text)  # and within the bounds of every exact number (at most 1000 digits)
+            except ValueError as err:
+                raise LoaderError(f"{where}: score {err}; every score must be a number in [0, 1]") from None
         yield Cell(model, query, value, where)
     if columns is None:
         raise LoaderError(f"{path}: the file is empty; a long .csv starts with the header model,query,{metric}")

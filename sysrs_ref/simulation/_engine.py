@@ -11,18 +11,38 @@ when asked, every run's choice. Pieces run inline, on local worker processes
 or on a Dask cluster; none of this changes a number, because each run's draw
 depends only on (seed, r).
 
+Pieces are made lazily, at most :data:`IN_FLIGHT_PER_WORKER` per worker in
+flight, so memory does not grow with the number of runs; only the results
+kept per run (every run's choice, for ``simulate``) do, and they are refused
+above :data:`MAX_KEPT_BYTES` before anything is allocated.
+
+Local workers end with their parent, whatever ends it (SIGKILL too): on
+Linux each asks the kernel for SIGKILL when its parent dies
+(``prctl(PR_SET_PDEATHSIG)``), elsewhere a thread of each polls its parent
+id (:func:`process_pool`). On an interruption (Ctrl-C, or SIGTERM as the
+command line turns it into one) the pool is stopped at once: pieces not
+started are cancelled and the worker processes killed, not waited for.
+
 This is the one place where chunk sizes, pools, progress, interruption,
 top-m and the UCB-E-LRF branch are written.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import math
+import multiprocessing
+import os
 import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import islice
 
 import numpy as np
 import numpy.typing as npt
@@ -39,7 +59,7 @@ from sysrs_ref.fast.table import ScoreTable, score_table
 from sysrs_ref.simulation._config import Config
 from sysrs_ref.topm import TopMCounts, TopMTruth, topm_counts
 
-__all__ = ["CellResult", "Job", "jobs_of", "run_jobs"]
+__all__ = ["MAX_KEPT_BYTES", "MAX_RUNS", "CellResult", "Job", "jobs_of", "process_pool", "run_jobs"]
 
 #: Pieces of work per worker, so that progress is reported and the workers stay busy until the end.
 PIECES_PER_WORKER = 8
@@ -48,6 +68,19 @@ PIECES_PER_WORKER = 8
 #: overhead once too often), at most MAX (more fall out of the caches; measured on
 #: gsm, ifeval and wmt_14), and never above the memory bound.
 MIN_CHUNK, MAX_CHUNK = 64, 256
+
+#: Pieces submitted and not yet recorded, per worker: enough to keep every worker busy, few enough
+#: that the pieces of a huge number of runs are never all made at once.
+IN_FLIGHT_PER_WORKER = 2
+
+#: The most runs of one job: its counts (correct runs per budget) are int64. A run's seed is
+#: ``SeedSequence(seed, spawn_key=(r,))``, which takes any r, so this is the only bound on R itself.
+MAX_RUNS = 2**63 - 1
+
+#: The most bytes the per-run results kept in memory may take (every run's choice, 4 bytes per run,
+#: budget and configuration, when ``keep_chosen``): above it the runs are refused before anything is
+#: allocated. ``reproduce`` keeps counts only, so its memory does not grow with R.
+MAX_KEPT_BYTES = 4 * 2**30
 
 
 @dataclass(frozen=True)
@@ -139,16 +172,18 @@ def run_jobs(
     within the memory bound, several pieces per worker). *progress* is called
     with the number of (run, configuration) pairs each finished piece held;
     *done* with each job and its results as soon as its last piece is in.
-    On an interruption the pieces not started are cancelled and the exception
-    goes on (what *done* received is kept by the caller).
+    Pieces are made as they are submitted, a few per worker ahead.
+    ParameterError, before anything is allocated, when a job has more than
+    :data:`MAX_RUNS` runs or the kept choices would take more than
+    :data:`MAX_KEPT_BYTES`. On an interruption the pieces not started are
+    cancelled, the local workers killed, and the exception goes on (what
+    *done* received is kept by the caller).
     """
+    _check_runs(jobs, keep_chosen)
     total = sum(job.runs for job in jobs)
-    plan = [
-        (index, start, min(job.runs, start + size))
-        for index, job in enumerate(jobs)
-        for size in [chunk or _piece_size(job, total, 1 if scheduler is None and workers == 1 else workers)]
-        for start in range(0, job.runs, size)
-    ]
+    spread = 1 if scheduler is None and workers == 1 else workers
+    sizes = [chunk or _piece_size(job, total, spread) for job in jobs]
+    left = [-(-job.runs // size) for job, size in zip(jobs, sizes, strict=True)]  # pieces still to record, per job
     results = [
         {
             config: CellResult(
@@ -161,9 +196,6 @@ def run_jobs(
         }
         for job in jobs
     ]
-    left = [0] * len(jobs)
-    for index, _, _ in plan:
-        left[index] += 1
 
     def record(index: int, start: int, stop: int, parts: Mapping[Config, _Part]) -> None:
         job = jobs[index]
@@ -185,11 +217,13 @@ def run_jobs(
         if progress is not None:
             progress((stop - start) * len(job.configs))
 
-    if not plan:  # nothing to run (every cell cached): no pool, no cluster
+    pieces = sum(left)
+    if not pieces:  # nothing to run (every cell cached): no pool, no cluster
         return results
+    plan = _plan(jobs, sizes)
     own = {job.key: tables[job.key] for job in jobs if job.source is None}
-    local = 1 if len(plan) == 1 else workers  # one piece runs inline
-    with _executor(local, scheduler, own) as executor:
+    local = 1 if pieces == 1 else workers  # one piece runs inline
+    with _executor(local, scheduler, own) as (executor, slots):
         if executor is None:
             for index, start, stop in plan:
                 job = jobs[index]
@@ -198,22 +232,61 @@ def run_jobs(
         else:
             shipped = scheduler is not None  # Dask: no initializer, so a piece carries an in-memory table itself
             pending: dict[Future[dict[Config, _Part]], tuple[int, int, int]] = {}
-            try:
-                for index, start, stop in plan:
-                    job = jobs[index]
-                    carried = own.get(job.key) if shipped else None
-                    pending[executor.submit(_worker_piece, job, start, stop, carried, keep_chosen)] = (
-                        index,
-                        start,
-                        stop,
-                    )
-                for future in as_completed(pending):
-                    record(*pending[future], future.result())
-            except BaseException:
-                for future in pending:
-                    future.cancel()
-                raise
+
+            def submit(index: int, start: int, stop: int) -> None:
+                job = jobs[index]
+                carried = own.get(job.key) if shipped else None
+                future = executor.submit(_worker_piece, job, start, stop, carried, keep_chosen)
+                pending[future] = (index, start, stop)
+
+            # on an interruption _executor stops what was submitted: cancelling futures here, beside the
+            # pool's own thread, would race it (Python 3.11's pool then fails to close its queues and hangs)
+            for piece in islice(plan, slots):
+                submit(*piece)
+            while pending:
+                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    record(*pending.pop(future), future.result())
+                    for piece in islice(plan, 1):  # one in, one out: at most `slots` pieces are ever unrecorded
+                        submit(*piece)
     return results
+
+
+def _plan(jobs: Sequence[Job], sizes: Sequence[int]) -> Iterator[tuple[int, int, int]]:
+    """Every piece (job index, first run, run after the last), job by job, made only when asked for."""
+    for index, (job, size) in enumerate(zip(jobs, sizes, strict=True)):
+        for start in range(0, job.runs, size):
+            yield index, start, min(job.runs, start + size)
+
+
+def _check_runs(jobs: Sequence[Job], keep_chosen: bool) -> None:
+    """ParameterError when a job has more runs than its counts hold, or the kept choices would not fit in memory.
+
+    >>> sysrs = (Config.of("sysrs"),)
+    >>> _check_runs([Job("x", (80, 1000), sysrs, (80, 800), 10**6, 0)], True)
+    >>> _check_runs([Job("x", (80, 1000), sysrs, (80, 800), 10**9, 0)], True)
+    Traceback (most recent call last):
+    ...
+    sysrs_ref.errors.ParameterError: 1,000,000,000 runs are too many to keep every run's choice (1 configuration x 2 budgets x 4 bytes): 8,000,000,000 bytes, above the 4 GiB bound; at most 536,870,912 runs fit (reproduce keeps counts only)
+    """
+    if keep_chosen and jobs:
+        per_run = [4 * len(job.budgets) * len(job.configs) for job in jobs]
+        needed = sum(job.runs * size for job, size in zip(jobs, per_run, strict=True))
+        if needed > MAX_KEPT_BYTES:
+            configs = sum(len(job.configs) for job in jobs)
+            budgets = max(len(job.budgets) for job in jobs)
+            raise ParameterError(
+                f"{max(job.runs for job in jobs):,} runs are too many to keep every run's choice "
+                f"({configs} configuration{'s' * (configs > 1)} x {budgets} budget{'s' * (budgets > 1)} x 4 bytes): "
+                f"{needed:,} bytes, above the {MAX_KEPT_BYTES // 2**30} GiB bound; "
+                f"at most {MAX_KEPT_BYTES // sum(per_run):,} runs fit (reproduce keeps counts only)"
+            )
+    for job in jobs:
+        if job.runs > MAX_RUNS:
+            raise ParameterError(
+                f"{job.runs:,} runs are too many: the counts over the runs are 64-bit integers, "
+                f"so at most {MAX_RUNS:,} runs"
+            )
 
 
 def _piece_size(job: Job, total: int, workers: int) -> int:
@@ -297,14 +370,125 @@ def _worker_piece(job: Job, start: int, stop: int, table: ScoreTable | None, kee
 
 
 def _init_worker(tables: Mapping[str, ScoreTable]) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it cancels the pool
     _INSTALLED.clear()
     _INSTALLED.update(tables)
 
 
+# -- the local pool: workers that end with their parent, stopped at once on an interruption ---------
+
+#: prctl's option "send me this signal when my parent dies" (linux/prctl.h).
+_PR_SET_PDEATHSIG = 1
+
+#: How often a worker without prctl checks that its parent is alive (the portable fallback).
+PARENT_POLL_SECONDS = 0.5
+
+#: How long, at most, an interrupted run waits for its killed workers to be reaped and the pool's thread to end.
+_REAP_SECONDS = 10.0
+
+
 @contextmanager
-def _executor(workers: int, scheduler: str | None, tables: Mapping[str, ScoreTable]) -> Iterator[Executor | None]:
-    """None (inline) for one local worker; a process pool for more; a Dask client's executor for a scheduler."""
+def process_pool(
+    workers: int, initializer: Callable[..., object] | None = None, initargs: tuple[object, ...] = ()
+) -> Iterator[ProcessPoolExecutor]:
+    """A pool of *workers* local processes that end with this one, and are killed on an interruption.
+
+    Every worker first ties its life to its parent's (:func:`_guard_worker`:
+    on Linux the kernel sends it SIGKILL when the parent dies, however it
+    dies, SIGKILL included; elsewhere a thread polls the parent's id every
+    :data:`PARENT_POLL_SECONDS`), leaves Ctrl-C and SIGTERM to the parent
+    (it ignores both), then runs *initializer*. On a normal exit the pool is shut
+    down, waiting for nothing but idle workers; on any exception (Ctrl-C,
+    the command line's SIGTERM, an error) pieces not started are cancelled
+    and the workers killed and reaped before the exception goes on.
+
+    Why both: prctl is immediate and covers SIGKILL, which no handler in the
+    parent can; the poll is what other systems have. Linux sends the death
+    signal when the *thread* that started a worker ends, so submit from the
+    thread that holds the pool (:func:`run_jobs` does); a worker whose parent
+    died before prctl took effect sees another parent id and exits at once.
+    """
+    context = multiprocessing.get_context()
+    # the parent a worker must see: this process, unless a fork server starts the workers (then it is their parent)
+    parent = os.getpid() if context.get_start_method() in ("fork", "spawn") else None
+    pool = ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=context,
+        initializer=_guard_worker,
+        initargs=(parent, initializer, initargs),
+    )
+    try:
+        yield pool
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop *pool* now: kill its workers (running pieces are lost, none was recorded), cancel the rest, reap them.
+
+    It reads two private attributes of CPython's pool before ``shutdown`` clears them: the worker
+    processes, and the thread that manages them, waited for so that it has closed its queues before the
+    interpreter's exit hook looks at them (in 3.11 the two can race and print a traceback).
+    """
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager: threading.Thread | None = getattr(pool, "_executor_manager_thread", None)
+    for process in processes:  # first, needing no lock of the pool's (an interruption may have left one taken)
+        with contextlib.suppress(OSError, ValueError):
+            process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)  # the manager thread cancels what no worker had taken
+    deadline = time.monotonic() + _REAP_SECONDS
+    for process in processes:
+        with contextlib.suppress(OSError, ValueError, AssertionError):
+            process.join(max(0.0, deadline - time.monotonic()))
+    if manager is not None:
+        manager.join(max(0.0, deadline - time.monotonic()))
+
+
+def _guard_worker(parent: int | None, initializer: Callable[..., object] | None, initargs: tuple[object, ...]) -> None:
+    """In a new worker: end with the parent, leave Ctrl-C and SIGTERM to it, then run *initializer*."""
+    # Ctrl-C and SIGTERM are the parent's to handle (it kills the pool), also when sent to the whole process
+    # group: a worker dying of them first would turn the interruption into a broken pool
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if not _death_signal():
+        _watch_parent(os.getppid() if parent is None else parent)
+    if parent is not None and os.getppid() != parent:  # the parent died before the death signal was armed
+        os._exit(1)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def _death_signal() -> bool:
+    """Ask Linux to SIGKILL this process when its parent dies; False where that is not available."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(parent: int) -> None:
+    """The portable fallback: a daemon thread that ends this process once its parent is no longer *parent*."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="sysrs-parent-watch", daemon=True).start()
+
+
+@contextmanager
+def _executor(
+    workers: int, scheduler: str | None, tables: Mapping[str, ScoreTable]
+) -> Iterator[tuple[Executor | None, int]]:
+    """(None, 1) inline for one local worker; a process pool for more; a Dask client's executor for a scheduler.
+
+    The second item is how many pieces to keep submitted ahead (:data:`IN_FLIGHT_PER_WORKER` per worker).
+    """
     if scheduler is not None:
         try:
             from distributed import Client
@@ -317,17 +501,18 @@ def _executor(workers: int, scheduler: str | None, tables: Mapping[str, ScoreTab
         except (OSError, TimeoutError, ValueError) as err:
             raise ParameterError(f"cannot reach the Dask scheduler at {scheduler!r}: {err}") from None
         try:
-            yield client.get_executor()
+            threads = sum(int(count) for count in client.nthreads().values())
+            executor = client.get_executor()
+            try:
+                yield executor, IN_FLIGHT_PER_WORKER * max(workers, threads)
+            except BaseException:
+                executor.shutdown(wait=False)  # cancels, on the cluster, every piece submitted and not finished
+                raise
         finally:
             client.close()
         return
     if workers == 1:
-        yield None
+        yield None, 1
         return
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(dict(tables),))
-    try:
-        yield pool
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
+    with process_pool(workers, _init_worker, (dict(tables),)) as pool:
+        yield pool, IN_FLIGHT_PER_WORKER * workers

@@ -26,17 +26,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from sysrs_ref._checks import check_int
+from sysrs_ref._checks import check_int, check_seed
 from sysrs_ref.algorithms.registry import ParamValue
 from sysrs_ref.errors import BudgetError, ParameterError
 from sysrs_ref.fast.batch import simulation_draws
 from sysrs_ref.fast.table import score_table
-from sysrs_ref.instance import Instance
+from sysrs_ref.instance import InstanceLike, as_instance
 from sysrs_ref.json_types import JsonValue
 from sysrs_ref.schedule import Budget
 from sysrs_ref.scores import decimal_text
@@ -72,7 +72,7 @@ class SimulationResult:
     an int when the value is an integer, otherwise its exact decimal text
     (``"0.1"``) or ``"p/q"`` when it has no finite decimal expansion.
 
-    >>> res = simulate(Instance([[1, 1, 0], [0, 1, 0]]), "syucbe", [2, "100%"], runs=3)
+    >>> res = simulate([[1, 1, 0], [0, 1, 0]], "syucbe", [2, "100%"], runs=3)
     >>> res.params, [(row.budget, row.correct) for row in res.rows]
     ({'a': 1}, [(2, 2), (6, 3)])
     >>> res.to_json()["results"][1]
@@ -98,7 +98,7 @@ class SimulationResult:
         "ranking_error", "per_rank_error"}, ...}`` (Appendix "Top-m"; ties by the paper's rule,
         :mod:`sysrs_ref.topm`).
 
-        >>> simulate(Instance([[1, 0], [0, 1]]), "sysrs", ["50%"], runs=2).to_json()["results"][0]["budget_pct"]
+        >>> simulate([[1, 0], [0, 1]], "sysrs", ["50%"], runs=2).to_json()["results"][0]["budget_pct"]
         50.0
         """
         return {
@@ -123,7 +123,7 @@ class SimulationResult:
 
 
 def simulate(
-    instance: Instance,
+    instance: InstanceLike,
     algorithm: str,
     budgets: Sequence[int | str],
     runs: int,
@@ -145,7 +145,9 @@ def simulate(
     allows, split so every worker gets several). Neither changes the result.
     *progress* is called with 0 once the inputs are checked, then with the
     number of runs finished after each chunk. Parameters (``a`` for the UCB
-    family, ``m`` for SAR and SySAR) are passed by keyword.
+    family, ``m`` for SAR and SySAR) are passed by keyword. *instance* may be
+    a numpy array or nested lists of scores (made an Instance); counts and
+    the seed may be numpy integers.
 
     *top_m* (such as ``[3, 5, 10]`` or ``"3,5,10"``) adds, per target m, the
     top-m identification, ranking and per-rank errors of the runs' rankings
@@ -155,7 +157,7 @@ def simulate(
     on the same draws (their ``accuracy`` is that of ``m`` = 1, i.e. SR and
     SySRs).
 
-    >>> inst = Instance([[1, 1, 0, 1], [1, 0, 0, 1], [0, 1, 0, 0]])
+    >>> inst = [[1, 1, 0, 1], [1, 0, 0, 1], [0, 1, 0, 0]]   # an Instance, or the matrix itself
     >>> res = simulate(inst, "sysrs", ["50%", 12], runs=10, seed=1)
     >>> [(row.budget_pct, row.budget, row.correct, row.spent_max) for row in res.rows]
     [(50.0, 6, 5, 5), (100.0, 12, 10, 12)]
@@ -171,9 +173,9 @@ def simulate(
 
 
 def simulate_many(
-    instance: Instance,
+    instance: InstanceLike,
     configs: Sequence[Config] | str,
-    budgets: Sequence[int | str | Budget],
+    budgets: Sequence[int | np.integer[Any] | str | Budget],
     runs: int,
     seed: int = 0,
     *,
@@ -196,28 +198,27 @@ def simulate_many(
     the inputs are checked, then with the number of (run, configuration)
     pairs finished after each piece.
 
-    >>> inst = Instance([[1, 1, 0, 1], [1, 0, 0, 1], [0, 1, 0, 0]])
+    >>> inst = [[1, 1, 0, 1], [1, 0, 0, 1], [0, 1, 0, 0]]
     >>> both = simulate_many(inst, "sysrs,ucbe:a=0.5", ["50%"], runs=10, seed=1)
     >>> [(res.algorithm, res.params, res.rows[0].correct) for res in both]
     [('sysrs', {}, 5), ('ucbe', {'a': '0.5'}, 6)]
     >>> both[0].rows == simulate(inst, "sysrs", ["50%"], runs=10, seed=1).rows
     True
     """
-    if not isinstance(instance, Instance):
-        raise TypeError(f"instance must be an Instance, got {type(instance).__name__}")
+    instance = as_instance(instance)
     chosen_configs = parse_algorithm_list(configs, "algorithms") if isinstance(configs, str) else tuple(configs)
     if not chosen_configs:
         raise ParameterError("give at least one algorithm")
-    check_int(runs, "runs")
-    check_int(workers, "workers")
+    runs = check_int(runs, "runs")
+    workers = check_int(workers, "workers")
     if chunk is not None:
-        check_int(chunk, "chunk")
-    check_int(seed, "seed", least=0)
+        chunk = check_int(chunk, "chunk")
+    seed = check_seed(seed)
     n_models, n_queries = instance.shape
     grid = _parse_budgets(budgets, n_models, n_queries)
     ints = tuple(budget.n for budget in grid)
     targets = () if top_m is None else parse_top_m(top_m, n_models)
-    jobs = jobs_of("instance", instance.shape, chosen_configs, ints, runs, int(seed), targets)
+    jobs = jobs_of("instance", instance.shape, chosen_configs, ints, runs, seed, targets)
     if progress is not None:
         progress(0)  # the inputs are valid and the runs start
     found: dict[Config, CellResult] = {}
@@ -234,8 +235,7 @@ def simulate_many(
         found.update(cells)
     best = tuple(sorted(instance.best))
     return tuple(
-        _result(config, found[config], grid, runs, int(seed), best, targets, instance.shape)
-        for config in chosen_configs
+        _result(config, found[config], grid, runs, seed, best, targets, instance.shape) for config in chosen_configs
     )
 
 
@@ -269,15 +269,15 @@ def _result(
     )
 
 
-def _parse_budgets(budgets: Sequence[int | str | Budget], n_models: int, n_queries: int) -> list[Budget]:
+def _parse_budgets(
+    budgets: Sequence[int | np.integer[Any] | str | Budget], n_models: int, n_queries: int
+) -> list[Budget]:
     """Each budget parsed (:meth:`Budget.parse`): n, and its percentage as given."""
     if isinstance(budgets, (str, bytes, int)) or not isinstance(budgets, (Sequence, np.ndarray)):
         raise BudgetError(f"budgets must be a list of budgets such as ['8%', '20%', 5000], got {budgets!r}")
     if len(budgets) == 0:
         raise BudgetError("give at least one budget")
-    return [
-        Budget.parse(int(given) if isinstance(given, np.integer) else given, n_models, n_queries) for given in budgets
-    ]
+    return [Budget.parse(given, n_models, n_queries) for given in budgets]
 
 
 def _exact_json(value: Fraction) -> int | str:

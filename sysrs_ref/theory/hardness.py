@@ -44,7 +44,7 @@ from fractions import Fraction
 from typing import Literal
 
 from sysrs_ref.errors import ParameterError
-from sysrs_ref.instance import Instance
+from sysrs_ref.instance import Instance, as_instance
 from sysrs_ref.theory.threshold import corollary_gap_bound, cov_max, theta_star
 
 __all__ = ["ArmHardness", "Convention", "Hardness", "arm_hardness", "hardness"]
@@ -151,6 +151,7 @@ def arm_hardness(instance: Instance, *, bernoulli: bool = False) -> tuple[ArmHar
     >>> [(a.model, a.delta, a.v_star, a.theta) for a in arms]
     [(1, Fraction(1, 4), Fraction(3, 16), Fraction(1, 1)), (2, Fraction(1, 2), Fraction(1, 4), Fraction(1, 1))]
     """
+    instance = as_instance(instance, "arm_hardness's instance")
     _check(instance, bernoulli, "exact")
     if len(instance.best) > 1:
         raise ParameterError(
@@ -213,6 +214,7 @@ def hardness(instance: Instance, *, bernoulli: bool = False, convention: Convent
     >>> h.h3, h.h3_prime
     (Fraction(56, 3), Fraction(104, 3))
     """
+    instance = as_instance(instance, "hardness's instance")
     _check(instance, bernoulli, convention)
     n_models, n_queries = instance.shape
     tiers = instance.tiers
