@@ -87,7 +87,7 @@ def folder() -> Iterator[Path]:
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::SyntaxWarning")  # numpy parses random headers
-@fuzz(300)
+@fuzz(200)
 @given(npy_files())
 def test_npy_files(data: bytes) -> None:
     with folder() as tmp:
@@ -118,7 +118,7 @@ def test_npz_files(data: bytes, encoding: str) -> None:
         answered_or_refused(lambda: read_packed(tmp / "m.npz", encoding, (2, 3)))  # type: ignore[arg-type]
 
 
-@fuzz(300)
+@fuzz(200)
 @given(csv_texts())
 def test_csv_files(text: str) -> None:
     """A .csv matrix or long .csv, through load_scores and through convert --from long-csv."""
@@ -164,7 +164,7 @@ def _use(directory: Path, readonly: bool) -> None:
             session.record(*pending[0], 1)
 
 
-@fuzz(200)
+@fuzz(150)
 @given(jsonl_texts(RECORDS), st.booleans())
 def test_live_logs(log: str, readonly: bool) -> None:
     with folder() as tmp:
@@ -190,7 +190,7 @@ def _record(tmp: Path, as_float: bool) -> None:
         session.record_many(rows)
 
 
-@fuzz(200)
+@fuzz(150)
 @given(csv_texts(), st.booleans())
 def test_live_score_files(text: str, as_float: bool) -> None:
     """The scores file of ``live record``, read and recorded into a new session."""
@@ -244,7 +244,7 @@ def _mutated_file(data: st.DataObject, path: Path) -> bytes:
 
 
 @pytest.mark.parametrize("source", sorted(HARNESSES))
-@fuzz(100)
+@fuzz(80)
 @given(data=st.data())
 def test_harness_results(source: str, data: st.DataObject) -> None:
     """``convert --from SOURCE`` on the good fixture with one of its files changed."""
@@ -264,7 +264,7 @@ CASES = {family: json.loads((VECTORS / f"{family}.json").read_text())["cases"] f
 
 
 @pytest.mark.parametrize("family", FAMILIES)
-@fuzz(100)
+@fuzz(60)
 @given(data=st.data())
 def test_conformance_replies(family: str, data: st.DataObject) -> None:
     """Whatever an implementation replies, the runner judges it: a status, never an exception."""
