@@ -47,6 +47,9 @@ RUN_SEED = 0
 BUDGET = "10%"
 LATENCY = 0.00002  # seconds per query of a call: 2,000 queries take 40 ms
 FAILURE_RATE = 0.2
+# A call gives up after RETRIES + 1 failures in a row: 0.2**9 = 5e-7 per call, about 3e-5 over the ~50 calls
+# of a demo (with the default 3 retries it is 0.2**4 = 0.0016 per call: a demo failed a few times in a hundred).
+RETRIES = 8
 
 
 class SlowFlakyEvaluator:
@@ -77,7 +80,14 @@ def _ids() -> tuple[list[str], list[str]]:
 def child(folder: Path) -> None:
     """Drive the session until the evaluator crashes the process (half the budget)."""
     with Session.open(folder) as session:
-        run(session, SlowFlakyEvaluator(crash_after=session.budget // 2, seed=1), workers=4, backoff=0.01, chunk=250)
+        run(
+            session,
+            SlowFlakyEvaluator(crash_after=session.budget // 2, seed=1),
+            workers=4,
+            retries=RETRIES,
+            backoff=0.01,
+            chunk=250,
+        )
 
 
 def main() -> int:
@@ -113,6 +123,7 @@ def main() -> int:
             session,
             SlowFlakyEvaluator(crash_after=None, seed=2),
             workers=4,
+            retries=RETRIES,
             backoff=0.01,
             chunk=250,
             on_failure=failures.append,
