@@ -4,14 +4,20 @@ The reference compares means exactly (docs/contracts.md), so every score is
 held as a ``Fraction``. A float converts to the Fraction of its exact binary
 value (``0.1`` becomes ``3602879701896397/36028797018963968``), a ``Decimal``
 or a decimal string to its exact decimal value (``"0.1"`` becomes ``1/10``).
+
+:func:`parse_score_text` is the one parser of a score written as text (a
+``.csv`` matrix, a long ``.csv``, ``convert --from long-csv``, ``live
+record``): it accepts exactly the spellings listed in its docstring.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from numbers import Rational
+from types import MappingProxyType
 
 import numpy as np
 
@@ -21,6 +27,9 @@ from sysrs_ref.errors import ScoreError
 __all__ = [
     "MAX_DIGITS",
     "MAX_EXPONENT",
+    "SCORE_LETTERS",
+    "SCORE_SPELLINGS",
+    "SCORE_WORDS",
     "ScoreLike",
     "as_score",
     "bounded_decimal",
@@ -28,6 +37,7 @@ __all__ = [
     "decimal_text",
     "fraction_text",
     "parse_decimal",
+    "parse_score_text",
     "shortened",
 ]
 
@@ -42,6 +52,15 @@ _ONE = Fraction(1)
 MAX_EXPONENT = 1000
 #: ... and if it has at most MAX_DIGITS digits (``"1.50"`` has 3): every double's exact decimal expansion fits.
 MAX_DIGITS = 1000
+
+#: inspect-ai's letter values, as written (upper case): C correct, P partial, I incorrect, N no answer.
+SCORE_LETTERS: Mapping[str, Fraction] = MappingProxyType(
+    {"C": Fraction(1), "P": Fraction(1, 2), "I": Fraction(0), "N": Fraction(0)}
+)
+#: Booleans written as words, in any letter case ("True", "FALSE"): what pandas and Python's ``str`` write.
+SCORE_WORDS: Mapping[str, Fraction] = MappingProxyType({"true": Fraction(1), "false": Fraction(0)})
+#: The accepted spellings in one phrase, for messages and help.
+SCORE_SPELLINGS = "a decimal in [0, 1] (0.5, .5, 1e-1), true or false (any case), or C, P, I, N (1, 1/2, 0, 0)"
 
 
 def checked_score(value: object) -> Fraction:
@@ -139,6 +158,52 @@ def parse_decimal(text: str) -> Fraction:
     return _decimal_fraction(bounded_decimal(text))
 
 
+def parse_score_text(text: str) -> Fraction:
+    """Parse one score written as text, exactly: the one parser of scores in text files.
+
+    Surrounding spaces are ignored. Accepted, and nothing else:
+
+    - a decimal number in [0, 1], read exactly by :func:`parse_decimal`
+      within its bounds (``"0.1"`` is 1/10; ``".5"``, ``"1e-1"``, ``"1.0"``,
+      ``"+0"`` are accepted);
+    - ``true`` or ``false`` in any letter case (:data:`SCORE_WORDS`): 1 and 0;
+    - inspect-ai's letters, upper case only (:data:`SCORE_LETTERS`): ``C``
+      (correct) 1, ``P`` (partial) 1/2, ``I`` (incorrect) 0, ``N`` (no
+      answer) 0.
+
+    Raises ValueError with a phrase to put after "score ", as
+    :func:`checked_score` does: "is empty", "is nan", "is 1.5, outside [0, 1]",
+    "is 'yes', not a score: write ...", or :func:`parse_decimal`'s reason for
+    a number beyond its bounds.
+
+    >>> [parse_score_text(t) for t in (" 0.25", ".5", "1e-1", "TRUE", "false", "C", "P", "I", "N")]
+    [Fraction(1, 4), Fraction(1, 2), Fraction(1, 10), Fraction(1, 1), Fraction(0, 1), Fraction(1, 1), Fraction(1, 2), Fraction(0, 1), Fraction(0, 1)]
+    >>> parse_score_text("1.5")
+    Traceback (most recent call last):
+    ...
+    ValueError: is 1.5, outside [0, 1]
+    >>> parse_score_text("c")
+    Traceback (most recent call last):
+    ...
+    ValueError: is 'c', not a score: write a decimal in [0, 1] (0.5, .5, 1e-1), true or false (any case), or C, P, I, N (1, 1/2, 0, 0)
+    """
+    stripped = text.strip()
+    spelled = SCORE_LETTERS.get(stripped)
+    if spelled is None:
+        spelled = SCORE_WORDS.get(stripped.lower())
+    if spelled is not None:
+        return spelled
+    number = _decimal_or_none(stripped)
+    if number is None:
+        raise ValueError(
+            f"is {shortened(stripped)!r}, not a score: write {SCORE_SPELLINGS}" if stripped else "is empty"
+        )
+    value = _decimal_fraction(_checked_decimal(number, stripped))
+    if not _ZERO <= value <= _ONE:
+        raise ValueError(f"is {shortened(stripped)}, outside [0, 1]")
+    return value
+
+
 def bounded_decimal(text: str) -> Decimal:
     """The finite Decimal that :func:`parse_decimal` reads in *text*, bounds checked, not yet converted.
 
@@ -153,11 +218,18 @@ def bounded_decimal(text: str) -> Decimal:
     ValueError: has 1001 digits ('11111111111111111111...11111111111111111111'), more than the 1000 an exact number may have (round it to fewer digits)
     """
     stripped = text.strip()
-    try:
-        number = Decimal(stripped)
-    except InvalidOperation:  # also an exponent beyond Decimal's own limits (about 1e999999999999999999)
-        raise ValueError(f"is {shortened(stripped)!r}, not a number" if stripped else "is empty") from None
+    number = _decimal_or_none(stripped)
+    if number is None:
+        raise ValueError(f"is {shortened(stripped)!r}, not a number" if stripped else "is empty")
     return _checked_decimal(number, stripped)
+
+
+def _decimal_or_none(stripped: str) -> Decimal | None:
+    """The Decimal that *stripped* spells, unchecked, or None when it spells none."""
+    try:
+        return Decimal(stripped)
+    except InvalidOperation:  # also an exponent beyond Decimal's own limits (about 1e999999999999999999)
+        return None
 
 
 def _checked_decimal(number: Decimal, shown: str) -> Decimal:

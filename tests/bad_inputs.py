@@ -211,6 +211,21 @@ CASES: tuple[Case, ...] = (
         files={"forged.npy": FORGED_NPY},
     ),
     _case(
+        "a .npy of repeated scores per cell (convert --epochs all)",
+        "select --scores epochs.npy --budget 4",
+        "holds 3 repeated scores for each of 2 models x 2 queries",
+        files={"epochs.npy": _npy(np.zeros((2, 2, 3)))},
+    ),
+    _case(
+        "a .npy whose ids file names too few models",
+        "select --scores named.npy --budget 4",
+        "named.ids.json names 1 model but",
+        files={
+            "named.npy": _npy([[0.5, 1.0], [0.0, 1.0]]),
+            "named.ids.json": '{"models": ["a"], "queries": ["q1", "q2"]}',
+        },
+    ),
+    _case(
         "not a .npy at all",
         "select --scores noise.npy --budget 4",
         "lacks the NUMPY header",
@@ -380,7 +395,17 @@ CASES: tuple[Case, ...] = (
     _case(
         "convert: a filter for a source without filters",
         "convert --from long-csv long.csv --metric score --filter x --out m.npy",
-        "a filter applies to lm-eval results only",
+        "--filter applies to lm-eval results, not to long-csv; leave it out",
+    ),
+    _case(
+        "convert: an epochs policy for a source without epochs",
+        "convert --from long-csv long.csv --metric score --epochs mean --out m.npy",
+        "--epochs applies to helm, inspect results, not to long-csv",
+    ),
+    _case(
+        "convert: a task pattern for a source without tasks",
+        "convert --from long-csv long.csv --metric score --task gsm* --out m.npy",
+        "--task (--run) applies to",
     ),
     _case(
         "convert: the score column missing",
@@ -436,7 +461,7 @@ CASES: tuple[Case, ...] = (
     _case(
         "live record: a scores file without a score column",
         "live record --dir run --scores s.csv",
-        "missing score",
+        "the header lacks 'score'",
         files={"s.csv": "model,query\na,q1\n"},
         setup=(LIVE_INIT,),
     ),
@@ -466,6 +491,13 @@ CASES: tuple[Case, ...] = (
         "live record --dir run --scores s.csv",
         "outside [0, 1]",
         files={"s.csv": "model,query,score\na,q4,1.5\n"},
+        setup=(LIVE_INIT,),
+    ),
+    _case(
+        "live record: an id with a comma, not quoted",
+        "live record --dir run --scores s.csv",
+        "line 2",
+        files={"s.csv": "model,query,score\na,q,4,1\n"},
         setup=(LIVE_INIT,),
     ),
     _case(

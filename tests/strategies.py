@@ -974,3 +974,45 @@ bad_seeds = st.one_of(
     st.booleans(),
     st.sampled_from([np.float64(1.0), np.True_, 1j, b"1", [1]]),
 )
+
+
+@st.composite
+def score_spellings(draw: st.DrawFn) -> tuple[str, Fraction]:
+    """A score written as text in one of the spellings parse_score_text accepts, and its exact value.
+
+    A decimal in [0, 1] (``1``, ``0.250``, ``.5``, ``25e-2``, ``+0``), ``true``/``false`` in a random letter case,
+    or one of inspect's letters C, P, I, N; with spaces around it or not. Never a comma, quote or newline.
+    """
+    kind = draw(st.sampled_from(["decimal", "word", "letter"]))
+    if kind == "word":
+        word, value = draw(st.sampled_from([("true", Fraction(1)), ("false", Fraction(0))]))
+        text = "".join(c.upper() if draw(st.booleans()) else c for c in word)
+    elif kind == "letter":
+        text, value = draw(
+            st.sampled_from([("C", Fraction(1)), ("P", Fraction(1, 2)), ("I", Fraction(0)), ("N", Fraction(0))])
+        )
+    else:
+        places = draw(st.integers(0, 6))
+        numerator = draw(st.integers(0, 10**places))
+        value = Fraction(numerator, 10**places)
+        digits = str(numerator).rjust(places + 1, "0")
+        whole, fraction = digits[: len(digits) - places], digits[len(digits) - places :]
+        style = draw(st.sampled_from(["plain", "exponent", "no-leading-zero", "signed", "padded"]))
+        if style == "exponent":
+            text = f"{numerator}e-{places}"
+        elif style == "no-leading-zero" and whole == "0" and places:
+            text = f".{fraction}"
+        elif style == "signed":
+            text = f"+{whole}.{fraction}" if places else f"+{whole}"
+        elif style == "padded":
+            text = f"{whole}.{fraction}000"
+        else:
+            text = f"{whole}.{fraction}" if places else whole
+    space = draw(st.sampled_from(["", " ", "  "]))
+    return f"{space}{text}{space}", value
+
+
+#: Words and letters that are no score: other cases of the letters, other words, numbers out of range, nan.
+non_score_spellings = st.sampled_from(
+    ["c", "p", "i", "n", "yes", "no", "T", "F", "1.5", "-0.5", "2", "nan", "inf", "x"]
+)

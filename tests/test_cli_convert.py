@@ -32,10 +32,17 @@ def convert(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 CASES = [
     # source, folder, metric, extra options, first row of the drop-models matrix, the incomplete model
     ("lm-eval", "lm-eval/good", "exact_match", ["--filter", "strict-match"], [1, 1, 0, 1, 1, 0], "model-c"),
-    ("helm", "helm/good", "exact_match", [], [1, 0, 1, 1, 1, 0], "local/model-c"),
-    ("inspect", "inspect/good", "match", [], [1, 1, 0, 0.5, 1, 0], "local/model-c"),
+    ("helm", "helm/good", "exact_match", [], [1, 0.5, 1, 1, 1, 0], "local/model-c"),
+    ("inspect", "inspect/good", "match", [], [0.5, 0.5, 0.5, 0.75, 0.5, 0.5], "local/model-c"),
     ("long-csv", "long-csv/good", "score", [], [1, 0.5, 0, 0.25, 1, 0.1], "model-c"),
 ]
+# what each source reports it read: the settings in force, and (files used, scores read from them)
+READ = {
+    "lm-eval": ({"reruns": "latest", "filter": "strict-match"}, 7, 17),
+    "helm": ({"epochs": "mean over train trials (auto: what HELM reports)"}, 5, 16),
+    "inspect": ({"epochs": "auto: mean (each log's recorded reducer)", "unfinished": "fail"}, 4, 17),
+    "long-csv": ({}, 2, 17),
+}
 
 
 @pytest.mark.parametrize(("source", "folder", "metric", "extra", "first_row", "incomplete"), CASES)
@@ -66,6 +73,12 @@ def test_json_object_and_files_for_every_source(
     )
     payload = json.loads(printed)
     assert printed.count("\n") == 1  # one JSON object on one line
+    settings, used, scores = READ[source]
+    files = payload.pop("files")
+    assert (payload.pop("epochs"), payload.pop("settings")) == (None, settings)
+    assert [set(entry) for entry in files] == [{"path", "used", "scores", "note"}] * len(files)
+    assert all(entry["used"] and entry["path"].startswith(str(FIXTURES / folder)) for entry in files)
+    assert (len(files), sum(entry["scores"] for entry in files)) == (used, scores)
     assert payload == {
         "source": source,
         "metric": metric,
@@ -105,6 +118,8 @@ def test_text_report(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
     assert text.splitlines() == [
         "lm-eval, metric exact_match: 3 models x 4 queries",
         f"wrote {out} (float64 scores in [0, 1]) and {tmp_path / 'gsm.ids.json'} (model and query ids)",
+        "settings: reruns latest; filter flexible-extract",
+        "files: 7 of 7 used",
         "missing: 1 model(s) lacked some queries:",
         "  'model-c' lacked 2",
         "dropped models: none",
@@ -180,7 +195,7 @@ def test_refusals(tmp_path: Path) -> None:
                 ]
             )
         )
-    with pytest.raises(ParameterError, match="a filter applies to lm-eval results only"):
+    with pytest.raises(ParameterError, match="--filter applies to lm-eval results, not to long-csv; leave it out"):
         run(
             parser().parse_args(
                 ["--from", "long-csv", good, "--metric", "score", "--filter", "none", "--out", str(tmp_path / "x.npy")]
@@ -230,3 +245,36 @@ def test_the_example_parses() -> None:
         "gsm8k.npy",
         False,
     )
+
+
+def test_files_left_out_are_listed_with_the_reason(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    folder = FIXTURES / "inspect" / "unfinished"
+    argv = [
+        "--from",
+        "inspect",
+        str(folder),
+        "--metric",
+        "match",
+        "--unfinished",
+        "drop",
+        "--out",
+        str(tmp_path / "u.npy"),
+    ]
+    lines = convert(capsys, *argv).splitlines()
+    assert lines[2:4] == [
+        "settings: epochs auto: mean (each log's recorded reducer); unfinished drop",
+        "files: 1 of 6 used",
+    ]
+    left_out = [line for line in lines if line.startswith("  left out ")]
+    assert len(left_out) == 5 and all(line.endswith("; left out by --unfinished drop") for line in left_out)
+    assert f"  left out {folder / '2026-05-06T08-00-00+00-00_arith_model-b.eval'}: status 'cancelled'" in lines[4]
+    payload = json.loads(convert(capsys, *argv, "--json"))
+    assert [(entry["path"].rsplit("_", 1)[1], entry["used"]) for entry in payload["files"]] == [
+        ("model-a.eval", True),
+        ("model-b.eval", False),
+        ("model-c.json", False),
+        ("model-d.eval", False),
+        ("model-e.json", False),
+        ("model-f.eval", False),
+    ]
+    assert json.loads((tmp_path / "u.ids.json").read_text())["files"] == payload["files"]

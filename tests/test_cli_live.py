@@ -133,10 +133,10 @@ def test_next_prints_a_csv_and_status_reads_as_text(tmp_path: Path, capsys: pyte
 @pytest.mark.parametrize(
     ("csv", "message"),
     [
-        ("model,query\nmodel-0,item/0\n", "must name the columns model, query and score; missing score"),
+        ("model,query\nmodel-0,item/0\n", "line 1: the header lacks 'score'"),
         ("model,query,score\nmodel-0,item/0,1.5\n", "line 2: score is 1.5, outside"),
         ("model,query,score\nmodel-0,item/0,nan\n", "line 2: score is nan"),
-        ("model,query,score\nmodel-0\n", "line 2: expected 3 columns, got 1"),
+        ("model,query,score\nmodel-0\n", "line 2 has 1 cell but the header names 3 columns"),
         ("model,query,score\nmodel-9,item/0,1\n", "unknown model 'model-9'"),
     ],
 )

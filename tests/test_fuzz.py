@@ -39,6 +39,7 @@ from sysrs_ref.live import Session
 from sysrs_ref.live.config import CONFIG_NAME
 from sysrs_ref.live.log import LOG_NAME
 from sysrs_ref.loaders import MISSING_POLICIES, convert, load_scores
+from sysrs_ref.loaders._zip import open_archive, read_member
 from sysrs_ref.loaders.arrays import read_npz
 from tests.strategies import (
     argument_lists,
@@ -215,10 +216,31 @@ def test_live_id_files(text: str, name: str) -> None:
 
 # -- harness results: lm-eval, HELM, inspect-ai --------------------------------------------------------------
 
-HARNESSES = {  # the good fixture folder, and convert's options for it
-    "lm-eval": (FIXTURES / "lm-eval" / "good", {"metric": "exact_match", "filter": "strict-match"}),
-    "helm": (FIXTURES / "helm" / "good", {"metric": "exact_match"}),
-    "inspect": (FIXTURES / "inspect" / "good", {"metric": "match"}),
+HARNESSES: dict[str, tuple[Path, Callable[[Path, str], object]]] = {  # a fixture folder; convert on (folder, missing)
+    "lm-eval": (
+        FIXTURES / "lm-eval" / "good",
+        lambda path, missing: convert("lm-eval", [path], metric="exact_match", filter="strict-match", missing=missing),
+    ),
+    "lm-eval-reruns": (
+        FIXTURES / "lm-eval" / "reruns",
+        lambda path, missing: convert("lm-eval", [path], metric="exact_match", filter="strict-match", missing=missing),
+    ),
+    "helm": (
+        FIXTURES / "helm" / "good",
+        lambda path, missing: convert("helm", [path], metric="exact_match", missing=missing),
+    ),
+    "helm-suites": (
+        FIXTURES / "helm" / "suites",
+        lambda path, missing: convert("helm", [path], metric="exact_match", suites=("v2",), missing=missing),
+    ),
+    "inspect": (
+        FIXTURES / "inspect" / "good",
+        lambda path, missing: convert("inspect", [path], metric="match", missing=missing),
+    ),
+    "inspect-epochs": (
+        FIXTURES / "inspect" / "epochs",
+        lambda path, missing: convert("inspect", [path], metric="match", epochs="all", missing=missing),
+    ),
 }
 
 
@@ -232,8 +254,8 @@ def _mutated_file(data: st.DataObject, path: Path) -> bytes:
     if path.suffix == ".jsonl":
         records = [json.loads(line) for line in content.decode().splitlines() if line.strip()]
         return data.draw(jsonl_texts(records)).encode("utf-8", "surrogatepass")
-    with zipfile.ZipFile(io.BytesIO(content)) as archive:  # an inspect .eval log
-        members = {info.filename: archive.read(info) for info in archive.infolist()}
+    with open_archive(path, "an inspect log") as archive:  # an inspect .eval log, zstd members read too
+        members = {info.filename: read_member(archive, info, path, 2**20) for info in archive.infolist()}
     changed = data.draw(st.sampled_from(sorted(members)))
     members[changed] = data.draw(json_texts(json.loads(members[changed]))).encode("utf-8", "surrogatepass")
     out = io.BytesIO()
@@ -243,19 +265,19 @@ def _mutated_file(data: st.DataObject, path: Path) -> bytes:
     return out.getvalue()
 
 
-@pytest.mark.parametrize("source", sorted(HARNESSES))
+@pytest.mark.parametrize("name", sorted(HARNESSES))
 @fuzz(80)
 @given(data=st.data())
-def test_harness_results(source: str, data: st.DataObject) -> None:
-    """``convert --from SOURCE`` on the good fixture with one of its files changed."""
-    good, options = HARNESSES[source]
+def test_harness_results(name: str, data: st.DataObject) -> None:
+    """``convert --from SOURCE`` on a fixture folder with one of its files changed."""
+    good, convert_folder = HARNESSES[name]
     files = sorted(path.relative_to(good) for path in good.rglob("*") if path.is_file())
     with folder() as tmp:
         shutil.copytree(good, tmp / "results")
         chosen = data.draw(st.sampled_from(files))
         (tmp / "results" / chosen).write_bytes(_mutated_file(data, good / chosen))
         missing = data.draw(st.sampled_from(MISSING_POLICIES))
-        answered_or_refused(lambda: convert(source, [tmp / "results"], missing=missing, **options))
+        answered_or_refused(lambda: convert_folder(tmp / "results", missing))
 
 
 # -- conformance replies -------------------------------------------------------------------------------------
@@ -376,12 +398,20 @@ FUZZED: dict[str, tuple[list[str], dict[str, tuple[str, ...] | None]]] = {
             "--from": ("lm-eval", "helm", "inspect", "long-csv", "mlflow"),
             "--metric": ("exact_match", "match", "score", "acc", ""),
             "--filter": ("strict-match", "none", ""),
+            "--task": ("gsm8k", "bbh*", "mmlu*", "[", ""),
+            "--epochs": ("auto", "first", "mean", "all", "best"),
+            "--reruns": ("latest", "merge", "oldest"),
+            "--unfinished": ("fail", "drop", "keep"),
+            "--suite": ("v1", "v2", ""),
             "--missing": ("fail", "drop-models", "drop-queries", "skip"),
             "--out": ("conv.npy", "conv.csv", "tiny.csv/x.npy", "data", ""),
             "--json": None,
             str(FIXTURES / "lm-eval" / "good"): None,  # paths (positional)
             str(FIXTURES / "helm" / "bad"): None,
             str(FIXTURES / "inspect" / "good"): None,
+            str(FIXTURES / "inspect" / "unfinished"): None,
+            str(FIXTURES / "helm" / "suites"): None,
+            str(FIXTURES / "lm-eval" / "mixed"): None,
             "long.csv": None,
             "missing": None,
         },

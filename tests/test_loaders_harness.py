@@ -31,6 +31,7 @@ from sysrs_ref.loaders import (
     load_scores,
     save_table,
 )
+from sysrs_ref.loaders._zip import open_archive, read_member
 from sysrs_ref.loaders.lm_eval import SAMPLES_NAME
 from sysrs_ref.loaders.table import MISSING_POLICIES, assemble
 from tests.strategies import LongCsvTable, long_csv_tables
@@ -285,7 +286,7 @@ def test_helm_drop_models() -> None:
         table,
         ("org/model-a", "org/model-b"),
         HELM_QUERIES,
-        [[1, 0, 1, 1, 1, 0], [0, 0, 1, 0, 1, 1]],
+        [[1, 0.5, 1, 1, 1, 0], [0, 0, 1, 0, 1, 1]],  # id11's two trials averaged (HELM's own reduction)
         missing={"local/model-c": 2},
         dropped_models=("local/model-c",),
         duplicates=1,
@@ -299,7 +300,7 @@ def test_helm_drop_queries_and_model_deployment_as_model_id() -> None:
         table,
         ("org/model-a", "org/model-b", "local/model-c"),
         HELM_QUERIES[:4],
-        [[1, 0, 1, 1], [0, 0, 1, 0], [1, 1, 1, 0]],
+        [[1, 0.5, 1, 1], [0, 0, 1, 0], [1, 1, 1, 0]],
         missing={"local/model-c": 2},
         dropped_queries=HELM_QUERIES[4:],
         duplicates=1,
@@ -323,9 +324,13 @@ def test_helm_fixture_holds_the_traps_that_must_be_ignored() -> None:
     assert [(e["instance_id"], exact(e, False)) for e in later] == [("id11", [1])]
     id12 = next(e for e in entries if e["instance_id"] == "id12" and "perturbation" not in e)
     assert exact(id12, False) == [1] and exact(id12, True) == [0]
-    # and the kept values differ from those: id10 is 1, id11 is 0, id12 is 1
-    table = load_helm(HELM / "good/runs/v1/mmlu_anatomy_model-a", metric="exact_match")
+    # and the kept values differ from those: id10 is 1, id11 is 0 in trial 0, id12 is 1
+    table = load_helm(HELM / "good/runs/v1/mmlu_anatomy_model-a", metric="exact_match", epochs="first")
     assert table.scores.tolist() == [[1, 0, 1, 1]]
+    # by default the trials are averaged, as HELM's stats.json does: id11 is (0 + 1) / 2
+    assert load_helm(HELM / "good/runs/v1/mmlu_anatomy_model-a", metric="exact_match").scores.tolist() == [
+        [1, 0.5, 1, 1]
+    ]
 
 
 def test_helm_missing_fail_lists_the_model() -> None:
@@ -335,12 +340,12 @@ def test_helm_missing_fail_lists_the_model() -> None:
 
 def test_helm_metric_choice_and_unknown_metric() -> None:
     table = load_helm(HELM / "good", metric="quasi_exact_match", missing="drop-models")
-    assert table.scores.tolist() == [[1, 0, 1, 1, 1, 0], [0, 0, 1, 0, 1, 1]]
+    assert table.scores.tolist() == [[1, 0.5, 1, 1, 1, 0], [0, 0, 1, 0, 1, 1]]
     with pytest.raises(LoaderError, match=r"entry 1 \(instance id10\): score is 61\.0, outside \[0, 1\]"):
         load_helm(HELM / "good", metric="num_prompt_tokens")
     with pytest.raises(
         LoaderError,
-        match="no unperturbed stat named 'em' at train_trial_index 0; the file has "
+        match="no unperturbed stat named 'em' in any train trial; the file has "
         "exact_match, num_prompt_tokens, quasi_exact_match",
     ):
         load_helm(HELM / "good", metric="em")
@@ -385,7 +390,8 @@ def test_helm_perturbation_on_the_entry_alone_is_enough_to_skip_it(tmp_path: Pat
         {"instance_id": "a", "train_trial_index": 2, "stats": [stat(0)]},
     ]
     path = write(tmp_path / "run" / "per_instance_stats.json", json.dumps(entries))
-    check(load_helm(path, metric="em"), ("run",), ("run/a",), [[1]], missing={})
+    check(load_helm(path, metric="em", epochs="first"), ("run",), ("run/a",), [[1]], missing={})
+    check(load_helm(path, metric="em"), ("run",), ("run/a",), [[0.5]], missing={})  # trials 0 and 2 averaged
 
 
 @pytest.mark.parametrize(
@@ -413,7 +419,7 @@ ARITH = tuple(f"arith/{i}" for i in range(1, 7))
 
 
 def test_inspect_letters_drop_models() -> None:
-    table = load_inspect([INSPECT / "good"], metric="match", missing="drop-models")
+    table = load_inspect([INSPECT / "good"], metric="match", missing="drop-models", epochs="first")
     check(
         table,
         ("openai/model-a", "openai/model-b"),
@@ -427,7 +433,7 @@ def test_inspect_letters_drop_models() -> None:
 
 
 def test_inspect_numbers_drop_queries() -> None:
-    table = load_inspect(INSPECT / "good", metric="judge", missing="drop-queries")
+    table = load_inspect(INSPECT / "good", metric="judge", missing="drop-queries", epochs="first")
     check(
         table,
         ("openai/model-a", "openai/model-b", "local/model-c"),
@@ -476,10 +482,10 @@ def test_inspect_eval_and_json_logs_agree() -> None:
         assert from_eval.shape == (1, 6)
     # and both together are identical duplicates, merged
     both = load_inspect([eval_file, INSPECT / "twin"], metric="match")
-    assert both.duplicates == 6 and both.scores.tolist() == [[1, 1, 0, 0.5, 1, 0]]
+    assert both.duplicates == 6 and both.scores.tolist() == [[0.5, 0.5, 0.5, 0.75, 0.5, 0.5]]  # epochs 1, 2 averaged
 
 
-def test_inspect_only_epoch_1_is_read() -> None:
+def test_inspect_only_epoch_1_is_read_under_epochs_first() -> None:
     """Epoch 2 of the fixture differs from epoch 1, so reading it would change the matrix or raise a conflict."""
     with zipfile.ZipFile(INSPECT / "good" / "2024-05-01T10-00-00+00-00_arith_model-a.eval") as archive:
         epoch_2 = [
@@ -487,7 +493,9 @@ def test_inspect_only_epoch_1_is_read() -> None:
         ]
     assert epoch_2 == ["I", "I", "C", "C", "I", "C"]
     eval_file = INSPECT / "good" / "2024-05-01T10-00-00+00-00_arith_model-a.eval"
-    assert load_inspect(eval_file, metric="match").scores.tolist() == [[1, 1, 0, 0.5, 1, 0]]
+    assert load_inspect(eval_file, metric="match", epochs="first").scores.tolist() == [[1, 1, 0, 0.5, 1, 0]]
+    # by default the log's own reducer (mean) combines the two epochs
+    assert load_inspect(eval_file, metric="match").scores.tolist() == [[0.5, 0.5, 0.5, 0.75, 0.5, 0.5]]
 
 
 def test_inspect_a_dict_value_names_scorer_and_sample() -> None:
@@ -501,7 +509,7 @@ def test_inspect_a_dict_value_names_scorer_and_sample() -> None:
 
 def test_inspect_unknown_scorer_lists_the_scorers() -> None:
     with pytest.raises(
-        LoaderError, match="no sample of epoch 1 has a score from scorer 'accuracy'; the log has judge, match, multi"
+        LoaderError, match="no sample has a score from scorer 'accuracy'; the logs have judge, match, multi"
     ):
         load_inspect(INSPECT / "good", metric="accuracy")
 
@@ -520,14 +528,17 @@ def test_inspect_generator_reproduces_the_committed_fixtures(tmp_path: Path) -> 
     generator["main"](tmp_path)
     made = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
     committed = sorted(p.relative_to(INSPECT) for p in INSPECT.rglob("*") if p.is_file())
-    assert made == committed and len(made) == 7
+    assert made == committed and len(made) == 24
     for relative in made:
         if relative.suffix == ".eval":
-            with zipfile.ZipFile(tmp_path / relative) as new, zipfile.ZipFile(INSPECT / relative) as old:
-                assert [(i.filename, i.date_time) for i in new.infolist()] == [
-                    (i.filename, i.date_time) for i in old.infolist()
+            with open_archive(tmp_path / relative, "log") as new, open_archive(INSPECT / relative, "log") as old:
+                assert [(i.filename, i.date_time, i.compress_type) for i in new.infolist()] == [
+                    (i.filename, i.date_time, i.compress_type) for i in old.infolist()
                 ]
-                assert all(new.read(name) == old.read(name) for name in new.namelist())
+                for info in new.infolist():
+                    old_info = old.getinfo(info.filename)
+                    path = tmp_path / relative
+                    assert read_member(new, info, path, 2**20) == read_member(old, old_info, path, 2**20)
         else:
             assert (tmp_path / relative).read_bytes() == (INSPECT / relative).read_bytes()
 
@@ -543,9 +554,12 @@ SAMPLE = json.dumps({"id": "s1", "epoch": 1, "scores": {"match": {"value": "P"}}
 HEADER = json.dumps({"eval": {"model": "m", "task": "t"}}).encode()
 
 
-def test_inspect_journal_start_stands_in_for_a_missing_header(tmp_path: Path) -> None:
+def test_inspect_a_log_with_only_a_journal_start_is_unfinished(tmp_path: Path) -> None:
     path = make_eval(tmp_path / "a.eval", {"_journal/start.json": HEADER, "samples/s1_epoch_1.json": SAMPLE})
-    check(load_inspect(path, metric="match"), ("m",), ("t/s1",), [[0.5]], missing={})
+    with pytest.raises(LoaderError, match=r"every log \(1\) is unfinished and --unfinished drop left them all out"):
+        load_inspect(path, metric="match", unfinished="drop")
+    with pytest.raises(LoaderError, match=r"a\.eval: status 'started': .*\(it has no header\.json yet\)"):
+        load_inspect(path, metric="match")
 
 
 @pytest.mark.parametrize(
@@ -580,7 +594,7 @@ def test_inspect_later_epochs_are_not_even_read(tmp_path: Path) -> None:
         tmp_path / "a.eval",
         {"header.json": HEADER, "samples/s1_epoch_1.json": SAMPLE, "samples/s1_epoch_2.json": b"{damaged"},
     )
-    check(load_inspect(path, metric="match"), ("m",), ("t/s1",), [[0.5]], missing={})
+    check(load_inspect(path, metric="match", epochs="first"), ("m",), ("t/s1",), [[0.5]], missing={})
 
 
 def test_inspect_directory_skips_the_log_listing(tmp_path: Path) -> None:
@@ -597,7 +611,7 @@ def test_inspect_directory_skips_the_log_listing(tmp_path: Path) -> None:
             }
         ),
     )
-    check(load_inspect(tmp_path, metric="s"), ("m",), ("t/1",), [[1]], missing={})
+    check(load_inspect(tmp_path, metric="s", epochs="first"), ("m",), ("t/1",), [[1]], missing={})
 
 
 def test_inspect_json_log_without_samples(tmp_path: Path) -> None:
@@ -649,6 +663,17 @@ def test_long_csv_missing_fail_and_conflict() -> None:
         load_long_csv(LONG_CSV / "bad")
 
 
+def test_long_csv_reports_every_file_and_its_lines(tmp_path: Path) -> None:
+    write(tmp_path / "b.csv", "model,query,score\nm1,q1,1\nm2,q1,0\nm1,q1,1\n")
+    write(tmp_path / "a.csv", "model,query,score\n")
+    table = load_long_csv(tmp_path)
+    assert [tuple(use) for use in table.files] == [
+        (str(tmp_path / "a.csv"), True, 0, "a header and no scores"),
+        (str(tmp_path / "b.csv"), True, 3, ""),
+    ]
+    assert table.duplicates == 1 and table.settings == {}
+
+
 def test_long_csv_metric_names_the_score_column(tmp_path: Path) -> None:
     path = write(tmp_path / "s.csv", "Model,Query,acc,score\na,q,1,0\nb,q,0,1\n")
     assert load_long_csv(path, metric="acc").scores.tolist() == [[1], [0]]
@@ -662,11 +687,11 @@ def test_long_csv_metric_names_the_score_column(tmp_path: Path) -> None:
         ("a,q,inf\n", "line 2: score is inf"),
         ("a,q,1.5\n", r"line 2: score is 1\.5, outside \[0, 1\]"),
         ("a,q,-0.1\n", r"line 2: score is -0\.1, outside \[0, 1\]"),
-        ("a,q,abc\n", "line 2: score 'abc' is not a number"),
+        ("a,q,abc\n", "line 2: score is 'abc', not a score"),
         ("a,q,\n", "line 2: score is empty"),
-        ("a,q,1e-999999999\n", "line 2: score 1e-999999999 is outside"),
-        ("a,q,1e999999999\n", "line 2: score 1e999999999 is outside"),
-        ("a,q\n", "line 2: 2 columns, but the header has 3"),
+        ("a,q,1e-999999999\n", "line 2: score is 1e-999999999, below 1e-1000"),
+        ("a,q,1e999999999\n", r"line 2: score is 1e999999999, above 1e\+1000"),
+        ("a,q\n", "line 2 has 2 cells but the header names 3 columns"),
         ("a, ,1\n", "line 2: empty model or query id"),
     ],
 )
@@ -730,10 +755,10 @@ def test_an_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     """Simulated: the tests may run as root, who reads every file whatever its mode."""
     path = write(tmp_path / "s.csv", "model,query,score\na,q,1\n")
 
-    def refuse(self: Path, encoding: str | None = None, errors: str | None = None) -> str:
+    def refuse(self: Path) -> bytes:
         raise PermissionError(13, "Permission denied", str(self))
 
-    monkeypatch.setattr(Path, "read_text", refuse)
+    monkeypatch.setattr(Path, "read_bytes", refuse)
     with pytest.raises(LoaderError, match=f"^{re.escape(str(path))}: permission denied; make the file readable$"):
         load_long_csv(path)
 
@@ -745,15 +770,15 @@ def test_unknown_source_policy_and_misplaced_filter() -> None:
         convert("long-csv", [LONG_CSV / "good"], metric="score", missing="drop")
     with pytest.raises(ParameterError, match="use one of fail, drop-models, drop-queries"):
         load_helm(HELM / "good", metric="exact_match", missing="ignore")
-    with pytest.raises(ParameterError, match="a filter applies to lm-eval results only"):
+    with pytest.raises(ParameterError, match="--filter applies to lm-eval results, not to helm; leave it out"):
         convert("helm", [HELM / "good"], metric="exact_match", filter="none")
 
 
 def test_convert_dispatches_to_each_loader() -> None:
     cases = [
         ("lm-eval", LM_EVAL / "good", "exact_match", "strict-match", [1, 1, 0, 1, 1, 0]),
-        ("helm", HELM / "good", "exact_match", None, [1, 0, 1, 1, 1, 0]),
-        ("inspect", INSPECT / "good", "match", None, [1, 1, 0, 0.5, 1, 0]),
+        ("helm", HELM / "good", "exact_match", None, [1, 0.5, 1, 1, 1, 0]),
+        ("inspect", INSPECT / "good", "match", None, [0.5, 0.5, 0.5, 0.75, 0.5, 0.5]),
         ("long-csv", LONG_CSV / "good", "score", None, [1, 0.5, 0, 0.25, 1, 0.1]),
     ]
     for source, path, metric, filter_name, first_row in cases:
@@ -803,6 +828,28 @@ def test_save_table_round_trip(tmp_path: Path) -> None:
         "dropped_models": [],
         "dropped_queries": ["gsm8k_cot/0", "gsm8k_cot/1"],
         "duplicates": 1,
+        "epochs": None,
+        "settings": {"reruns": "latest", "filter": "strict-match"},
+        "files": [
+            {"path": str(LM_EVAL / "good" / name), "used": True, "scores": scores, "note": note}
+            for name, scores, note in [
+                ("model-c/samples_gsm8k_2024-05-03T08-00-00.5.jsonl", 4, ""),
+                (
+                    "org__model-a/results_2024-05-01T10-00-00.123456.json",
+                    0,
+                    "the model id 'org/model-a' (its model_name); its aggregate scores are not read",
+                ),
+                ("org__model-a/samples_gsm8k_2024-05-01T10-00-00.123456.jsonl", 5, ""),
+                ("org__model-a/samples_gsm8k_cot_2024-05-01T10-00-00.123456.jsonl", 2, ""),
+                (
+                    "org__model-b/results_2024-05-02T09-30-00.json",
+                    0,
+                    "the model id 'org/model-b' (its config.model_args pretrained=); its aggregate scores are not read",
+                ),
+                ("org__model-b/samples_gsm8k_2024-05-02T09-30-00.jsonl", 4, ""),
+                ("org__model-b/samples_gsm8k_cot_2024-05-02T09-30-00.jsonl", 2, ""),
+            ]
+        ],
     }
     assert load_scores(matrix).array.tolist() == table.scores.tolist()
     assert sorted(p.name for p in matrix.parent.iterdir()) == ["gsm.ids.json", "gsm.npy"]  # no temporary left

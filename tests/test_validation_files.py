@@ -150,7 +150,7 @@ def test_csv_matrix_nan_names_line_and_column(tmp_path: Path) -> None:
 def test_csv_matrix_non_number_names_line_column_and_text(tmp_path: Path) -> None:
     path = _write(tmp_path / "word.csv", "1,0,1\n0,1,1\n0,abc,1\n")
     with pytest.raises(
-        InstanceError, match=r"word\.csv: line 3, column 2 \(model 2, query 1\): score is 'abc', not a number"
+        InstanceError, match=r"word\.csv: line 3, column 2 \(model 2, query 1\): score is 'abc', not a score"
     ):
         load_scores(path)
 
@@ -227,7 +227,7 @@ def test_long_csv_header_without_rows(tmp_path: Path) -> None:
 
 def test_long_csv_row_with_wrong_column_count(tmp_path: Path) -> None:
     path = _write(tmp_path / "short_row.csv", "model,query,score\na,q1,1\nb,q1\n")
-    with pytest.raises(InstanceError, match=r"short_row\.csv: line 3 has 2 columns, the header has 3"):
+    with pytest.raises(InstanceError, match=r"short_row\.csv: line 3 has 2 cells but the header names 3 columns"):
         load_scores(path)
 
 

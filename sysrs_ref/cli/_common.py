@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from sysrs_ref.algorithms.registry import AlgorithmSpec, ParamValue, get_algorithm
@@ -22,8 +22,10 @@ __all__ = [
     "Run",
     "algorithm_params",
     "emit",
+    "labelled",
     "run_arguments",
     "run_from",
+    "with_names",
 ]
 
 #: The help of every --scores option.
@@ -55,6 +57,41 @@ def run_arguments(sub: argparse.ArgumentParser) -> None:
 def emit(args: argparse.Namespace, payload: Mapping[str, JsonValue], text: str) -> None:
     """Print *payload* as one JSON line if ``--json`` was given, else *text*."""
     print(json.dumps(payload) if args.json else text)
+
+
+def labelled(index: int, names: Sequence[str] | None) -> str:
+    """A model's (or query's) index for text output, followed by its name in parentheses when names are known.
+
+    >>> labelled(2, None), labelled(2, ["a", "b", "org/model-c"])
+    ('2', '2 (org/model-c)')
+    """
+    return str(index) if names is None else f"{index} ({names[index]})"
+
+
+def with_names(
+    payload: Mapping[str, JsonValue], names: Sequence[str] | None, keys: Mapping[str, str]
+) -> dict[str, JsonValue]:
+    """*payload* with, right after each key of *keys* (an index or a list of indices), its names under *keys*' value.
+
+    Without *names* (the instance has none) the payload is returned unchanged,
+    so output without names stays as it was; every existing key keeps its value.
+
+    >>> with_names({"chosen": 1, "ranking": [1, 0], "seed": 0}, ["a", "b"],
+    ...            {"chosen": "chosen_name", "ranking": "ranking_names"})
+    {'chosen': 1, 'chosen_name': 'b', 'ranking': [1, 0], 'ranking_names': ['b', 'a'], 'seed': 0}
+    >>> with_names({"chosen": 1}, None, {"chosen": "chosen_name"})
+    {'chosen': 1}
+    """
+    out: dict[str, JsonValue] = {}
+    for key, value in payload.items():
+        out[key] = value
+        if names is None or key not in keys:
+            continue
+        if isinstance(value, int) and not isinstance(value, bool):
+            out[keys[key]] = names[value]
+        elif isinstance(value, list):
+            out[keys[key]] = [names[item] for item in value if isinstance(item, int) and not isinstance(item, bool)]
+    return out
 
 
 class Run(NamedTuple):

@@ -6,6 +6,7 @@ import argparse
 
 from sysrs_ref.cli._common import JsonValue, emit
 from sysrs_ref.loaders import MISSING_POLICIES, SOURCES, ScoreTable, convert, save_table
+from sysrs_ref.loaders._epochs import EPOCH_MODES
 
 __all__ = ["EXAMPLE", "add_arguments", "run"]
 
@@ -33,6 +34,41 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
     )
     sub.add_argument("--filter", metavar="NAME", help="lm-eval only: the filter to read (strict-match, ...)")
     sub.add_argument(
+        "--task",
+        "--run",
+        dest="tasks",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="read only the tasks (lm-eval, inspect) or runs (HELM) matching this pattern (* and ? wildcards); "
+        "repeat it for several; the files left out are listed in the report",
+    )
+    sub.add_argument(
+        "--epochs",
+        choices=EPOCH_MODES,
+        help="inspect epochs, HELM trials: auto (default: the harness's own reduction), first, mean, median, "
+        "mode, max, min, or all (keep every epoch: a models x queries x epochs array)",
+    )
+    sub.add_argument(
+        "--reruns",
+        choices=("latest", "merge"),
+        help="lm-eval only, several runs of one model and task: latest (default) or merge (refused when their "
+        "prompts differ)",
+    )
+    sub.add_argument(
+        "--unfinished",
+        choices=("fail", "drop"),
+        help="inspect only, logs whose status is not success: fail (default) or drop (listed in the report)",
+    )
+    sub.add_argument(
+        "--suite",
+        dest="suites",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="HELM only: when one run is in several suites, the suite that wins (repeat it for an order of preference)",
+    )
+    sub.add_argument(
         "--missing",
         choices=MISSING_POLICIES,
         default="fail",
@@ -44,7 +80,18 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> None:
     """Read the results, write ``FILE.npy`` and ``FILE.ids.json``, print what was read, merged and dropped."""
-    table = convert(args.source, args.paths, metric=args.metric, filter=args.filter, missing=args.missing)
+    table = convert(
+        args.source,
+        args.paths,
+        metric=args.metric,
+        filter=args.filter,
+        missing=args.missing,
+        epochs=args.epochs,
+        reruns=args.reruns,
+        tasks=args.tasks,
+        unfinished=args.unfinished,
+        suites=args.suites,
+    )
     matrix, ids = save_table(table, args.out)
     n_models, n_queries = table.shape
     payload: dict[str, JsonValue] = {
@@ -58,6 +105,9 @@ def run(args: argparse.Namespace) -> None:
         "dropped_models": list(table.dropped_models),
         "dropped_queries": list(table.dropped_queries),
         "duplicates": table.duplicates,
+        "epochs": None if table.samples is None else int(table.samples.shape[2]),
+        "settings": dict(table.settings),
+        "files": [use.to_json() for use in table.files],
     }
     emit(args, payload, _text(table, str(matrix), str(ids)))
 
@@ -69,10 +119,21 @@ def _names(names: tuple[str, ...]) -> str:
 
 def _text(table: ScoreTable, matrix: str, ids: str) -> str:
     n_models, n_queries = table.shape
+    shape = f"{n_models} models x {n_queries} queries"
+    what = "float64 scores in [0, 1]"
+    if table.samples is not None:
+        shape += f" x {table.samples.shape[2]} epochs"
+        what = "every epoch's float64 score in [0, 1]"
+    used = [use for use in table.files if use.used]
     lines = [
-        f"{table.source}, metric {table.metric}: {n_models} models x {n_queries} queries",
-        f"wrote {matrix} (float64 scores in [0, 1]) and {ids} (model and query ids)",
+        f"{table.source}, metric {table.metric}: {shape}",
+        f"wrote {matrix} ({what}) and {ids} (model and query ids)",
     ]
+    if table.settings:
+        lines.append("settings: " + "; ".join(f"{name} {value}" for name, value in table.settings.items()))
+    if table.files:
+        lines.append(f"files: {len(used)} of {len(table.files)} used")
+        lines.extend(f"  left out {use.path}: {use.note}" for use in table.files if not use.used)
     if table.missing:
         lines.append(f"missing: {len(table.missing)} model(s) lacked some queries:")
         lines.extend(f"  '{model}' lacked {count}" for model, count in table.missing.items())

@@ -23,7 +23,7 @@ from pathlib import Path
 from sysrs_ref._checks import check_int
 from sysrs_ref.algorithms.registry import ALGORITHMS
 from sysrs_ref.cli._common import WARMUP_HELP, algorithm_params, emit
-from sysrs_ref.errors import LiveError
+from sysrs_ref.errors import LiveError, LoaderError
 from sysrs_ref.json_types import JsonValue
 from sysrs_ref.live.session import Session
 
@@ -182,36 +182,28 @@ def read_ids(path: Path, key: str) -> list[str]:
 def read_scores_csv(path: Path, *, as_float: bool = False) -> list[tuple[str, str, Fraction]]:
     """The (model, query, score) rows of a CSV with a header naming ``model``, ``query`` and ``score``.
 
-    Other columns are ignored; scores are read as exact decimals (``0.1`` is
-    1/10, as in a ``.csv`` matrix), or with *as_float* as the nearest float64
-    (as a ``.npy`` matrix holds them). LiveError names the file and line of
-    anything unusable.
-    """
-    from sysrs_ref.loaders.files import parse_score  # here: ``live next`` runs often and reads no scores file
+    The file is read as ``convert --from long-csv`` reads one
+    (:func:`~sysrs_ref.loaders.long_csv.long_csv_cells`): other columns are
+    ignored, a line needs one cell per column, and scores are read by
+    :func:`~sysrs_ref.scores.parse_score_text` (exact decimals, ``0.1`` is
+    1/10 as in a ``.csv`` matrix; ``true``/``false``; ``C``, ``P``, ``I``,
+    ``N``), or with *as_float* rounded to the nearest float64 (as a ``.npy``
+    matrix holds them). LiveError names the file and line of anything
+    unusable.
 
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as err:
-        raise LiveError(f"cannot read the scores file {path}: {getattr(err, 'strerror', None) or err}") from None
-    reader = csv.reader(io.StringIO(text))
-    try:
-        table = list(reader)
-    except csv.Error as err:  # a cell longer than the csv module's field limit
-        raise LiveError(f"{path} line {reader.line_num}: not valid CSV ({err})") from None
-    header = [cell.strip().lower() for cell in (table[0] if table else [])]
-    missing = [name for name in ("model", "query", "score") if name not in header]
-    if missing:
-        raise LiveError(
-            f"{path}: the header must name the columns model, query and score; missing {', '.join(missing)}"
-        )
-    columns = [header.index(name) for name in ("model", "query", "score")]
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = Path(d, "s.csv")
+    ...     _ = path.write_text("model,query,score\\na,q1,0.1\\nb,q1,true\\nc,q1,P\\n")
+    ...     read_scores_csv(path)
+    [('a', 'q1', Fraction(1, 10)), ('b', 'q1', Fraction(1, 1)), ('c', 'q1', Fraction(1, 2))]
+    """
+    from sysrs_ref.loaders.long_csv import long_csv_cells  # here: ``live next`` runs often and reads no scores file
+
     rows: list[tuple[str, str, Fraction]] = []
-    for number, row in enumerate(table[1:], start=2):
-        if not any(cell.strip() for cell in row):
-            continue
-        if len(row) <= max(columns):
-            raise LiveError(f"{path} line {number}: expected {len(header)} columns, got {len(row)}")
-        model, query, score = (row[c].strip() for c in columns)
-        value = parse_score(score, f"{path} line {number}")
-        rows.append((model, query, Fraction(float(value)) if as_float else value))
+    try:
+        for model, query, score, _ in long_csv_cells(path, "score"):
+            rows.append((model, query, Fraction(float(score)) if as_float else score))
+    except LoaderError as err:
+        raise LiveError(str(err)) from None
     return rows

@@ -6,10 +6,9 @@ import argparse
 
 from sysrs_ref._checks import check_int
 from sysrs_ref.algorithms._driver import drive
-from sysrs_ref.cli._common import JSON_HELP, JsonValue, emit, run_arguments, run_from
-from sysrs_ref.instance import Instance
+from sysrs_ref.cli._common import JSON_HELP, JsonValue, emit, labelled, run_arguments, run_from, with_names
 
-__all__ = ["EXAMPLE", "add_arguments", "run"]
+__all__ = ["EXAMPLE", "NAME_KEYS", "add_arguments", "run"]
 
 EXAMPLE = "--scores gsm --budget 12% --algorithm sysrs --seed 1 --json"
 
@@ -21,9 +20,8 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--json", action="store_true", help=JSON_HELP)
 
 
-def _name(instance: Instance, model: int) -> str:
-    names = instance.model_names
-    return f"model {model}" if names is None else f"model {model} ({names[model]})"
+#: The JSON keys that hold model indices, and the keys of their names (added when the instance has names).
+NAME_KEYS = {"chosen": "chosen_name", "ranking": "ranking_names", "true_best": "true_best_names"}
 
 
 def run(args: argparse.Namespace) -> None:
@@ -46,7 +44,8 @@ def run(args: argparse.Namespace) -> None:
         "true_best": sorted(instance.best),
         "correct": instance.is_best(outcome.chosen),
     }
-    shown = ", ".join(str(model) for model in outcome.ranking[:10])
+    names = instance.model_names
+    shown = ", ".join(labelled(model, names) for model in outcome.ranking[:10])
     more = ", ..." if instance.n_models > 10 else ""
     text = "\n".join(
         [
@@ -54,12 +53,12 @@ def run(args: argparse.Namespace) -> None:
             f"seed {args.seed}"
             + "".join(f", {key} = {checked[key]}" for key in list(checked)[:1]),  # its first parameter
             f"budget:  {budget.n:,} evaluations ({100 * budget.n / full:.4g}% of {full:,})",
-            f"chose:   {_name(instance, outcome.chosen)}, mean {float(instance.means[outcome.chosen]):.4f}"
+            f"chose:   model {labelled(outcome.chosen, names)}, mean {float(instance.means[outcome.chosen]):.4f}"
             f" ({'a true best model' if payload['correct'] else 'NOT a best model'})",
-            f"best:    {', '.join(_name(instance, m) for m in sorted(instance.best))}, "
+            f"best:    {', '.join(f'model {labelled(m, names)}' for m in sorted(instance.best))}, "
             f"mean {float(instance.best_mean):.4f}",
             f"spent:   {outcome.spent:,} evaluations ({100 * outcome.spent / full:.3g}% of full evaluation)",
             f"ranking: {shown}{more}",
         ]
     )
-    emit(args, payload, text)
+    emit(args, with_names(payload, names, NAME_KEYS), text)

@@ -7,10 +7,11 @@ import time
 
 from sysrs_ref._checks import check_int
 from sysrs_ref.algorithms.registry import ALGORITHMS, get_algorithm
-from sysrs_ref.cli._common import JSON_HELP, SCORES_HELP, WARMUP_HELP, JsonValue, algorithm_params, emit
+from sysrs_ref.cli._common import JSON_HELP, SCORES_HELP, WARMUP_HELP, JsonValue, algorithm_params, emit, labelled
 from sysrs_ref.cli._progress import Progress
 from sysrs_ref.datasets import resolve_scores
 from sysrs_ref.errors import SysrsError
+from sysrs_ref.instance import Instance
 from sysrs_ref.simulation import PAPER_SIX, SimulationResult, parse_algorithm_list, simulate_many
 from sysrs_ref.topm import parse_top_m
 
@@ -95,7 +96,7 @@ def run(args: argparse.Namespace) -> None:
     seconds = time.perf_counter() - started
     where = f"{args.workers} worker{'s' if args.workers > 1 else ''}" if args.scheduler is None else args.scheduler
     if len(results) == 1:
-        emit(args, results[0].to_json(), _one(args, results[0], where, seconds))
+        emit(args, results[0].to_json(), _one(args, results[0], instance, where, seconds))
         return
     first = results[0]
     payload: dict[str, JsonValue] = {
@@ -105,7 +106,7 @@ def run(args: argparse.Namespace) -> None:
         "seed": first.seed,
         "algorithms": [result.to_json() for result in results],
     }
-    emit(args, payload, _several(args, results, where, seconds))
+    emit(args, payload, _several(args, results, instance, where, seconds))
 
 
 def _label(result: SimulationResult) -> str:
@@ -113,11 +114,16 @@ def _label(result: SimulationResult) -> str:
     return f"{result.algorithm}({shown})" if shown else result.algorithm
 
 
-def _one(args: argparse.Namespace, result: SimulationResult, where: str, seconds: float) -> str:
+def _best(result: SimulationResult, instance: Instance) -> str:
+    """The true best models, as the accuracy line names them: "model 0", "models 0 (a), 2 (c)"."""
+    shown = ", ".join(labelled(model, instance.model_names) for model in result.best)
+    return f"{'models' if len(result.best) > 1 else 'model'} {shown}"
+
+
+def _one(args: argparse.Namespace, result: SimulationResult, instance: Instance, where: str, seconds: float) -> str:
     """The table of one algorithm: every budget's accuracy, correct runs and largest spend."""
     spec = get_algorithm(result.algorithm)
     extra = "".join(f", {key} = {value}" for key, value in result.params.items())
-    best = ", ".join(str(model) for model in result.best)
     width = max(len("correct"), 2 * len(str(result.runs)) + 1)
     header = f"{'budget':>8}  {'n':>10}  {'accuracy':>8}  {'correct':>{width}}  {'spent_max':>10}"
     lines = [
@@ -136,14 +142,15 @@ def _one(args: argparse.Namespace, result: SimulationResult, where: str, seconds
     if result.top_m and spec.top_m_sized and args.m is None:
         lines.append(f"(top-m errors of {spec.title} come from runs with its m set to each target m, same draws)")
     lines.append(
-        f"accuracy: fraction of runs whose chosen model is a true best model "
-        f"({'models' if len(result.best) > 1 else 'model'} {best}); "
+        f"accuracy: fraction of runs whose chosen model is a true best model ({_best(result, instance)}); "
         "every budget uses the same draws"
     )
     return "\n".join(lines)
 
 
-def _several(args: argparse.Namespace, results: tuple[SimulationResult, ...], where: str, seconds: float) -> str:
+def _several(
+    args: argparse.Namespace, results: tuple[SimulationResult, ...], instance: Instance, where: str, seconds: float
+) -> str:
     """One accuracy column per algorithm, then each algorithm's top-m errors."""
     first = results[0]
     labels = [_label(result) for result in results]
@@ -161,10 +168,8 @@ def _several(args: argparse.Namespace, results: tuple[SimulationResult, ...], wh
     for result, label in zip(results, labels, strict=True):
         if result.top_m:
             lines.extend(["", f"{label}:"] + _top_m_lines(result)[1:])
-    best = ", ".join(str(model) for model in first.best)
     lines.append(
-        f"accuracy: fraction of runs whose chosen model is a true best model "
-        f"({'models' if len(first.best) > 1 else 'model'} {best}); "
+        f"accuracy: fraction of runs whose chosen model is a true best model ({_best(first, instance)}); "
         "every algorithm and budget uses the same draws (paired runs)"
     )
     return "\n".join(lines)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from sysrs_ref.cli._common import SCORES_HELP, emit
+from sysrs_ref.cli._common import SCORES_HELP, emit, labelled, with_names
 from sysrs_ref.datasets import resolve_scores
 from sysrs_ref.subset.methods import SUBSET_METHODS, anchors_for_budget, select_subset
 
@@ -43,8 +43,9 @@ def run(args: argparse.Namespace) -> None:
             f"{args.method}{'' if args.dim is None else f' (D = {args.dim})'} on {args.scores}: "
             f"{n_models} models x {n_queries} queries, seed {args.seed}",
             f"anchors: k = {k} of {n_queries} queries ({k * n_models:,} evaluations): {shown}",
-            f"chose:   model {result.chosen}, estimate {result.estimates[result.chosen]:.4f}, true mean "
+            f"chose:   model {labelled(result.chosen, instance.model_names)}, estimate {result.estimates[result.chosen]:.4f}, true mean "
             f"{float(instance.means[result.chosen]):.4f} ({'a true best model' if correct else 'NOT a best model'})",
         ]
     )
-    emit(args, result.to_json(), text)
+    payload = with_names(result.to_json(), instance.model_names, {"chosen": "chosen_name"})
+    emit(args, with_names(payload, instance.query_names, {"anchors": "anchor_names"}), text)

@@ -16,7 +16,21 @@ from pathlib import Path
 from sysrs_ref.errors import LoaderError
 from sysrs_ref.json_types import JsonValue
 
-__all__ = ["PathArg", "PathsArg", "describe_paths", "find_files", "parse_json", "read_json", "read_text"]
+__all__ = [
+    "LFS_POINTER",
+    "PathArg",
+    "PathsArg",
+    "check_not_lfs_pointer",
+    "describe_paths",
+    "find_files",
+    "lfs_pointer_message",
+    "parse_json",
+    "read_json",
+    "read_text",
+]
+
+#: How a git-lfs pointer file begins: such a file stands in for the real one in a clone without ``git lfs pull``.
+LFS_POINTER = b"version https://git-lfs.github.com/spec/v1"
 
 #: One input path: a file or a directory.
 PathArg = str | PathLike[str]
@@ -96,11 +110,51 @@ def read_failure(error: OSError | UnicodeDecodeError) -> str:
     return f"cannot read it ({error.strerror or error})"
 
 
-def read_text(path: Path) -> str:
-    """The UTF-8 text of *path* (a leading byte order mark dropped), or a :class:`LoaderError` saying why not."""
+def lfs_pointer_message(path: Path | str, head: bytes) -> str | None:
+    """The message for a git-lfs pointer file, if *head* (the file's first bytes) begins like one, else None.
+
+    >>> lfs_pointer_message("logs/a.eval", b"version https://git-lfs.github.com/spec/v1\\noid sha256:ab\\nsize 5\\n")
+    'logs/a.eval: a git-lfs pointer file, not the file itself (it names an object of 5 bytes); fetch the real file with git lfs pull (or download it) and convert again'
+    """
+    if not head.startswith(LFS_POINTER):
+        return None
+    size = next(
+        (line[5:].strip() for line in head.decode("utf-8", "replace").splitlines() if line.startswith("size ")), ""
+    )
+    of = f" (it names an object of {size} bytes)" if size.isdigit() else ""
+    return (
+        f"{path}: a git-lfs pointer file, not the file itself{of}; fetch the real file with git lfs pull "
+        "(or download it) and convert again"
+    )
+
+
+def check_not_lfs_pointer(path: Path) -> None:
+    """Raise a :class:`LoaderError` saying so when *path* is a git-lfs pointer file (a binary reader's first check)."""
     try:
-        return path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as err:
+        with path.open("rb") as handle:
+            head = handle.read(1024)
+    except OSError as err:
+        raise LoaderError(f"{path}: {read_failure(err)}") from None
+    message = lfs_pointer_message(path, head)
+    if message is not None:
+        raise LoaderError(message)
+
+
+def read_text(path: Path) -> str:
+    """The UTF-8 text of *path* (a leading byte order mark dropped), or a :class:`LoaderError` saying why not.
+
+    A git-lfs pointer file (the stand-in for a file not fetched) is named as such.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise LoaderError(f"{path}: {read_failure(err)}") from None
+    message = lfs_pointer_message(path, data[:1024])
+    if message is not None:
+        raise LoaderError(message)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
         raise LoaderError(f"{path}: {read_failure(err)}") from None
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.loaders._reading import PathsArg
 from sysrs_ref.loaders.helm import load_helm
@@ -10,22 +12,54 @@ from sysrs_ref.loaders.lm_eval import load_lm_eval
 from sysrs_ref.loaders.long_csv import load_long_csv
 from sysrs_ref.loaders.table import ScoreTable, check_missing_policy
 
-__all__ = ["SOURCES", "convert"]
+__all__ = ["OPTIONS", "SOURCES", "convert"]
 
 #: The sources that :func:`convert` reads, as ``--from`` names them.
 SOURCES = ("lm-eval", "helm", "inspect", "long-csv")
 
 
+#: Which of :func:`convert`'s options each source takes (every source takes *metric* and *missing*).
+OPTIONS: Mapping[str, frozenset[str]] = {
+    "lm-eval": frozenset({"filter", "reruns", "tasks"}),
+    "helm": frozenset({"epochs", "tasks", "suites"}),
+    "inspect": frozenset({"epochs", "tasks", "unfinished"}),
+    "long-csv": frozenset(),
+}
+
+_FLAGS = {
+    "filter": "--filter",
+    "epochs": "--epochs",
+    "reruns": "--reruns",
+    "tasks": "--task (--run)",
+    "unfinished": "--unfinished",
+    "suites": "--suite",
+}
+
+
 def convert(
-    source: str, paths: PathsArg, *, metric: str, filter: str | None = None, missing: str = "fail"
+    source: str,
+    paths: PathsArg,
+    *,
+    metric: str,
+    filter: str | None = None,
+    missing: str = "fail",
+    epochs: str | None = None,
+    reruns: str | None = None,
+    tasks: Sequence[str] = (),
+    unfinished: str | None = None,
+    suites: Sequence[str] = (),
 ) -> ScoreTable:
     """Read *paths* as results of *source* (one of :data:`SOURCES`) into a :class:`ScoreTable`.
 
     Dispatches to :func:`~sysrs_ref.loaders.load_lm_eval`,
     :func:`~sysrs_ref.loaders.load_helm`, :func:`~sysrs_ref.loaders.load_inspect`
-    or :func:`~sysrs_ref.loaders.load_long_csv`. *filter* applies to lm-eval
-    only. Raises :class:`~sysrs_ref.errors.ParameterError` for an unknown
-    source or policy, or a filter given to another source, and
+    or :func:`~sysrs_ref.loaders.load_long_csv`, passing on the options that
+    source takes (:data:`OPTIONS`; an option left at None or empty takes the
+    loader's default): *filter* and *reruns* (lm-eval), *epochs* (HELM trials,
+    inspect epochs), *tasks* (patterns selecting tasks or runs), *unfinished*
+    (inspect) and *suites* (HELM). Raises
+    :class:`~sysrs_ref.errors.ParameterError` for an unknown source or policy,
+    or an option given to a source that does not take it, and
     :class:`~sysrs_ref.errors.LoaderError` for unusable files.
 
     >>> import tempfile, os
@@ -37,16 +71,41 @@ def convert(
     Traceback (most recent call last):
     ...
     sysrs_ref.errors.ParameterError: unknown source 'mlflow'; use one of lm-eval, helm, inspect, long-csv
+    >>> convert("long-csv", [], metric="score", epochs="mean")
+    Traceback (most recent call last):
+    ...
+    sysrs_ref.errors.ParameterError: --epochs applies to helm, inspect results, not to long-csv; leave it out
     """
     if source not in SOURCES:
         raise ParameterError(f"unknown source {source!r}; use one of {', '.join(SOURCES)}")
     policy = check_missing_policy(missing)
-    if filter is not None and source != "lm-eval":
-        raise ParameterError(f"a filter applies to lm-eval results only, not to {source}; leave out --filter")
+    given = {
+        "filter": filter,
+        "epochs": epochs,
+        "reruns": reruns,
+        "tasks": tuple(tasks) or None,
+        "unfinished": unfinished,
+        "suites": tuple(suites) or None,
+    }
+    for name, value in given.items():
+        if value is not None and name not in OPTIONS[source]:
+            takers = ", ".join(other for other in SOURCES if name in OPTIONS[other])
+            raise ParameterError(f"{_FLAGS[name]} applies to {takers} results, not to {source}; leave it out")
     if source == "lm-eval":
-        return load_lm_eval(paths, metric=metric, filter=filter, missing=policy)
+        return load_lm_eval(
+            paths, metric=metric, filter=filter, missing=policy, reruns=reruns or "latest", tasks=tuple(tasks)
+        )
     if source == "helm":
-        return load_helm(paths, metric=metric, missing=policy)
+        return load_helm(
+            paths, metric=metric, missing=policy, epochs=epochs or "auto", tasks=tuple(tasks), suites=tuple(suites)
+        )
     if source == "inspect":
-        return load_inspect(paths, metric=metric, missing=policy)
+        return load_inspect(
+            paths,
+            metric=metric,
+            missing=policy,
+            epochs=epochs or "auto",
+            tasks=tuple(tasks),
+            unfinished=unfinished or "fail",
+        )
     return load_long_csv(paths, metric=metric, missing=policy)

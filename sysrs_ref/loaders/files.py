@@ -6,13 +6,21 @@ Formats (docs/cli.md):
   ``numpy.load(path, allow_pickle=False)`` does, once its header is known to
   fit the file (:func:`~sysrs_ref.loaders.arrays.read_npy`; object arrays,
   pickles and headers declaring more data than the file holds are refused).
-- ``.csv`` matrix: one line per model, one number per query, no header.
-  Numbers are read as exact decimals (``0.1`` is 1/10) by
-  :func:`~sysrs_ref.scores.parse_decimal`, within its bounds.
+  When ``X.ids.json`` (the ids that ``convert`` writes beside ``X.npy``)
+  exists, its ``models`` and ``queries`` become the instance's model and
+  query names; it must be a JSON object of at most :data:`MAX_SIDECAR_BYTES`
+  bytes whose ``models`` (``queries``) is a list of one non-empty, distinct
+  string per row (column).
+- ``.csv`` matrix: one line per model, one score per query, no header.
 - long ``.csv``: a header line naming the columns ``model``, ``query`` and
-  ``score`` (any order), then one line per (model, query) pair. Models and
-  queries are numbered in order of first appearance; every pair must appear
-  exactly once.
+  ``score`` (any order), then one line per (model, query) pair, with one
+  cell per column (an id holding a comma quoted: ``"a,b"``). Models and
+  queries are numbered in order of first appearance, and named by their
+  ids; every pair must appear exactly once.
+
+Scores in a ``.csv`` are read by :func:`~sysrs_ref.scores.parse_score_text`:
+exact decimals (``0.1`` is 1/10) within its bounds, ``true``/``false``, and
+inspect-ai's letters ``C``, ``P``, ``I``, ``N``.
 """
 
 from __future__ import annotations
@@ -25,13 +33,18 @@ from pathlib import Path
 
 from sysrs_ref.errors import InstanceError
 from sysrs_ref.instance import Instance
-from sysrs_ref.loaders._reading import read_failure
+from sysrs_ref.json_types import JsonValue
+from sysrs_ref.loaders._reading import parse_json, read_failure, read_text
 from sysrs_ref.loaders.arrays import read_npy
-from sysrs_ref.scores import parse_decimal, shortened
+from sysrs_ref.loaders.long_csv import cell_count_problem
+from sysrs_ref.scores import parse_decimal, parse_score_text, shortened
 
-__all__ = ["load_scores", "parse_score"]
+__all__ = ["MAX_SIDECAR_BYTES", "load_scores", "parse_score", "read_sidecar"]
 
 LONG_COLUMNS = ("model", "query", "score")
+
+#: The largest ``X.ids.json`` read beside ``X.npy``: far more than the ids of any real benchmark.
+MAX_SIDECAR_BYTES = 256 * 2**20
 
 
 def load_scores(path: str | PathLike[str]) -> Instance:
@@ -72,10 +85,101 @@ def load_scores(path: str | PathLike[str]) -> Instance:
 
 def _load_npy(file: Path) -> Instance:
     loaded = read_npy(file)  # the header is checked against the file's size before anything is allocated
+    if loaded.ndim == 3:
+        models, queries, epochs = loaded.shape
+        raise InstanceError(
+            f"{file} holds {epochs} repeated scores for each of {models} models x {queries} queries (a models x "
+            "queries x epochs array, as convert --epochs all writes), but SySRs needs one score per model and "
+            "query; convert again with --epochs mean (or first, median, ...), or reduce the last axis yourself"
+        )
+    names = read_sidecar(file, loaded.shape) if loaded.ndim == 2 else None  # other shapes: Instance says why
     try:
-        return Instance(loaded)
+        return Instance(loaded, model_names=names and names[0], query_names=names and names[1])
     except InstanceError as err:
         raise InstanceError(f"{file}: {err}") from None
+
+
+def read_sidecar(matrix: Path, shape: tuple[int, ...]) -> tuple[list[str], list[str]] | None:
+    """The model and query ids of ``X.ids.json`` beside the matrix *matrix* (``X.npy``) of *shape*, or None.
+
+    None when there is no such file. Raises
+    :class:`~sysrs_ref.errors.InstanceError` naming both files when it is
+    larger than :data:`MAX_SIDECAR_BYTES`, not JSON, not an object, or when
+    its ``models`` (``queries``) is not a list of one non-empty, distinct
+    string per row (column) of the matrix.
+
+    >>> import tempfile, json
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = Path(d, "m.ids.json").write_text(json.dumps({"models": ["a", "b"], "queries": ["q"]}))
+    ...     read_sidecar(Path(d, "m.npy"), (2, 1))
+    ...     read_sidecar(Path(d, "m.npy"), (3, 1))
+    Traceback (most recent call last):
+    ...
+    sysrs_ref.errors.InstanceError: ...m.ids.json names 2 models but ...m.npy has 3 rows; convert again or remove the sidecar
+    """
+    sidecar = matrix.with_suffix(".ids.json")
+    try:
+        size = sidecar.stat().st_size
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        raise InstanceError(f"cannot read {sidecar}, the ids of {matrix}: {read_failure(err)}") from None
+    if size > MAX_SIDECAR_BYTES:
+        raise InstanceError(
+            f"{sidecar} is {size:,} bytes, more than the {MAX_SIDECAR_BYTES:,} an ids file of {matrix} may have; "
+            "convert again or remove the sidecar"
+        )
+    found = parse_json(read_text(sidecar), f"{sidecar} (the ids of {matrix.name})")
+    if not isinstance(found, dict):
+        raise InstanceError(
+            f"{sidecar} must be a JSON object with the lists 'models' and 'queries' (the ids convert writes "
+            f"beside {matrix.name}), not a JSON {_json_kind(found)}; convert again or remove the sidecar"
+        )
+    return (
+        _sidecar_ids(found, "models", shape[0], "rows", sidecar, matrix),
+        _sidecar_ids(found, "queries", shape[1], "columns", sidecar, matrix),
+    )
+
+
+_SINGULAR = {"models": "model", "queries": "query", "rows": "row", "columns": "column"}
+
+
+def _sidecar_ids(
+    found: dict[str, JsonValue], key: str, count: int, along: str, sidecar: Path, matrix: Path
+) -> list[str]:
+    ids = found.get(key)
+    advice = "convert again or remove the sidecar"
+    if not isinstance(ids, list):
+        lacks = "lacks" if ids is None else f"has a {_json_kind(ids)} as"
+        raise InstanceError(f"{sidecar} {lacks} its '{key}' list (the ids of {matrix.name}'s {along}); {advice}")
+    for position, item in enumerate(ids):
+        if not isinstance(item, str) or not item:
+            shown = "an empty string" if item == "" else f"a JSON {_json_kind(item)}"
+            raise InstanceError(f"{sidecar}: '{key}' item {position} is {shown}, not an id; {advice}")
+    if len(ids) != count:
+        named = f"{len(ids)} {key if len(ids) != 1 else _SINGULAR[key]}"
+        held = f"{count} {along if count != 1 else _SINGULAR[along]}"
+        raise InstanceError(f"{sidecar} names {named} but {matrix} has {held}; {advice}")
+    seen: dict[str, int] = {}
+    for position, item in enumerate(ids):
+        if item in seen:
+            raise InstanceError(
+                f"{sidecar}: '{key}' names {shortened(item)!r} twice (items {seen[item]} and {position}); {advice}"
+            )
+        seen[item] = position
+    return [str(item) for item in ids]
+
+
+def _json_kind(value: JsonValue) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "list"
+    return "null" if value is None else "object"
 
 
 def _parse_csv(text: str) -> Instance:
@@ -97,35 +201,30 @@ def _parse_csv(text: str) -> Instance:
 
 
 def parse_score(text: str, where: str) -> Fraction:
-    """A score written as a decimal (``"0.1"`` is 1/10), exactly; InstanceError naming *where* unless in [0, 1].
+    """A score written as text, exactly (:func:`~sysrs_ref.scores.parse_score_text`); InstanceError naming *where*.
 
-    >>> parse_score(" 0.25", "line 2")
-    Fraction(1, 4)
+    >>> parse_score(" 0.25", "line 2"), parse_score("True", "line 2"), parse_score("P", "line 2")
+    (Fraction(1, 4), Fraction(1, 1), Fraction(1, 2))
     >>> parse_score("1.5", "line 3")
     Traceback (most recent call last):
     ...
     sysrs_ref.errors.InstanceError: line 3: score is 1.5, outside [0, 1]
     """
     try:
-        value = parse_decimal(text)
+        return parse_score_text(text)
     except ValueError as err:
         raise InstanceError(f"{where}: score {err}") from None
-    if not 0 <= value <= 1:
-        raise InstanceError(f"{where}: score is {shortened(text.strip())}, outside [0, 1]")
-    return value
 
 
 def _parse_matrix(lines: list[tuple[int, list[str]]]) -> Instance:
     width = len(lines[0][1])
     first = lines[0][1][0]
-    try:
-        parse_decimal(first)
-    except ValueError:
+    if not _spells_a_number_or_score(first):
         raise InstanceError(
             f"line {lines[0][0]}, column 1: {shortened(first.strip())!r} is not a score; a .csv matrix has no "
             "header and no row names (only numbers), a long .csv starts with the header "
             "model,query,score"
-        ) from None
+        )
     rows: list[list[Fraction]] = []
     for model, (number, cells) in enumerate(lines):
         if len(cells) != width:
@@ -142,6 +241,17 @@ def _parse_matrix(lines: list[tuple[int, list[str]]]) -> Instance:
     return Instance(rows)
 
 
+def _spells_a_number_or_score(cell: str) -> bool:
+    """Whether *cell* opens a .csv matrix: a number (even one out of range, refused later, naming it) or a score."""
+    for parse in (parse_decimal, parse_score_text):
+        try:
+            parse(cell)
+        except ValueError:
+            continue
+        return True
+    return False
+
+
 def _parse_long(lines: list[tuple[int, list[str]]], header: list[str]) -> Instance:
     column = {name: header.index(name) for name in LONG_COLUMNS}
     models: dict[str, int] = {}
@@ -149,7 +259,7 @@ def _parse_long(lines: list[tuple[int, list[str]]], header: list[str]) -> Instan
     cells: dict[tuple[int, int], tuple[Fraction, int]] = {}
     for number, row in lines:
         if len(row) != len(header):
-            raise InstanceError(f"line {number} has {len(row)} columns, the header has {len(header)}")
+            raise InstanceError(f"line {number} {cell_count_problem(len(row), len(header))}")
         model_name = row[column["model"]].strip()
         query_name = row[column["query"]].strip()
         if not model_name or not query_name:

@@ -3,14 +3,18 @@
 The first non-blank line is a header naming the columns ``model``, ``query``
 and the score column (``score`` by default; *metric* names another), in any
 order and any letter case; other columns are ignored. Every further non-blank
-line gives one cell. Ids are kept as strings (surrounding spaces removed);
-scores are read as exact decimals (``0.1`` is 1/10), so ``1e-3`` and ``.5`` are
-accepted and ``nan``, ``inf``, values outside [0, 1], nonzero values below
-1e-400 and numbers of more than 1000 digits
-(:func:`~sysrs_ref.scores.parse_decimal`'s bounds) are refused. Unlike
+line gives one cell, with exactly as many cells as the header has columns (an
+id containing a comma must be quoted, ``"a,b"``, as the ``csv`` module
+writes it). Ids are kept as strings (surrounding spaces removed); scores are
+read by :func:`~sysrs_ref.scores.parse_score_text`, the one parser of scores
+written as text: exact decimals (``0.1`` is 1/10; ``1e-3`` and ``.5`` are
+accepted), ``true``/``false`` in any case, and inspect-ai's letters ``C``,
+``P``, ``I``, ``N``; ``nan``, ``inf``, values outside [0, 1] and numbers
+beyond :func:`~sysrs_ref.scores.parse_decimal`'s bounds are refused. Unlike
 :func:`~sysrs_ref.loaders.load_scores`, several files may be read together,
 repeated identical lines are merged and missing cells follow the ``missing``
-policy.
+policy. :func:`long_csv_cells` reads one file's lines; ``live record`` reads
+its scores file with it too.
 """
 
 from __future__ import annotations
@@ -18,18 +22,29 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterator
-from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from pathlib import Path
+from typing import NamedTuple
 
 from sysrs_ref.errors import LoaderError
 from sysrs_ref.loaders._reading import PathsArg, describe_paths, find_files, read_text
-from sysrs_ref.loaders.table import Cell, ScoreTable, assemble, check_missing_policy
-from sysrs_ref.scores import bounded_decimal, shortened
+from sysrs_ref.loaders.table import FileLog, ScoreTable, assemble, check_missing_policy
+from sysrs_ref.scores import parse_score_text
 
-__all__ = ["load_long_csv"]
+__all__ = ["ScoreLine", "cell_count_problem", "load_long_csv", "long_csv_cells"]
 
-_MIN_EXPONENT = -400
-"""Nonzero scores below 1e-400 are refused (a float64 cannot hold them, and 1e-999999999 would be a huge fraction)."""
+
+class ScoreLine(NamedTuple):
+    """One line of a long ``.csv``: model id, query id, the exact score, and where it was read ("FILE line N").
+
+    >>> ScoreLine("m", "q,1", Fraction(1, 2), "s.csv line 2").score
+    Fraction(1, 2)
+    """
+
+    model: str
+    query: str
+    score: Fraction
+    where: str
 
 
 def load_long_csv(paths: PathsArg, *, metric: str = "score", missing: str = "fail") -> ScoreTable:
@@ -51,17 +66,50 @@ def load_long_csv(paths: PathsArg, *, metric: str = "score", missing: str = "fai
     """
     check_missing_policy(missing)
     files = find_files(paths, lambda path: path.suffix.lower() == ".csv", ".csv files")
-    return assemble(
-        _cells(files, metric), source="long-csv", metric=metric, missing=missing, origin=describe_paths(paths)
-    )
+    log = FileLog()
+    cells = _cells(files, metric, log)
+    return assemble(cells, source="long-csv", metric=metric, missing=missing, origin=describe_paths(paths), files=log)
 
 
-def _cells(files: list[Path], metric: str) -> Iterator[Cell]:
+def _cells(files: list[Path], metric: str, log: FileLog) -> Iterator[ScoreLine]:
+    """Every file's lines, in order; each file is logged with its count once it has been read to the end."""
     for path in files:
-        yield from _file_cells(path, metric)
+        count = 0
+        for line in long_csv_cells(path, metric):
+            count += 1
+            yield line
+        log.used(path, count, "" if count else "a header and no scores")
 
 
-def _file_cells(path: Path, metric: str) -> Iterator[Cell]:
+def cell_count_problem(cells: int, width: int) -> str:
+    """What is wrong with a CSV line of *cells* cells under a header of *width* columns, as a phrase after its place.
+
+    >>> cell_count_problem(5, 3)
+    'has 5 cells but the header names 3 columns; an id containing a comma must be quoted ("a,b")'
+    >>> cell_count_problem(2, 3)
+    'has 2 cells but the header names 3 columns; every line needs one cell per column'
+    """
+    advice = (
+        'an id containing a comma must be quoted ("a,b")' if cells > width else "every line needs one cell per column"
+    )
+    return f"has {cells} cell{'' if cells == 1 else 's'} but the header names {width} columns; {advice}"
+
+
+def long_csv_cells(path: Path, metric: str = "score") -> Iterator[ScoreLine]:
+    """The lines of one long ``.csv`` file that hold a score, in order, as :class:`ScoreLine`.
+
+    The module docstring gives the rules; scores are exact Fractions read by
+    :func:`~sysrs_ref.scores.parse_score_text`. Raises
+    :class:`~sysrs_ref.errors.LoaderError` naming the file and line of
+    anything unusable.
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = Path(d, "s.csv")
+    ...     _ = path.write_text('model,query,score\\na,"q,1",0.1\\nb,"q,1",C\\n')
+    ...     [(cell.model, cell.query, cell.score) for cell in long_csv_cells(path)]
+    [('a', 'q,1', Fraction(1, 10)), ('b', 'q,1', Fraction(1, 1))]
+    """
     reader = csv.reader(io.StringIO(read_text(path), newline=""))
     columns: tuple[int, int, int] | None = None
     width = 0
@@ -79,26 +127,15 @@ def _file_cells(path: Path, metric: str) -> Iterator[Cell]:
             columns, width = _header(row, metric, where), len(row)
             continue
         if len(row) != width:
-            raise LoaderError(f"{where}: {len(row)} columns, but the header has {width}")
+            raise LoaderError(f"{where} {cell_count_problem(len(row), width)}")
         model, query, text = (row[index].strip() for index in columns)
         if not model or not query:
             raise LoaderError(f"{where}: empty model or query id")
         try:
-            value = Decimal(text)
-        except InvalidOperation:
-            shown = f"{shortened(text)!r} is not a number" if text else "is empty"
-            raise LoaderError(f"{where}: score {shown}; every score must be a number in [0, 1]") from None
-        if value.is_finite() and value and not _MIN_EXPONENT <= value.adjusted() <= 0:
-            # out of range, or so tiny that its exact value would be a huge fraction: refuse before converting
-            raise LoaderError(
-                f"{where}: score {shortened(text)} is outside [0, 1] or below 1e{_MIN_EXPONENT}; write it as 0 or 1"
-            )
-        if value.is_finite():
-            try:
-                bounded_decimal(text)  # and within the bounds of every exact number (at most 1000 digits)
-            except ValueError as err:
-                raise LoaderError(f"{where}: score {err}; every score must be a number in [0, 1]") from None
-        yield Cell(model, query, value, where)
+            value = parse_score_text(text)
+        except ValueError as err:
+            raise LoaderError(f"{where}: score {err}") from None
+        yield ScoreLine(model, query, value, where)
     if columns is None:
         raise LoaderError(f"{path}: the file is empty; a long .csv starts with the header model,query,{metric}")
 

@@ -13,7 +13,18 @@ score, where it was read) and :func:`assemble` builds the table:
   ``missing`` policy: ``"fail"`` (the default) refuses, ``"drop-models"``
   removes the incomplete models, ``"drop-queries"`` keeps only the queries
   every model has. :attr:`ScoreTable.missing` always reports the counts
-  before any dropping.
+  before any dropping;
+- a cell whose score is a :class:`Samples` (every epoch or trial kept, as
+  ``--epochs all`` asks) holds E repeated scores: then every cell must hold
+  the same number E of them, :attr:`ScoreTable.samples` is the K x L x E
+  array and :attr:`ScoreTable.scores` the exact mean over the E, rounded
+  once to float64.
+
+A loader also tells what it did with each input file through a
+:class:`FileLog` (used, with how many scores and how they were read, or left
+out and why); the table carries it as :attr:`ScoreTable.files`, and the
+choices that shaped the table (the epoch reduction, which reruns won, ...)
+as :attr:`ScoreTable.settings`.
 
 :func:`save_table` writes the matrix as ``FILE.npy`` and the ids as
 ``FILE.ids.json``, each atomically.
@@ -25,7 +36,7 @@ import io
 import json
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
@@ -41,7 +52,18 @@ from sysrs_ref.json_types import JsonValue
 from sysrs_ref.loaders._reading import PathArg
 from sysrs_ref.scores import checked_score
 
-__all__ = ["MISSING_POLICIES", "Cell", "MissingPolicy", "ScoreTable", "assemble", "check_missing_policy", "save_table"]
+__all__ = [
+    "MISSING_POLICIES",
+    "Cell",
+    "FileLog",
+    "FileUse",
+    "MissingPolicy",
+    "Samples",
+    "ScoreTable",
+    "assemble",
+    "check_missing_policy",
+    "save_table",
+]
 
 #: What to do when a model lacks some query that another model has.
 MissingPolicy = Literal["fail", "drop-models", "drop-queries"]
@@ -51,12 +73,74 @@ _LISTED = 10
 """How many incomplete models an error message lists by name."""
 
 
+class Samples(tuple[object, ...]):
+    """Every repeated score of one cell (its epochs or trials, in order), kept rather than reduced.
+
+    >>> Samples((1, 0, "1"))
+    Samples((1, 0, '1'))
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"Samples({tuple(self)!r})"
+
+
+class FileUse(NamedTuple):
+    """What a loader did with one input file: used (with how many scores) or left out, and why.
+
+    >>> FileUse("runs/a.eval", False, 0, "status 'cancelled'; pass --unfinished drop").to_json()["used"]
+    False
+    """
+
+    path: str
+    used: bool
+    scores: int
+    """How many cells (model, query, score) were read from the file: before repeated cells are merged and
+    before ``missing`` drops models or queries, so a file of a dropped model still counts its cells."""
+    note: str
+    """For a file left out, why; for a used one, how it was read ("" when there is nothing to say)."""
+
+    def to_json(self) -> dict[str, JsonValue]:
+        """The entry as the ``files`` list of the conversion report (``FILE.ids.json``, ``convert --json``) shows it."""
+        return {"path": self.path, "used": self.used, "scores": self.scores, "note": self.note}
+
+
+class FileLog:
+    """The :class:`FileUse` of every input file, in the order the loader met them; a later word on a file wins.
+
+    >>> log = FileLog()
+    >>> log.used("a.jsonl", 4)
+    >>> log.skipped("b.jsonl", "an older run of gsm8k for m1; --reruns latest keeps a.jsonl")
+    >>> [(use.path, use.used) for use in log.entries()]
+    [('a.jsonl', True), ('b.jsonl', False)]
+    """
+
+    def __init__(self) -> None:
+        self._uses: dict[str, FileUse] = {}
+
+    def used(self, path: PathArg, scores: int, note: str = "") -> None:
+        """Record that *scores* scores were taken from *path* (*note*: how it was read, if worth saying)."""
+        key = os.fspath(path)
+        self._uses[key] = FileUse(key, True, scores, note)
+
+    def skipped(self, path: PathArg, reason: str) -> None:
+        """Record that *path* was left out, and why (*reason* says how to bring it in, where there is a way)."""
+        key = os.fspath(path)
+        self._uses[key] = FileUse(key, False, 0, reason)
+
+    def entries(self) -> tuple[FileUse, ...]:
+        """Every file's use, in the order the files were first met."""
+        return tuple(self._uses.values())
+
+
 class Cell(NamedTuple):
     """One score read from a file: which model, which query, the raw value, and where it was read."""
 
     model: str
     query: str
     score: object
+    """One score, or a :class:`Samples` of repeated scores."""
     where: str
     """For messages: the file and the line, entry or sample ("runs/x.jsonl line 3")."""
 
@@ -70,6 +154,10 @@ class ScoreTable:
     lacked some queries to how many, counted before any dropping;
     ``dropped_models`` and ``dropped_queries`` are what the missing policy
     removed, ``duplicates`` how many repeated identical cells were merged.
+    ``files`` says what became of each input file and ``settings`` the
+    choices that shaped the table (name to a phrase, e.g. ``{"epochs":
+    "mean"}``). ``samples`` is None, or with every epoch kept the read-only
+    K x L x E array of repeated scores (``scores`` is then their mean).
     Tables compare by identity (compare their fields to compare contents).
 
     >>> table = ScoreTable(np.array([[1.0, 0.5], [0.0, 1.0]]), ("m1", "m2"), ("q1", "q2"), "long-csv", "score", {})
@@ -86,6 +174,9 @@ class ScoreTable:
     dropped_models: tuple[str, ...] = ()
     dropped_queries: tuple[str, ...] = ()
     duplicates: int = 0
+    files: tuple[FileUse, ...] = ()
+    settings: Mapping[str, str] = field(default_factory=dict)
+    samples: npt.NDArray[np.float64] | None = None
 
     def __post_init__(self) -> None:
         scores = np.array(self.scores, dtype=np.float64)  # a private copy, so read-only really means unchanging
@@ -96,6 +187,17 @@ class ScoreTable:
             )
         scores.setflags(write=False)
         object.__setattr__(self, "scores", scores)
+        if self.samples is not None:
+            samples = np.array(self.samples, dtype=np.float64)
+            if samples.ndim != 3 or samples.shape[:2] != scores.shape or samples.shape[2] < 1:
+                raise LoaderError(
+                    f"a score table's samples must have shape (models, queries, epochs) = "
+                    f"({scores.shape[0]}, {scores.shape[1]}, E); they have shape {samples.shape}"
+                )
+            samples.setflags(write=False)
+            object.__setattr__(self, "samples", samples)
+        object.__setattr__(self, "files", tuple(self.files))
+        object.__setattr__(self, "settings", MappingProxyType(dict(self.settings)))
         object.__setattr__(self, "models", tuple(self.models))
         object.__setattr__(self, "queries", tuple(self.queries))
         object.__setattr__(self, "missing", MappingProxyType(dict(self.missing)))
@@ -129,6 +231,9 @@ class ScoreTable:
             "dropped_models": list(self.dropped_models),
             "dropped_queries": list(self.dropped_queries),
             "duplicates": self.duplicates,
+            "epochs": None if self.samples is None else int(self.samples.shape[2]),
+            "settings": dict(self.settings),
+            "files": [use.to_json() for use in self.files],
         }
 
 
@@ -151,11 +256,15 @@ def assemble(
     metric: str,
     missing: str = "fail",
     origin: str = "",
+    files: FileLog | None = None,
+    settings: Mapping[str, str] | None = None,
 ) -> ScoreTable:
     """Build a :class:`ScoreTable` from *cells* (model, query, score, where), as the module docstring describes.
 
     *origin* names the inputs (files or directories) in the messages about the
-    whole table; each cell's ``where`` names its own place. Raises
+    whole table; each cell's ``where`` names its own place. *files* is read
+    after the last cell (so a loader may record into it while *cells* runs)
+    and *settings* is passed on, both for the report. Raises
     :class:`~sysrs_ref.errors.LoaderError` for a bad score, a conflicting
     duplicate, missing cells under ``missing="fail"``, or an empty result, and
     :class:`~sysrs_ref.errors.ParameterError` for an unknown policy.
@@ -169,13 +278,16 @@ def assemble(
     policy = check_missing_policy(missing)
     models: dict[str, int] = {}
     queries: dict[str, int] = {}
-    values: dict[tuple[int, int], tuple[Fraction, object, str]] = {}
+    values: dict[tuple[int, int], tuple[tuple[Fraction, ...], object, str]] = {}
     duplicates = 0
+    epochs: tuple[int, str] | None = None  # (E, where first seen) once a cell keeps its samples; (0, ...) if not
     for model, query, score, where in cells:
-        try:
-            exact = checked_score(score)
-        except ValueError as problem:
-            raise LoaderError(f"{where}: score {problem}; every score must be a number in [0, 1]") from None
+        exact = _checked_scores(score, where)
+        shape = (len(exact) if isinstance(score, Samples) else 0, where)
+        if epochs is None:
+            epochs = shape
+        elif shape[0] != epochs[0]:
+            raise LoaderError(_epochs_message(epochs, shape))
         key = (models.setdefault(model, len(models)), queries.setdefault(query, len(queries)))
         seen = values.get(key)
         if seen is None:
@@ -211,10 +323,14 @@ def assemble(
             f"{prefix}no {left} is left after --missing {policy}: {len(lacking)} of {len(model_names)} models lack "
             f"some of the {len(query_names)} queries; try the other policy or convert fewer files together"
         )
+    depth = epochs[0] if epochs is not None else 0
     scores = np.empty((len(keep_models), len(keep_queries)), dtype=np.float64)
+    samples = np.empty((len(keep_models), len(keep_queries), max(depth, 1)), dtype=np.float64)
     for row, model_index in enumerate(keep_models):
         for column, query_index in enumerate(keep_queries):
-            scores[row, column] = float(values[(model_index, query_index)][0])
+            cell = values[(model_index, query_index)][0]
+            scores[row, column] = float(sum(cell, Fraction(0)) / len(cell))
+            samples[row, column, :] = [float(value) for value in cell]
     kept_models, kept_queries = set(keep_models), set(keep_queries)
     return ScoreTable(
         scores=scores,
@@ -226,6 +342,31 @@ def assemble(
         dropped_models=tuple(name for i, name in enumerate(model_names) if i not in kept_models),
         dropped_queries=tuple(name for j, name in enumerate(query_names) if j not in kept_queries),
         duplicates=duplicates,
+        files=files.entries() if files is not None else (),
+        settings=settings or {},
+        samples=samples if depth else None,
+    )
+
+
+def _checked_scores(score: object, where: str) -> tuple[Fraction, ...]:
+    """The cell's score (or each of its :class:`Samples`) as an exact Fraction in [0, 1]."""
+    given = tuple(score) if isinstance(score, Samples) else (score,)
+    if not given:
+        raise LoaderError(f"{where}: no score in this cell's samples")
+    try:
+        return tuple(checked_score(value) for value in given)
+    except ValueError as problem:
+        raise LoaderError(f"{where}: score {problem}; every score must be a number in [0, 1]") from None
+
+
+def _epochs_message(first: tuple[int, str], other: tuple[int, str]) -> str:
+    def phrase(count: int) -> str:
+        return f"{count} epoch(s) kept" if count else "a single (reduced) score"
+
+    return (
+        f"{other[1]}: {phrase(other[0])}, but {first[1]} has {phrase(first[0])}; with every epoch kept "
+        "(--epochs all) every cell needs the same number of epochs: reduce them instead (--epochs mean) or "
+        "convert the logs with equal epochs separately"
     )
 
 
@@ -255,7 +396,8 @@ def save_table(table: ScoreTable, out: PathArg) -> tuple[Path, Path]:
 
     The ``.npy`` is ``numpy.save`` of the float64 matrix (read it back with
     ``numpy.load(path, allow_pickle=False)`` or
-    :func:`sysrs_ref.loaders.load_scores`); the sidecar holds
+    :func:`sysrs_ref.loaders.load_scores`), or of the K x L x E samples when
+    the table kept every epoch; the sidecar holds
     :meth:`ScoreTable.ids_json`. Each file is written to a temporary file in
     the same directory, flushed, synced and renamed into place, so a reader
     never sees a partial file. Missing parent directories are created.
@@ -272,7 +414,8 @@ def save_table(table: ScoreTable, out: PathArg) -> tuple[Path, Path]:
         raise LoaderError(f"{path}: the output file must end in .npy (its ids are written beside it as FILE.ids.json)")
     ids_path = path.with_suffix(".ids.json")
     buffer = io.BytesIO()
-    np.save(buffer, np.ascontiguousarray(table.scores, dtype=np.float64), allow_pickle=False)
+    array = table.scores if table.samples is None else table.samples
+    np.save(buffer, np.ascontiguousarray(array, dtype=np.float64), allow_pickle=False)
     sidecar = json.dumps(table.ids_json(), indent=1, ensure_ascii=False) + "\n"
     for target, data in ((path, buffer.getvalue()), (ids_path, sidecar.encode("utf-8"))):
         try:
