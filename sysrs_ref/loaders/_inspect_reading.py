@@ -1,0 +1,194 @@
+"""One inspect-ai conversion: the options, each log read into cells, the report of every file, and final checks.
+
+A :class:`Reading` walks the files found, leaves out inspect's bookkeeping,
+logs of unselected tasks (``--task``), unfinished logs (``--unfinished``,
+:data:`UNFINISHED_MODES`) and logs without the scorer, each with a note,
+reads every other log's samples and reduces their epochs
+(:mod:`sysrs_ref.loaders._inspect_epochs`), and at the end raises when no log
+was usable, saying why. The rules are those of
+:mod:`sysrs_ref.loaders.inspect_ai`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import Literal, get_args
+
+from sysrs_ref.errors import LoaderError
+from sysrs_ref.loaders._inspect_epochs import check_reductions, n_samples, recorded_reducer, reduced_cells
+from sysrs_ref.loaders._inspect_files import (
+    Source,
+    bookkeeping,
+    eval_config,
+    model_and_task,
+    open_log,
+    unfinished_problem,
+)
+from sysrs_ref.loaders._inspect_values import Sample, scored_epoch
+from sysrs_ref.loaders.table import Cell, FileLog
+
+__all__ = ["UNFINISHED_MODES", "Reading", "UnfinishedMode"]
+
+#: What ``--unfinished`` accepts: refuse a log whose status is not ``success``, or leave it out with a note.
+UnfinishedMode = Literal["fail", "drop"]
+UNFINISHED_MODES: tuple[UnfinishedMode, ...] = get_args(UnfinishedMode)
+
+
+class Reading:
+    """One conversion: the options, the report of every file, and what was seen, for the final checks."""
+
+    def __init__(
+        self,
+        *,
+        metric: str,
+        epochs: str,
+        unfinished: UnfinishedMode,
+        patterns: tuple[str, ...],
+        origin: str,
+        max_member_bytes: int,
+    ) -> None:
+        self.metric = metric
+        self.epochs = epochs
+        self.unfinished = unfinished
+        self.patterns = patterns
+        self.origin = origin
+        self.max_member_bytes = max_member_bytes
+        self.log = FileLog()
+        self.logs = 0
+        self.tasks: dict[str, None] = {}
+        self.selected = 0
+        self.dropped = 0
+        self.scorers: set[str] = set()
+        self.with_metric = 0
+        self.reducers: dict[str, None] = {}
+
+    def settings(self) -> dict[str, str]:
+        """The choices that shaped the table, for its report."""
+        epochs = self.epochs
+        if epochs == "auto" and self.reducers:
+            epochs = f"auto: {', '.join(self.reducers)} (each log's recorded reducer)"
+        chosen = {"epochs": epochs, "unfinished": self.unfinished}
+        if self.patterns:
+            chosen["tasks"] = " ".join(self.patterns)
+        return chosen
+
+    def cells(self, files: list[Path]) -> Iterator[Cell]:
+        """Every cell of every log, recording each file's use; raises at the end when nothing was usable."""
+        for path in files:
+            reason = bookkeeping(path)
+            if reason is not None:
+                self.log.skipped(path, reason)
+                continue
+            yield from self._log_cells(path)
+        self._check_found()
+
+    def _check_found(self) -> None:
+        prefix = f"{self.origin}: " if self.origin else ""
+        if not self.logs:
+            raise LoaderError(f"{prefix}no inspect-ai log here, only inspect's bookkeeping files; name the log folder")
+        if self.patterns and not self.selected:
+            raise LoaderError(
+                f"{prefix}no log's task matches --task {' '.join(self.patterns)}; the logs' tasks are "
+                f"{', '.join(sorted(self.tasks))}: choose among them"
+            )
+        if self.with_metric:
+            return
+        if self.dropped == self.selected:
+            raise LoaderError(
+                f"{prefix}every log ({self.dropped}) is unfinished and --unfinished drop left them all out; "
+                "finish the evals (inspect eval-retry) and convert again"
+            )
+        has = ", ".join(sorted(self.scorers)) if self.scorers else "no scored sample"
+        raise LoaderError(f"{prefix}no sample has a score from scorer '{self.metric}'; the logs have {has}")
+
+    def _log_cells(self, path: Path) -> Iterator[Cell]:
+        with open_log(path, self.max_member_bytes) as source:
+            model, task = model_and_task(source.header, source.header_where)
+            self.logs += 1
+            self.tasks[task] = None
+            if self.patterns and not any(fnmatchcase(task, pattern) for pattern in self.patterns):
+                self.log.skipped(path, f"task '{task}' is not selected by --task {' '.join(self.patterns)}")
+                return
+            self.selected += 1
+            if source.status is not None and source.status != "success":
+                problem = unfinished_problem(source)
+                if self.unfinished == "fail":
+                    raise LoaderError(
+                        f"{path}: {problem}, so its scores are incomplete; leave such logs out with "
+                        "--unfinished drop (unfinished='drop'), or finish the eval (inspect eval-retry) and convert "
+                        "again"
+                    )
+                self.dropped += 1
+                self.log.skipped(path, f"{problem}; left out by --unfinished drop")
+                return
+            samples, scorers = self._samples(source)
+            self.scorers |= scorers
+            if self.metric not in scorers:
+                has = ", ".join(sorted(scorers)) if scorers else "no scored sample"
+                self.log.skipped(path, f"no sample has a score from scorer '{self.metric}'; the log has {has}")
+                return
+            self.with_metric += 1
+            largest = max((epoch for sample in samples.values() for epoch in sample.epochs), default=1)
+            configured = eval_config(source.header).get("epochs")
+            count = max(configured if isinstance(configured, int) and not isinstance(configured, bool) else 1, largest)
+            if self.epochs == "auto":
+                reducer = recorded_reducer(source, self.metric)
+                reductions = source.reductions() if reducer != "all" else None
+            else:
+                reducer, reductions = self.epochs, None
+            cells, notes = reduced_cells(path, model, task, samples, reducer, count)
+            if reductions is not None:
+                checked = check_reductions(path, cells, reductions, self.metric, reducer)
+                if checked:
+                    notes.append(f"checked against the log's own reduction ({n_samples(checked)})")
+        self.reducers[reducer] = None
+        how = "the log's reducer" if self.epochs == "auto" else f"--epochs {self.epochs}"
+        if reducer == "all":
+            summary = f"every epoch kept ({count})"
+        elif count == 1:
+            summary = "1 epoch"
+        elif reducer == "first":
+            summary = f"epoch 1 of {count} ({how})"
+        else:
+            summary = f"{count} epochs reduced by {reducer} ({how})"
+        self.log.used(path, len(cells), "; ".join([summary, *notes]))
+        for cell in cells:
+            yield cell.cell
+
+    def _samples(self, source: Source) -> tuple[dict[str, Sample], set[str]]:
+        """The log's samples by id, with their scored epochs of the metric, and every scorer any sample has."""
+        first_only = self.epochs == "first"
+        found: dict[str, Sample] = {}
+        scorers: set[str] = set()
+        for sample, where in source.samples(first_only):
+            if not isinstance(sample, Mapping):
+                raise LoaderError(f"{where}: a sample that is not a JSON object")
+            sample_id = sample.get("id")
+            if isinstance(sample_id, bool) or not isinstance(sample_id, (str, int)):
+                raise LoaderError(f"{where}: a sample without an id (a string or an integer)")
+            where = f"{where} sample {sample_id}"
+            epoch = sample.get("epoch", 1)
+            if isinstance(epoch, bool) or not isinstance(epoch, int) or epoch < 1:
+                raise LoaderError(f"{where}: epoch {epoch!r} is not a positive integer")
+            if first_only and epoch != 1:
+                continue
+            entry = found.setdefault(str(sample_id), Sample(sample_id, {}))
+            scores = sample.get("scores")
+            if not isinstance(scores, Mapping):
+                continue  # an unscored (errored, cancelled) sample: no score
+            scorers.update(scores)
+            if self.metric not in scores:
+                continue
+            recorded = scored_epoch(scores[self.metric], where, f"{where} scorer '{self.metric}'")
+            if recorded is None:
+                continue
+            seen = entry.epochs.get(epoch)
+            if seen is not None and seen.exact != recorded.exact:
+                raise LoaderError(
+                    f"{where}: epoch {epoch} of this sample is in the log twice, with the scores {seen.number} at "
+                    f"{seen.where} and {recorded.number}; remove one copy"
+                )
+            entry.epochs[epoch] = recorded
+        return found, scorers

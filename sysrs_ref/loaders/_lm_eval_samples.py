@@ -1,0 +1,209 @@
+"""Reading lm-evaluation-harness samples files and turning their rows into score cells.
+
+:func:`read_run` reads one samples file (JSON lines, or one JSON array) into
+a :class:`Read` of :class:`Row` (doc id, filter, the metric's raw value,
+prompt and document hashes); :func:`with_metric` keeps the files having the
+metric; :func:`choose_filter` picks each file's filter and
+:func:`check_unlabelled_filters` refuses rows of several unnamed filters;
+:func:`cells` yields the cells of the chosen rows, refusing a document whose
+prompt or document differs between two runs of one model and a value that is
+not one score. The rules are those of :mod:`sysrs_ref.loaders.lm_eval`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import NamedTuple
+
+from sysrs_ref.errors import LoaderError
+from sysrs_ref.json_types import JsonValue
+from sysrs_ref.loaders._lm_eval_files import Run
+from sysrs_ref.loaders._reading import parse_json, read_text
+from sysrs_ref.loaders.table import Cell, FileLog
+
+__all__ = ["Read", "Row", "cells", "check_unlabelled_filters", "choose_filter", "read_run", "with_metric"]
+
+_ABSENT = object()
+"""The value of a row that lacks the metric."""
+_HASHES = ("prompt_hash", "doc_hash")
+
+
+class Row(NamedTuple):
+    """The parts of one sample that the loader uses."""
+
+    where: str
+    doc_id: str | int
+    filter: str
+    value: object
+    """The metric's raw value, or :data:`_ABSENT`."""
+    hashes: tuple[str | None, str | None]
+    """``prompt_hash`` and ``doc_hash``, None where the row has none."""
+    names: str
+    """The metric names the row has, for messages ("" when the row has the metric)."""
+
+
+class Read(NamedTuple):
+    """A samples file as read: its rows, whether any row had a filter key, how it was laid out."""
+
+    run: Run
+    model: str
+    rows: list[Row]
+    labelled: bool
+    layout: str
+
+
+def read_run(run: Run, model: str, metric: str, note: str) -> Read:
+    """The rows of one samples file, JSON lines or one JSON array."""
+    text = read_text(run.path)
+    layout = [note] if note else []
+    if run.path.suffix == ".json":
+        layout.append("a .json samples file (lm-eval's main branch of May-June 2024)")
+    entries: list[tuple[str, JsonValue]] = []
+    if text.lstrip().startswith("["):
+        document = parse_json(text, str(run.path))
+        if not isinstance(document, list):  # cannot happen (a text opening with [ is a list or no JSON): for mypy
+            raise LoaderError(f"{run.path}: expected a JSON array of samples")
+        entries = [(f"{run.path} entry {number}", row) for number, row in enumerate(document, start=1)]
+        layout.append("one JSON array of samples (lm-eval of May 2024)")
+    else:
+        for number, line in enumerate(text.split("\n"), start=1):
+            if line.strip():
+                where = f"{run.path} line {number}"
+                entries.append((where, parse_json(line, where)))
+    rows: list[Row] = []
+    labelled = False
+    for where, row in entries:
+        if not isinstance(row, Mapping):
+            raise LoaderError(f"{where}: expected a JSON object (one sample of lm-eval --log_samples)")
+        doc_id = row.get("doc_id")
+        if isinstance(doc_id, bool) or not isinstance(doc_id, (int, str)):
+            raise LoaderError(f"{where}: no doc_id (an integer or a string); is this an lm-eval samples file?")
+        row_filter = row.get("filter", "none")
+        labelled = labelled or "filter" in row
+        if not isinstance(row_filter, str):
+            raise LoaderError(f"{where}: filter is {row_filter!r}, not a name")
+        prompt_hash, doc_hash = (row.get(key) for key in _HASHES)
+        hashes = (
+            prompt_hash if isinstance(prompt_hash, str) else None,
+            doc_hash if isinstance(doc_hash, str) else None,
+        )
+        value = row.get(metric, _ABSENT)
+        rows.append(Row(where, doc_id, row_filter, value, hashes, "" if metric in row else _metric_names(row)))
+    if not rows:
+        raise LoaderError(f"{run.path}: holds no samples (the file is empty)")
+    return Read(run, model, rows, labelled, "; ".join(layout))
+
+
+def with_metric(reads: list[Read], metric: str, log: FileLog) -> list[Read]:
+    """The files having the metric; the others logged as left out, or an error when no file has it."""
+    having = [read for read in reads if any(row.value is not _ABSENT for row in read.rows)]
+    if not having:
+        first = reads[0].rows[0]
+        more = ""
+        if len(reads) > 1:
+            others = sorted({name for read in reads for name in read.rows[0].names.split(", ")})
+            more = f"; none of the {len(reads)} files read has it (they have {', '.join(others)})"
+        raise LoaderError(f"{first.where}: metric '{metric}' not found; the line has {first.names}{more}")
+    for read in reads:
+        if read not in having:
+            log.skipped(
+                read.run.path,
+                f"no sample has metric '{metric}' (task '{read.run.task}' has {read.rows[0].names}); other files "
+                "have it",
+            )
+    return having
+
+
+def choose_filter(read: Read, filter: str | None, several: bool) -> str:
+    filters: list[str] = []
+    for row in read.rows:
+        if row.filter not in filters:
+            filters.append(row.filter)
+    path = read.run.path
+    if filter is None:
+        if len(filters) > 1:
+            raise LoaderError(
+                f"{path}: the samples come with {len(filters)} filters ({', '.join(filters)}); "
+                "choose one with --filter NAME (filter=NAME)"
+            )
+        return filters[0]
+    if filter in filters:
+        return filter
+    if several:
+        advice = f"; leave task '{read.run.task}' out with --task PATTERN, or convert it on its own"
+    else:
+        advice = "; leave out --filter for a file with a single filter" if len(filters) == 1 else ""
+    raise LoaderError(f"{path}: no sample has filter '{filter}'; the file has {', '.join(filters)}{advice}")
+
+
+def check_unlabelled_filters(read: Read, chosen: str, metric: str) -> None:
+    """Refuse a file without filter keys in which one document has two scores: rows of several unnamed filters."""
+    if read.labelled:
+        return
+    first: dict[str | int, Row] = {}
+    for row in read.rows:
+        if row.filter != chosen or row.value is _ABSENT:
+            continue
+        seen = first.setdefault(row.doc_id, row)
+        if seen.value != row.value:
+            raise LoaderError(
+                f"{row.where}: doc {row.doc_id} again, with {metric} {row.value!r} ({seen.value!r} at {seen.where}); "
+                "the samples name no filter (lm-eval before 0.4.7 did not write one), so these are rows of several "
+                f"filters of task '{read.run.task}' that cannot be told apart: run the task again with lm-eval 0.4.7 "
+                "or later"
+            )
+
+
+def cells(chosen: list[tuple[Read, str]], metric: str) -> Iterator[Cell]:
+    hashes: dict[tuple[str, str], tuple[tuple[str | None, str | None], str, Path]] = {}
+    for read, name in chosen:
+        for row in read.rows:
+            if row.filter != name:
+                continue
+            query = f"{read.run.task}/{row.doc_id}"
+            _check_same_prompt(hashes, read, row, query)
+            yield Cell(read.model, query, _score(row, metric), row.where)
+
+
+def _check_same_prompt(
+    hashes: dict[tuple[str, str], tuple[tuple[str | None, str | None], str, Path]], read: Read, row: Row, query: str
+) -> None:
+    """Refuse a document whose prompt or document hash differs from another run's (file's) of the same model."""
+    key = (read.model, query)
+    seen = hashes.setdefault(key, (row.hashes, row.where, read.run.path))
+    if seen[2] == read.run.path:
+        return
+    for index, name in enumerate(_HASHES):
+        before, now = seen[0][index], row.hashes[index]
+        if before is not None and now is not None and before != now:
+            what = "prompts" if name == "prompt_hash" else "documents"
+            raise LoaderError(
+                f"mixed {what}: model '{read.model}', query '{query}' has {name} {before[:12]}... at {seen[1]} and "
+                f"{now[:12]}... at {row.where}: two runs of task '{read.run.task}' with different {what} (another "
+                "num_fewshot, template or dataset version), whose scores do not compare; use --reruns latest or "
+                "remove one run"
+            )
+
+
+def _score(row: Row, metric: str) -> object:
+    value = row.value
+    if value is _ABSENT:
+        raise LoaderError(f"{row.where}: metric '{metric}' not found; the line has {row.names}")
+    if isinstance(value, (Mapping, list)):
+        raise LoaderError(
+            f"{row.where}: metric '{metric}' is a {'list' if isinstance(value, list) else 'JSON object'}, not one "
+            "score: it is aggregated over the whole task, so it has no per-sample value; choose a per-sample "
+            "metric such as acc or exact_match"
+        )
+    if value is None or isinstance(value, str):
+        raise LoaderError(f"{row.where}: metric '{metric}' is {value!r}, not a number")
+    return value
+
+
+def _metric_names(row: Mapping[str, JsonValue]) -> str:
+    listed = row.get("metrics")
+    names = [name for name in listed if isinstance(name, str)] if isinstance(listed, list) else []
+    if not names:
+        names = [key for key, value in row.items() if isinstance(value, (int, float)) and key != "doc_id"]
+    return ", ".join(names) if names else "no metric"
