@@ -34,6 +34,7 @@ from sysrs_ref.loaders import (
 from sysrs_ref.loaders._zip import open_archive, read_member
 from sysrs_ref.loaders.lm_eval import SAMPLES_NAME
 from sysrs_ref.loaders.table import MISSING_POLICIES, assemble
+from tests.harness_files import jsonl, write
 from tests.strategies import LongCsvTable, long_csv_tables
 
 FIXTURES = Path(__file__).resolve().parents[1] / "data" / "fixtures"
@@ -66,16 +67,6 @@ def check(
     assert table.dropped_models == dropped_models
     assert table.dropped_queries == dropped_queries
     assert table.duplicates == duplicates
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def jsonl(*rows: dict[str, object]) -> str:
-    return "".join(json.dumps(row) + "\n" for row in rows)
 
 
 # -- lm-evaluation-harness ------------------------------------------------------------------------------

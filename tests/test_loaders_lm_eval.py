@@ -15,6 +15,7 @@ import pytest
 from sysrs_ref.errors import LoaderError, ParameterError
 from sysrs_ref.loaders import ScoreTable, convert, load_lm_eval
 from sysrs_ref.loaders.lm_eval import RERUNS_MODES, SAMPLES_NAME, model_id_for
+from tests.harness_files import jsonl, write
 
 FIXTURES = Path(__file__).resolve().parents[1] / "data" / "fixtures" / "lm-eval"
 RERUNS = FIXTURES / "reruns"
@@ -27,16 +28,6 @@ B_OLD = RERUNS / "org__model-b" / "samples_gsm8k_2024-06-03T11-20-05.250000.json
 B_NEW = RERUNS / "org__model-b" / "samples_gsm8k_2024-07-02T16-45-30.771100.jsonl"
 BBH = "bbh_cot_fewshot_boolean_expressions"
 LFS = "version https://git-lfs.github.com/spec/v1\noid sha256:{}\nsize 48213\n".format("ab" * 32)
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def jsonl(*rows: dict[str, object]) -> str:
-    return "".join(json.dumps(row) + "\n" for row in rows)
 
 
 def rows_of(path: Path) -> list[dict[str, object]]:
