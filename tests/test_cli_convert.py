@@ -278,3 +278,21 @@ def test_files_left_out_are_listed_with_the_reason(capsys: pytest.CaptureFixture
         ("model-f.eval", False),
     ]
     assert json.loads((tmp_path / "u.ids.json").read_text())["files"] == payload["files"]
+
+
+def test_a_long_list_of_files_left_out_is_cut_in_the_text(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    source = FIXTURES / "lm-eval" / "good" / "org__model-a"
+    for index in range(25):  # older runs of the same model and task: --reruns latest leaves them out
+        (tmp_path / f"samples_gsm8k_2023-01-01T00-00-{index:02d}.jsonl").write_bytes(
+            (source / "samples_gsm8k_2024-05-01T10-00-00.123456.jsonl").read_bytes()
+        )
+    (tmp_path / "samples_gsm8k_2024-05-01T10-00-00.123456.jsonl").write_bytes(
+        (source / "samples_gsm8k_2024-05-01T10-00-00.123456.jsonl").read_bytes()
+    )
+    argv = ["--from", "lm-eval", str(tmp_path), "--metric", "exact_match", "--filter", "strict-match"]
+    lines = convert(capsys, *argv, "--out", str(tmp_path / "out" / "m.npy")).splitlines()
+    assert "files: 1 of 26 used" in lines
+    assert len([line for line in lines if line.startswith("  left out ")]) == 20
+    assert f"  ... and 5 more left out (--json and {tmp_path / 'out' / 'm.ids.json'} list every file)" in lines
+    ids = json.loads((tmp_path / "out" / "m.ids.json").read_text())
+    assert [entry["used"] for entry in ids["files"]].count(False) == 25

@@ -112,6 +112,10 @@ def run(args: argparse.Namespace) -> None:
     emit(args, payload, _text(table, str(matrix), str(ids)))
 
 
+_LEFT_OUT_SHOWN = 20
+"""The text report lists this many files left out, then counts the rest."""
+
+
 def _names(names: tuple[str, ...]) -> str:
     shown = ", ".join(f"'{name}'" for name in names[:_SHOWN])
     return shown + (f", ... ({len(names)} in all)" if len(names) > _SHOWN else "")
@@ -133,7 +137,12 @@ def _text(table: ScoreTable, matrix: str, ids: str) -> str:
         lines.append("settings: " + "; ".join(f"{name} {value}" for name, value in table.settings.items()))
     if table.files:
         lines.append(f"files: {len(used)} of {len(table.files)} used")
-        lines.extend(f"  left out {use.path}: {use.note}" for use in table.files if not use.used)
+        left_out = [use for use in table.files if not use.used]
+        lines.extend(f"  left out {use.path}: {use.note}" for use in left_out[:_LEFT_OUT_SHOWN])
+        if len(left_out) > _LEFT_OUT_SHOWN:
+            lines.append(
+                f"  ... and {len(left_out) - _LEFT_OUT_SHOWN} more left out (--json and {ids} list every file)"
+            )
     if table.missing:
         lines.append(f"missing: {len(table.missing)} model(s) lacked some queries:")
         lines.extend(f"  '{model}' lacked {count}" for model, count in table.missing.items())
