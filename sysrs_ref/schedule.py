@@ -96,6 +96,7 @@ def _shape(n_models: object, n_queries: object) -> tuple[int, int]:
 #: percentage an optional decimal point; no exponent, no underscores, no other scripts' digits.
 _INTEGER = re.compile(r"\+?[0-9]+")
 _PERCENT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+_EXPONENT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)[eE][+-]?[0-9]+")
 
 
 def parse_percentage(text: str | int | Decimal | Fraction) -> Fraction:
@@ -118,6 +119,11 @@ def parse_percentage(text: str | int | Decimal | Fraction) -> Fraction:
     else:
         written = str(text).strip().removesuffix("%").strip()
         if not isinstance(text, Decimal) and not _PERCENT.fullmatch(written):
+            if _EXPONENT.fullmatch(written):
+                raise BudgetError(
+                    f"budget percentage {shown_value(text)} has an exponent; write it in plain decimals, "
+                    "like 12% or 1.25%"
+                )
             raise BudgetError(f"budget percentage {shown_value(text)} is not a number (write it like 12% or 1.25%)")
         try:
             value = parse_decimal(written)

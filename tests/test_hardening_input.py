@@ -143,7 +143,7 @@ def test_score_files_refuse_unbounded_numbers(
 @pytest.mark.parametrize(
     ("budget", "expected"),
     [
-        ("1e99999999%", "budget percentage '1e99999999%' is not a number"),
+        ("1e99999999%", "budget percentage '1e99999999%' has an exponent; write it in plain decimals"),
         ("0." + "0" * 5000 + "1%", f"budget percentage is {shortened('0.' + '0' * 5000 + '1')}, below 1e-1000"),
         ("1" + "0" * 5000 + "%", f"budget percentage is {shortened('1' + '0' * 5000)}, above 1e+1000"),
         ("9" * 5000, "budget must be at most K*L = 4 (every model on every query), got 9999999999"),
@@ -200,7 +200,7 @@ def test_simulate_refuses_unbounded_numbers(
     [
         ("12%\n0." + "0" * 3000 + "1%\n", f"line 2: budget percentage is {shortened('0.' + '0' * 3000 + '1')}, below"),
         ("12%\n" + "1" * 3000 + "\n", f"line 2: budget percentage is {shortened('1' * 3000)}, above 1e+1000"),
-        ("1e99999999%\n", "line 1: budget percentage '1e99999999%' is not a number"),
+        ("1e99999999%\n", "line 1: budget percentage '1e99999999%' has an exponent"),
     ],
     ids=["tiny", "huge", "exponent"],
 )
