@@ -69,10 +69,17 @@ def test_percentage_not_a_number() -> None:
         parse_budget("abc%", 80, 1000)
 
 
-@pytest.mark.parametrize("text", ["nan%", "inf%", "1e1%", "1_0%", "\uff11%", "++5%", "5 %%"])
+@pytest.mark.parametrize("text", ["nan%", "inf%", "1_0%", "\uff11%", "++5%", "5 %%"])
 def test_percentage_outside_the_decimal_syntax(text: str) -> None:
     """Budgets take ASCII decimals only (docs/contracts.md, "Budgets"): every other spelling is refused plainly."""
     with pytest.raises(BudgetError, match=rf"percentage {re.escape(repr(text))} is not a number"):
+        parse_budget(text, 80, 1000)
+
+
+@pytest.mark.parametrize("text", ["1e1%", "2.5E-1%", "+1e+1%"])
+def test_percentage_with_an_exponent_is_refused_as_such(text: str) -> None:
+    """An exponent is outside the decimal syntax too, and the message names it, even when the value is in range."""
+    with pytest.raises(BudgetError, match=rf"percentage {re.escape(repr(text))} has an exponent; write it in plain"):
         parse_budget(text, 80, 1000)
 
 
