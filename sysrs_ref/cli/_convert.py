@@ -94,21 +94,10 @@ def run(args: argparse.Namespace) -> None:
     )
     matrix, ids = save_table(table, args.out)
     n_models, n_queries = table.shape
-    payload: dict[str, JsonValue] = {
-        "source": table.source,
-        "metric": table.metric,
-        "out": str(matrix),
-        "ids": str(ids),
-        "models": n_models,
-        "queries": n_queries,
-        "missing": dict(table.missing),
-        "dropped_models": list(table.dropped_models),
-        "dropped_queries": list(table.dropped_queries),
-        "duplicates": table.duplicates,
-        "epochs": None if table.samples is None else int(table.samples.shape[2]),
-        "settings": dict(table.settings),
-        "files": [use.to_json() for use in table.files],
-    }
+    report = table.ids_json()  # the ids file's report, with counts for the id lists and the two paths
+    payload: dict[str, JsonValue] = {"source": report.pop("source"), "metric": report.pop("metric")}
+    payload.update(out=str(matrix), ids=str(ids), models=n_models, queries=n_queries)
+    payload.update((key, value) for key, value in report.items() if key not in ("models", "queries"))
     emit(args, payload, _text(table, str(matrix), str(ids)))
 
 

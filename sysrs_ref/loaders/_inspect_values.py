@@ -18,12 +18,12 @@ from typing import NamedTuple
 
 from sysrs_ref.errors import LoaderError
 from sysrs_ref.json_types import JsonValue
-from sysrs_ref.scores import checked_score
+from sysrs_ref.scores import SCORE_LETTERS, checked_score
 
 __all__ = ["VALUE_LETTERS", "Sample", "score_value", "scored_epoch"]
 
-#: inspect's letter values: correct, partial, incorrect, no answer.
-VALUE_LETTERS: Mapping[str, Fraction] = {"C": Fraction(1), "P": Fraction(1, 2), "I": Fraction(0), "N": Fraction(0)}
+#: inspect's letter values: correct, partial, incorrect, no answer (the letters every text reader accepts).
+VALUE_LETTERS: Mapping[str, Fraction] = SCORE_LETTERS
 
 
 def score_value(value: JsonValue, where: str) -> int | float | Fraction:

@@ -325,10 +325,13 @@ def assemble(
         )
     depth = epochs[0] if epochs is not None else 0
     scores = np.empty((len(keep_models), len(keep_queries)), dtype=np.float64)
-    samples = np.empty((len(keep_models), len(keep_queries), max(depth, 1)), dtype=np.float64)
+    samples = np.empty((len(keep_models), len(keep_queries), depth), dtype=np.float64) if depth else None
     for row, model_index in enumerate(keep_models):
         for column, query_index in enumerate(keep_queries):
             cell = values[(model_index, query_index)][0]
+            if samples is None:
+                scores[row, column] = float(cell[0])
+                continue
             scores[row, column] = float(sum(cell, Fraction(0)) / len(cell))
             samples[row, column, :] = [float(value) for value in cell]
     kept_models, kept_queries = set(keep_models), set(keep_queries)
@@ -344,7 +347,7 @@ def assemble(
         duplicates=duplicates,
         files=files.entries() if files is not None else (),
         settings=settings or {},
-        samples=samples if depth else None,
+        samples=samples,
     )
 
 
