@@ -28,6 +28,7 @@ LAYERS: dict[str, int] = {
             "scores",
             "instance",
             "draws",
+            "stochastic",
             "schedule",
             "topm",
             "synthetic",

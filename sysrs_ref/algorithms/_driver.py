@@ -9,10 +9,11 @@ import numpy as np
 
 from sysrs_ref._checks import generator_of
 from sysrs_ref.algorithms.base import AlgorithmRun, Outcome
-from sysrs_ref.algorithms.registry import AnyDraw, ParamValue, get_algorithm
-from sysrs_ref.errors import ParameterError
+from sysrs_ref.algorithms.registry import AlgorithmSpec, AnyDraw, ParamValue, get_algorithm
+from sysrs_ref.errors import DrawError, ParameterError
 from sysrs_ref.instance import InstanceLike, as_instance
 from sysrs_ref.schedule import Budget
+from sysrs_ref.stochastic import StochasticDraw, StochasticInstance, random_stochastic_draw
 
 __all__ = ["Oracle", "drive", "select"]
 
@@ -48,15 +49,21 @@ def drive(run: AlgorithmRun, oracle: Oracle | InstanceLike) -> Outcome:
 
 
 def select(
-    instance: InstanceLike,
+    instance: InstanceLike | StochasticInstance,
     budget: int | np.integer[Any] | str | Budget,
     algorithm: str = "sysrs",
     *,
-    draw: AnyDraw | None = None,
+    draw: AnyDraw | StochasticDraw | None = None,
     seed: int | np.random.Generator = 0,
     **params: ParamValue,
 ) -> Outcome:
     """Run *algorithm* once on *instance* with *budget* (an integer or a percentage like ``"12%"``).
+
+    *instance* may be a :class:`~sysrs_ref.stochastic.StochasticInstance`:
+    the draw is then a :class:`~sysrs_ref.stochastic.StochasticDraw` (the
+    query order(s) and the noise of every cell), by default
+    ``random_stochastic_draw(seed, K, L, synchronized=...)``, and each
+    evaluation's score follows the noise rule (docs/contracts.md §17).
 
     The randomness is *draw* if given, else ``random_draw(seed, K, L,
     synchronized=...)`` for the algorithm's kind (``random_lrf_draw(seed, K, L)``
@@ -75,11 +82,42 @@ def select(
     >>> out.chosen, out.spent
     (0, 12)
     """
-    instance = as_instance(instance)
     spec = get_algorithm(algorithm)
+    if isinstance(instance, StochasticInstance):
+        return _select_stochastic(instance, budget, spec, draw, seed, params)
+    instance = as_instance(instance)
     parsed = Budget.parse(budget, instance.n_models, instance.n_queries)
+    if isinstance(draw, StochasticDraw):
+        raise DrawError(
+            "a StochasticDraw is for a StochasticInstance; give the deterministic instance its Draw (draw.draw)"
+        )
     if draw is None:
         draw = spec.random_draw(generator_of(seed, "seed"), instance.n_models, instance.n_queries)
     else:
         spec.check_draw(draw, instance.n_models, instance.n_queries)
     return drive(spec.start(parsed, draw, **params), instance)
+
+
+def _select_stochastic(
+    instance: StochasticInstance,
+    budget: int | np.integer[Any] | str | Budget,
+    spec: AlgorithmSpec,
+    draw: AnyDraw | StochasticDraw | None,
+    seed: int | np.random.Generator,
+    params: dict[str, ParamValue],
+) -> Outcome:
+    """One run on a stochastic instance: the draw's orders, the noise's scores (each cell at most once)."""
+    if spec.cells:
+        raise ParameterError(f"{spec.name} does not run on stochastic instances (it draws cells, not query orders)")
+    parsed = Budget.parse(budget, instance.n_models, instance.n_queries)
+    if draw is None:
+        draw = random_stochastic_draw(
+            generator_of(seed, "seed"), instance.n_models, instance.n_queries, synchronized=spec.synchronized
+        )
+    if not isinstance(draw, StochasticDraw):
+        raise DrawError(
+            f"a stochastic instance needs a StochasticDraw (the query orders and the noise of every cell), "
+            f"got {type(draw).__name__}; make one with random_stochastic_draw(seed, K, L, synchronized=...)"
+        )
+    spec.check_draw(draw.draw, instance.n_models, instance.n_queries)
+    return drive(spec.start(parsed, draw.draw, **params), instance.oracle(draw.noise))
