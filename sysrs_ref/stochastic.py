@@ -192,7 +192,8 @@ class StochasticInstance:
         if n_models < 2 or n_queries < 1:
             raise InstanceError(f"need at least 2 models and 1 query, got samples of shape {array.shape}")
         _check_samples(array)
-        flat = Instance(array.reshape(n_models, n_queries * n_repeats))
+        flat_array = array.reshape(n_models, n_queries * n_repeats)
+        flat = Instance(flat_array.tolist() if flat_array.dtype == object else flat_array)
         levels = sorted({value for row in flat.rows for value in row})
         code_of = {value: code for code, value in enumerate(levels)}
         codes = np.array([[code_of[v] for v in row] for row in flat.rows], dtype=np.intp).reshape(array.shape)

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from sysrs_ref import ALGORITHMS, Draw, Instance, ScoreLike
 from sysrs_ref.algorithms.lrf import LRFDraw, LRFParams
 from sysrs_ref.fast import DrawBatch
+from sysrs_ref.stochastic import StochasticDraw, StochasticInstance
 from sysrs_ref.subset.clustering import squared_distances
 from tests.param_types import AlgorithmParamValues, ExplorationParam
 
@@ -1016,3 +1017,75 @@ def score_spellings(draw: st.DrawFn) -> tuple[str, Fraction]:
 non_score_spellings = st.sampled_from(
     ["c", "p", "i", "n", "yes", "no", "T", "F", "1.5", "-0.5", "2", "nan", "inf", "x"]
 )
+
+
+# -- stochastic instances (issue 23) -----------------------------------------------------------
+
+#: Probabilities with small denominators (ties between means and point masses are common).
+coarse_probabilities = st.sampled_from([Fraction(0), Fraction(1, 4), Fraction(1, 3), Fraction(1, 2), Fraction(1)])
+
+
+@st.composite
+def stochastic_instances(
+    draw: st.DrawFn,
+    *,
+    kinds: tuple[str, ...] = ("bernoulli", "finite", "samples", "deterministic"),
+    min_models: int = 2,
+    max_models: int = 4,
+    min_queries: int = 1,
+    max_queries: int = 6,
+    max_slots: int = 3,
+    floats: bool = False,
+) -> StochasticInstance:
+    """A small StochasticInstance of one of *kinds*: exact rational laws (or floats), with ties and point masses.
+
+    Bernoulli p_ij from :data:`coarse_probabilities` (0 and 1 are point masses);
+    finite laws on a support of 1 .. *max_slots* scores with probabilities in
+    quarters and thirds; samples of 1 .. *max_slots* repeats from {0, 1/2, 1};
+    deterministic: a coarse score matrix. ``floats=True`` gives Bernoulli
+    probabilities as float64 (exact binary values, noise thresholds by numpy).
+    """
+    kind = draw(st.sampled_from(kinds))
+    n_models = draw(st.integers(min_models, max_models))
+    n_queries = draw(st.integers(min_queries, max_queries))
+    if kind == "bernoulli":
+        if floats:
+            cells = st.floats(0.0, 1.0, allow_nan=False) | st.sampled_from([0.0, 0.25, 0.5, 1.0])
+            p = np.array(draw(st.lists(cells, min_size=n_models * n_queries, max_size=n_models * n_queries)))
+            return StochasticInstance.bernoulli(p.reshape(n_models, n_queries))
+        rows = [[draw(coarse_probabilities) for _ in range(n_queries)] for _ in range(n_models)]
+        return StochasticInstance.bernoulli(rows)
+    if kind == "finite":
+        n_slots = draw(st.integers(1, max_slots))
+        support = draw(st.lists(coarse_scores, min_size=n_slots, max_size=n_slots, unique=True))
+        table = [[_finite_cell(draw, n_slots) for _ in range(n_queries)] for _ in range(n_models)]
+        return StochasticInstance.finite(support, table)
+    if kind == "samples":
+        n_repeats = draw(st.integers(1, max_slots))
+        cube = [[[draw(half_scores) for _ in range(n_repeats)] for _ in range(n_queries)] for _ in range(n_models)]
+        return StochasticInstance.samples(cube)
+    matrix: list[list[ScoreLike]] = [[draw(half_scores) for _ in range(n_queries)] for _ in range(n_models)]
+    return StochasticInstance.deterministic(matrix)
+
+
+def _finite_cell(draw: st.DrawFn, n_slots: int) -> list[Fraction]:
+    """Probabilities for *n_slots* outcomes summing to exactly 1 (often a point mass)."""
+    denominator = draw(st.sampled_from([1, 2, 3, 4]))
+    cuts = sorted(draw(st.lists(st.integers(0, denominator), min_size=n_slots - 1, max_size=n_slots - 1)))
+    edges = [0, *cuts, denominator]
+    return [Fraction(edges[v + 1] - edges[v], denominator) for v in range(n_slots)]
+
+
+def stochastic_draws_for(n_models: int, n_queries: int, synchronized: bool) -> st.SearchStrategy[StochasticDraw]:
+    """A Draw for K x L and the noise of every cell: integers in [0, 2^53), edges (0, 2^53 - 1, 2^52) included."""
+    edges = st.sampled_from([0, 1, 2**51, 2**52, 3 * 2**51, 2**53 - 1])
+    noise = st.lists(
+        st.lists(edges | st.integers(0, 2**53 - 1), min_size=n_queries, max_size=n_queries),
+        min_size=n_models,
+        max_size=n_models,
+    )
+    return st.builds(
+        lambda d, u: StochasticDraw(d, tuple(tuple(row) for row in u)),
+        draws_for(n_models, n_queries, synchronized),
+        noise,
+    )
