@@ -112,7 +112,7 @@ class StochasticInstance:
     # -- the four forms ------------------------------------------------------------------
 
     @classmethod
-    def bernoulli(cls, probabilities: npt.ArrayLike | Sequence[Sequence[object]]) -> StochasticInstance:
+    def bernoulli(cls, probabilities: npt.ArrayLike | Sequence[object]) -> StochasticInstance:
         """Bernoulli scores: S_ij = 1 with probability p_ij, else 0 (slots: the score 1, then 0).
 
         *probabilities* is a K x L matrix of numbers in [0, 1] (floats by their
