@@ -73,6 +73,7 @@ if TYPE_CHECKING:
     )
     from sysrs_ref.scores import ScoreLike, as_score
     from sysrs_ref.simulation import SimulationResult, simulate, simulation_draws
+    from sysrs_ref.stochastic import StochasticDraw, StochasticInstance, random_stochastic_draw
     from sysrs_ref.synthetic import irt_benchmark
     from sysrs_ref.theory import Hardness, hardness
 
@@ -102,6 +103,8 @@ __all__ = [
     "ScoreLike",
     "SimulationResult",
     "Step",
+    "StochasticDraw",
+    "StochasticInstance",
     "SysrsError",
     "TooLargeToEnumerateError",
     "UnknownAlgorithmError",
@@ -124,6 +127,7 @@ __all__ = [
     "parse_percentage",
     "random_draw",
     "random_lrf_draw",
+    "random_stochastic_draw",
     "schedule",
     "schedule_spend",
     "select",
@@ -192,6 +196,7 @@ _LAZY: dict[str, str] = {
         "sysrs_ref.errors",
     ),
     **dict.fromkeys(("Instance",), "sysrs_ref.instance"),
+    **dict.fromkeys(("StochasticDraw", "StochasticInstance", "random_stochastic_draw"), "sysrs_ref.stochastic"),
     **dict.fromkeys(("load_scores",), "sysrs_ref.loaders"),
     **dict.fromkeys(
         (
