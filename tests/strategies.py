@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from sysrs_ref import ALGORITHMS, Draw, Instance, ScoreLike
 from sysrs_ref.algorithms.lrf import LRFDraw, LRFParams
-from sysrs_ref.fast import DrawBatch
+from sysrs_ref.fast import DrawBatch, NoisyDrawBatch
 from sysrs_ref.stochastic import StochasticDraw, StochasticInstance
 from sysrs_ref.subset.clustering import squared_distances
 from tests.param_types import AlgorithmParamValues, ExplorationParam
@@ -1088,4 +1088,183 @@ def stochastic_draws_for(n_models: int, n_queries: int, synchronized: bool) -> s
         lambda d, u: StochasticDraw(d, tuple(tuple(row) for row in u)),
         draws_for(n_models, n_queries, synchronized),
         noise,
+    )
+
+
+# -- the theory against exact stochastic errors (tests/test_stochastic_theory.py) -------------------
+
+
+def realisation_count(instance: StochasticInstance) -> int:
+    """How many realised matrices a StochasticInstance has: the product of its cells' law sizes."""
+    return math.prod(len(instance.law(i, j)) for i in range(instance.n_models) for j in range(instance.n_queries))
+
+
+@st.composite
+def stochastic_cases(
+    draw: st.DrawFn,
+    *,
+    max_models: int = 3,
+    max_queries: int = 4,
+    max_slots: int = 2,
+    max_realisations: int = 64,
+    kinds: tuple[str, ...] = ("bernoulli", "finite", "samples", "deterministic"),
+) -> tuple[StochasticInstance, int]:
+    """A small StochasticInstance with a unique best model and few realisations, and a budget in [K, K*L]."""
+    instance = draw(
+        stochastic_instances(kinds=kinds, max_models=max_models, max_queries=max_queries, max_slots=max_slots)
+    )
+    assume(len(instance.best) == 1 and realisation_count(instance) <= max_realisations)
+    n_models, n_queries = instance.shape
+    return instance, draw(st.integers(n_models, n_models * n_queries))
+
+
+@st.composite
+def separated_bernoulli_cases(
+    draw: st.DrawFn, *, max_models: int = 3, max_queries: int = 4, max_realisations: int = 64
+) -> tuple[StochasticInstance, int]:
+    """Bernoulli instances whose best model is far ahead (p in {1, 3/4} against {0, 1/4}): bounds below 1 occur.
+
+    A random row holds the best model; the budget is in [K, K*L], drawn towards the top.
+    """
+    n_models = draw(st.integers(2, max_models))
+    n_queries = draw(st.integers(1, max_queries))
+    high, low = (
+        st.sampled_from([Fraction(1), Fraction(1), Fraction(3, 4)]),
+        st.sampled_from([Fraction(0), Fraction(0), Fraction(1, 4)]),
+    )
+    best = draw(st.integers(0, n_models - 1))
+    rows = [[draw(high if model == best else low) for _ in range(n_queries)] for model in range(n_models)]
+    instance = StochasticInstance.bernoulli(rows)
+    assume(len(instance.best) == 1 and realisation_count(instance) <= max_realisations)
+    full = n_models * n_queries
+    budget = draw(st.integers(n_models, full) | st.integers(max(n_models, full - n_queries), full))
+    return instance, budget
+
+
+#: Gaps Delta in (0, 1/2) for Theorem lower-bound's hypotheses at s = Delta (a product law on {0, 1}^2).
+lower_bound_gaps = st.fractions(min_value=Fraction(1, 16), max_value=Fraction(7, 16), max_denominator=16)
+
+
+#: Flip rates eps in [0, 1/2) for the noise study's symmetric flip: the dyadic levels of the study, and other rationals.
+flip_rates = st.sampled_from([Fraction(0), Fraction(1, 16), Fraction(1, 8), Fraction(1, 4)]) | st.fractions(
+    min_value=0, max_value=Fraction(5, 12), max_denominator=12
+)
+
+
+@st.composite
+def stochastic_files(
+    draw: st.DrawFn, *, max_models: int = 4, max_queries: int = 5
+) -> dict[str, npt.NDArray[np.float64]]:
+    """The arrays of a stochastic score file, as the command line reads them (docs/cli.md, "Random scores").
+
+    One of: ``{"samples": K x L x E}`` (scores in {0, 1/4, 1/2, 1}), ``{"support": V, "probabilities":
+    K x L x V}`` (probabilities in quarters, summing to exactly 1), or ``{"bernoulli": K x L}`` (p_ij in
+    quarters, for ``--stochastic bernoulli``); float64, every value exact.
+    """
+    n_models = draw(st.integers(2, max_models))
+    n_queries = draw(st.integers(1, max_queries))
+    kind = draw(st.sampled_from(["samples", "finite", "bernoulli"]))
+    quarters = st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0])
+    if kind == "bernoulli":
+        cells = draw(st.lists(quarters, min_size=n_models * n_queries, max_size=n_models * n_queries))
+        return {"bernoulli": np.array(cells).reshape(n_models, n_queries)}
+    if kind == "samples":
+        repeats = draw(st.integers(1, 3))
+        size = n_models * n_queries * repeats
+        cells = draw(st.lists(st.sampled_from([0.0, 0.25, 0.5, 1.0]), min_size=size, max_size=size))
+        return {"samples": np.array(cells).reshape(n_models, n_queries, repeats)}
+    n_slots = draw(st.integers(1, 3))
+    support = draw(st.lists(quarters, min_size=n_slots, max_size=n_slots, unique=True))
+    table = []
+    for _ in range(n_models * n_queries):
+        cuts = sorted(draw(st.lists(st.integers(0, 4), min_size=n_slots - 1, max_size=n_slots - 1)))
+        edges = [0, *cuts, 4]
+        table.append([(edges[v + 1] - edges[v]) / 4 for v in range(n_slots)])
+    return {"support": np.array(support), "probabilities": np.array(table).reshape(n_models, n_queries, n_slots)}
+
+
+# -- noisy draw batches for the fast paths on stochastic instances (issue 23, helper "fast") -------------------
+
+
+@st.composite
+def stochastic_fast_cases(
+    draw: st.DrawFn, algorithms: tuple[str, ...], *, floats: bool = False, max_runs: int = 4
+) -> tuple[StochasticInstance, str, tuple[int, ...], NoisyDrawBatch]:
+    """A small stochastic instance, one of *algorithms*, a grid of budgets and R noisy draws for it.
+
+    The draws mix edge noises (:func:`stochastic_draws_for`) and PCG64 streams
+    (:func:`~sysrs_ref.fast.batch.random_noisy_draws`); budgets run from K to K L.
+    """
+    from sysrs_ref.algorithms.registry import get_algorithm
+    from sysrs_ref.fast.batch import random_noisy_draws
+
+    instance = draw(stochastic_instances(max_models=4, max_queries=6, floats=floats))
+    name = draw(st.sampled_from(algorithms))
+    n_models, n_queries = instance.shape
+    synchronized = get_algorithm(name).synchronized
+    grid = draw(st.lists(st.integers(n_models, n_models * n_queries), min_size=1, max_size=4))
+    budgets = tuple(sorted(set(grid)))
+    runs = draw(st.integers(1, max_runs))
+    if draw(st.booleans()):
+        batch = NoisyDrawBatch.from_draws(
+            draw(st.lists(stochastic_draws_for(n_models, n_queries, synchronized), min_size=runs, max_size=runs))
+        )
+    else:
+        batch = random_noisy_draws(draw(st.integers(0, 2**32)), runs, n_models, n_queries, synchronized=synchronized)
+    return instance, name, budgets, batch
+
+
+@st.composite
+def stochastic_exact_cases(
+    draw: st.DrawFn, algorithm: str, max_runs: int = 1500
+) -> tuple[StochasticInstance, int, AlgorithmParamValues]:
+    """A stochastic instance small enough to brute-force (every draw x every realisation), a budget, parameters.
+
+    Shapes: K = 2 with L <= 4, K = 3 with L <= 3; the number of draws times
+    the number of realisations (prod_ij |phi_ij|) stays <= *max_runs*: when a
+    shape has many draws (unsynchronized K = 3, L = 3 or K = 2, L = 4), a
+    Bernoulli instance with only a few random cells (the others 0 or 1).
+    Budgets in [K, K L]; ``a`` for the UCB family, ``m`` in [1, K - 1] for SAR.
+    """
+    spec = ALGORITHMS[algorithm]
+    n_models = draw(st.integers(2, 3))
+    n_queries = draw(st.integers(1, 4 if n_models == 2 else 3))
+    orders = math.factorial(n_queries) ** (1 if spec.synchronized else n_models)
+    draws = orders * math.factorial(n_models)
+    if draws * 4 <= max_runs:
+        instance = draw(
+            stochastic_instances(
+                min_models=n_models, max_models=n_models, min_queries=n_queries, max_queries=n_queries, max_slots=2
+            )
+        )
+        assume(
+            draws * math.prod(len(instance.law(i, j)) for i in range(n_models) for j in range(n_queries)) <= max_runs
+        )
+    else:
+        random_cells = max(0, (max_runs // draws).bit_length() - 1)  # 2^random_cells realisations
+        noisy = set(draw(st.lists(st.integers(0, n_models * n_queries - 1), max_size=random_cells)))
+        rows = [
+            [
+                draw(st.sampled_from([Fraction(1, 4), Fraction(1, 2), Fraction(2, 3)]))
+                if i * n_queries + j in noisy
+                else Fraction(draw(st.integers(0, 1)))
+                for j in range(n_queries)
+            ]
+            for i in range(n_models)
+        ]
+        instance = StochasticInstance.bernoulli(rows)
+    budget = draw(st.integers(n_models, n_models * n_queries))
+    params: AlgorithmParamValues = {}
+    if "a" in spec.defaults:
+        params["a"] = draw(exploration_values)
+    if "m" in spec.defaults:
+        params["m"] = Fraction(draw(st.integers(1, n_models - 1)))
+    return instance, budget, params
+
+
+def successive_rejects_cases() -> st.SearchStrategy[tuple[StochasticInstance, int]]:
+    """Stochastic (instance, budget) cases for the SR and SySRs bounds: any small laws, or a best model far ahead."""
+    return st.one_of(
+        stochastic_cases(max_models=4, max_queries=6, max_slots=3, max_realisations=4**6),
+        separated_bernoulli_cases(max_models=4, max_queries=6, max_realisations=4**6),
     )

@@ -54,7 +54,8 @@ def prefix_at(
     kept (a grid of SR schedules needs a few hundred of the L counts). The
     scores are gathered in query order and summed (synchronized draws: left to
     right, *block_bytes* of positions at a time; otherwise model by model, by
-    segments between the counts when they are sparse). Integer tables give
+    segments between the counts when they are sparse; so too a table of B
+    blocks, one per run, where the runs' scores lie far apart). Integer tables give
     exact integer sums of the numerators (*dtype* int32 or int64 as the caller
     knows fits, default int64); float tables float64 sums, whose error
     :mod:`sysrs_ref.fast.certify` bounds whatever the order of the additions.
@@ -75,13 +76,15 @@ def prefix_at(
     target = (np.int64 if table.exact else np.float64) if dtype is None else dtype
     factor = np.asarray(scale, dtype=target)  # the caller knows scale x every sum fits in dtype
     out = np.empty((len(wanted), draws.n_runs, table.n_models), dtype=target)
-    if draws.synchronized:
+    if draws.synchronized and table.blocks == 1:
         _synchronized_prefix(table, draws, wanted, factor, out, block_bytes)
         return cast("npt.NDArray[np.signedinteger[Any]] | npt.NDArray[np.float64]", out)
+    # model by model; also for a table of one block per run (stochastic runs), whose runs are far apart
     starts = np.concatenate(([0], wanted[:-1]))  # segment p holds positions counts[p-1] .. counts[p]-1
     dense = 4 * len(wanted) > width  # many counts: one running sum, then the columns asked for
     for model in range(table.n_models):  # each model's (R, width) block of scores is gathered contiguously
-        gathered = np.take(table.compact[model], draws.query_orders[:, model, :width], mode="clip")
+        orders = draws.query_orders[:, 0 if draws.synchronized else model, :width]
+        gathered = np.take(table.compact[model], orders, mode="clip")
         if dense:
             sums = np.cumsum(gathered, axis=1, dtype=target)
             sums = sums if len(wanted) == width else sums[:, wanted - 1]

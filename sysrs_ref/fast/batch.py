@@ -1,4 +1,4 @@
-"""DrawBatch: the draws of R runs as arrays, for the fast paths (docs/contracts.md).
+"""DrawBatch: the draws of R runs as arrays, for the fast paths (docs/contracts.md); NoisyDrawBatch adds the noise.
 
 A :class:`DrawBatch` holds exactly what R :class:`~sysrs_ref.draws.Draw` objects
 hold, as integer arrays: ``query_orders`` of shape (R, 1, L) for synchronized
@@ -10,8 +10,9 @@ by the reference.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 
 import numpy as np
 import numpy.typing as npt
@@ -19,8 +20,16 @@ import numpy.typing as npt
 from sysrs_ref._checks import check_int, check_seed, generator_of
 from sysrs_ref.draws import Draw
 from sysrs_ref.errors import DrawError
+from sysrs_ref.stochastic import NOISE_RANGE, StochasticDraw
 
-__all__ = ["DrawBatch", "random_draws", "simulation_draws"]
+__all__ = [
+    "DrawBatch",
+    "NoisyDrawBatch",
+    "random_draws",
+    "random_noisy_draws",
+    "simulation_draws",
+    "simulation_noisy_draws",
+]
 
 IntArray = npt.NDArray[np.int32]
 
@@ -149,18 +158,58 @@ def random_draws(
     """
     generator = generator_of(rng, "seed")
     runs = check_int(runs, "the number of runs", error=DrawError)
+    return _draw_runs(repeat(generator, runs), runs, n_models, n_queries, synchronized, noise=False)[0]
+
+
+def random_noisy_draws(
+    rng: np.random.Generator | int, runs: int, n_models: int, n_queries: int, *, synchronized: bool
+) -> NoisyDrawBatch:
+    """R stochastic draws, exactly those of R successive ``random_stochastic_draw(rng, K, L, synchronized=...)`` calls.
+
+    Per run: the draw as :func:`random_draws`, then the K x L noise
+    ``rng.integers(0, 2**53, size=(K, L), dtype=np.int64)``.
+
+    >>> from sysrs_ref.stochastic import random_stochastic_draw
+    >>> gen = np.random.default_rng(3)
+    >>> batch = random_noisy_draws(3, 2, 4, 5, synchronized=True)
+    >>> batch.draw(1) == [random_stochastic_draw(gen, 4, 5, synchronized=True) for _ in range(2)][1]
+    True
+    """
+    generator = generator_of(rng, "seed")
+    runs = check_int(runs, "the number of runs", error=DrawError)
+    draws, noise = _draw_runs(repeat(generator, runs), runs, n_models, n_queries, synchronized, noise=True)
+    assert noise is not None
+    return NoisyDrawBatch._trusted(draws, noise)
+
+
+def _draw_runs(
+    generators: Iterable[np.random.Generator],
+    runs: int,
+    n_models: int,
+    n_queries: int,
+    synchronized: bool,
+    *,
+    noise: bool,
+) -> tuple[DrawBatch, npt.NDArray[np.int64] | None]:
+    """The one drawing loop: run r draws from the r-th generator (the arm priority, the order(s), the noise if asked)."""
     count = 1 if synchronized else n_models
     orders = np.empty((runs, count, n_queries), dtype=np.int32)
     priority = np.empty((runs, n_models), dtype=np.int32)
+    cells = np.empty((runs, n_models, n_queries), dtype=np.int64) if noise else None
     identity = np.tile(np.arange(n_queries, dtype=np.int64), (count, 1))  # int64 shuffles faster; same stream
     shuffled = np.empty_like(identity)
-    for run in range(runs):
+    for run, generator in enumerate(generators):
         priority[run] = generator.permutation(n_models)
-        # the same stream as `count` successive generator.permutation(L) calls, in one call
+        # the same stream as `count` successive generator.permutation(L) calls, in one call,
+        # shuffled in place in one reused buffer (a fresh copy per run is slower)
         np.copyto(shuffled, identity)
         generator.permuted(shuffled, axis=1, out=shuffled)
         orders[run] = shuffled
-    return DrawBatch._trusted(orders, priority)
+        if cells is not None:  # after the orders: random_stochastic_draw's order of calls
+            cells[run] = generator.integers(0, NOISE_RANGE, size=(n_models, n_queries), dtype=np.int64)
+    if cells is not None:
+        cells.setflags(write=False)
+    return DrawBatch._trusted(orders, priority), cells
 
 
 def _freeze(batch: DrawBatch, orders: IntArray, priority: IntArray) -> None:
@@ -192,6 +241,43 @@ def simulation_draws(
     >>> batch.n_runs, simulation_draws(7, 3, 4, 3, 4, synchronized=True).draw(0) == batch.draw(1)
     (3, True)
     """
+    seed, start, stop = _check_range(seed, start, stop, n_models, n_queries)
+    children = _children(seed, start, stop)
+    return _draw_runs(children, stop - start, n_models, n_queries, synchronized, noise=False)[0]
+
+
+def simulation_noisy_draws(
+    seed: int, start: int, stop: int, n_models: int, n_queries: int, *, synchronized: bool
+) -> NoisyDrawBatch:
+    """:func:`simulation_draws` for a stochastic instance: run r's draw, then its noise, from run r's generator.
+
+    Run r is ``random_stochastic_draw(numpy.random.default_rng(numpy.random.SeedSequence(seed,
+    spawn_key=(r,))), K, L, synchronized=...)``: its :class:`~sysrs_ref.draws.Draw` is exactly
+    :func:`simulation_draws`' (so a deterministic instance's runs do not change), then its K x L noise.
+
+    >>> from sysrs_ref.stochastic import random_stochastic_draw
+    >>> batch = simulation_noisy_draws(7, 2, 5, 3, 4, synchronized=False)
+    >>> child = np.random.default_rng(7).spawn(5)[3]
+    >>> batch.draw(1) == random_stochastic_draw(child, 3, 4, synchronized=False)
+    True
+    >>> batch.draws.draw(1) == simulation_draws(7, 2, 5, 3, 4, synchronized=False).draw(1)
+    True
+    """
+    seed, start, stop = _check_range(seed, start, stop, n_models, n_queries)
+    children = _children(seed, start, stop)
+    draws, noise = _draw_runs(children, stop - start, n_models, n_queries, synchronized, noise=True)
+    assert noise is not None
+    return NoisyDrawBatch._trusted(draws, noise)
+
+
+def _children(seed: int, start: int, stop: int) -> Iterator[np.random.Generator]:
+    """Run r's generator for r = start .. stop - 1: ``default_rng(SeedSequence(seed, spawn_key=(r,)))``."""
+    for run in range(start, stop):
+        yield np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(run,)))
+
+
+def _check_range(seed: int, start: int, stop: int, n_models: int, n_queries: int) -> tuple[int, int, int]:
+    """The seed and run range as ints, or DrawError naming what is wrong."""
     seed = check_seed(seed)
     for value, what in ((start, "start"), (stop, "stop")):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
@@ -201,18 +287,73 @@ def simulation_draws(
     for value, what, least in ((n_models, "n_models", 2), (n_queries, "n_queries", 1)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
             raise DrawError(f"{what} must be an integer >= {least}, got {value!r}")
-    seed, start, stop = int(seed), int(start), int(stop)
-    count = 1 if synchronized else n_models
-    orders = np.empty((stop - start, count, n_queries), dtype=np.int32)
-    priority = np.empty((stop - start, n_models), dtype=np.int32)
-    identity = np.tile(np.arange(n_queries, dtype=np.int64), (count, 1))  # int64 shuffles faster; same stream
-    shuffled = np.empty_like(identity)
-    for row, run in enumerate(range(start, stop)):
-        generator = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(run,)))
-        priority[row] = generator.permutation(n_models)
-        # the same stream as `count` successive generator.permutation(L) calls (fast.random_draws);
-        # shuffled in place in one reused buffer (a fresh copy per run is slower)
-        np.copyto(shuffled, identity)
-        generator.permuted(shuffled, axis=1, out=shuffled)
-        orders[row] = shuffled
-    return DrawBatch._trusted(orders, priority)
+    return int(seed), int(start), int(stop)
+
+
+@dataclass(frozen=True, eq=False)
+class NoisyDrawBatch:
+    """The stochastic draws of R runs: a :class:`DrawBatch` and the noise of every cell, shape (R, K, L) int64.
+
+    ``noise[r, i, j]`` in [0, 2^53) is the noise of cell (i, j) in run r
+    (:class:`~sysrs_ref.stochastic.StochasticInstance`'s noise rule); run r is
+    the :class:`~sysrs_ref.stochastic.StochasticDraw` :meth:`draw` (r).
+
+    >>> from sysrs_ref.stochastic import StochasticDraw
+    >>> one = StochasticDraw(Draw(((1, 0),), (0, 1)), ((5, 6), (7, 8)))
+    >>> batch = NoisyDrawBatch.from_draws([one])
+    >>> batch.n_runs, batch.noise[0].tolist(), batch.draw(0) == one
+    (1, [[5, 6], [7, 8]], True)
+    """
+
+    draws: DrawBatch
+    noise: npt.NDArray[np.int64]
+
+    def __post_init__(self) -> None:
+        if self.__dict__.get("_trusted"):
+            return
+        if not isinstance(self.draws, DrawBatch):
+            raise DrawError(f"a NoisyDrawBatch needs a DrawBatch, got {type(self.draws).__name__}")
+        noise = np.asarray(self.noise)
+        wanted = (self.draws.n_runs, self.draws.n_models, self.draws.n_queries)
+        if noise.shape != wanted or noise.dtype.kind not in "iu":
+            raise DrawError(
+                f"the noise must be integers of shape (R, K, L) = {wanted}, got {noise.dtype} {noise.shape}"
+            )
+        if noise.size and (int(noise.min()) < 0 or int(noise.max()) >= NOISE_RANGE):
+            raise DrawError("every noise must be in [0, 2^53)")
+        noise = noise.astype(np.int64)
+        noise.setflags(write=False)
+        object.__setattr__(self, "noise", noise)
+
+    @classmethod
+    def _trusted(cls, draws: DrawBatch, noise: npt.NDArray[np.int64]) -> NoisyDrawBatch:
+        batch = cls.__new__(cls)
+        batch.__dict__["_trusted"] = True
+        object.__setattr__(batch, "draws", draws)
+        object.__setattr__(batch, "noise", noise)
+        return batch
+
+    @property
+    def n_runs(self) -> int:
+        """R."""
+        return self.draws.n_runs
+
+    @property
+    def synchronized(self) -> bool:
+        """True when each run has one query order shared by all models."""
+        return self.draws.synchronized
+
+    def draw(self, run: int) -> StochasticDraw:
+        """Run *run*'s draw and noise as a :class:`~sysrs_ref.stochastic.StochasticDraw` (for the reference)."""
+        cells = tuple(tuple(int(u) for u in row) for row in self.noise[run].tolist())
+        return StochasticDraw(self.draws.draw(run), cells)
+
+    def chunk(self, start: int, stop: int) -> NoisyDrawBatch:
+        """Runs start .. stop - 1 as a batch of their own."""
+        return NoisyDrawBatch._trusted(self.draws.chunk(start, stop), self.noise[start:stop])
+
+    @classmethod
+    def from_draws(cls, draws: Sequence[StochasticDraw]) -> NoisyDrawBatch:
+        """Stack R stochastic draws of the same shape and kind into a batch."""
+        batch = DrawBatch.from_draws([d.draw for d in draws])
+        return cls(batch, np.array([d.noise for d in draws], dtype=np.int64))

@@ -133,7 +133,7 @@ def _keys(
     if not table.exact or not counts:
         return None
     n_models = table.n_models
-    largest = int(table.values.max(initial=0)) * counts[-1]
+    largest = int(table.compact.max(initial=0)) * counts[-1]
     small = (largest + 1) * n_models < 2**31
     keys = cast(
         "npt.NDArray[np.signedinteger[Any]]",

@@ -9,14 +9,16 @@ import numpy as np
 
 from sysrs_ref.algorithms.params import AlgorithmParams
 from sysrs_ref.algorithms.registry import ParamValue, get_algorithm
-from sysrs_ref.errors import DrawError
+from sysrs_ref.errors import DrawError, ParameterError
 from sysrs_ref.fast._kernel import Chunk, Kernel
 from sysrs_ref.fast._reference_kernel import reference_kernel
-from sysrs_ref.fast.batch import DrawBatch
+from sysrs_ref.fast.batch import DrawBatch, NoisyDrawBatch
 from sysrs_ref.fast.outcomes import FastOutcomes
+from sysrs_ref.fast.stochastic import StochasticTable, realise_runs, stochastic_table
 from sysrs_ref.fast.table import ScoreTable, score_table
 from sysrs_ref.instance import Instance
 from sysrs_ref.schedule import check_budget
+from sysrs_ref.stochastic import StochasticInstance
 
 __all__ = ["KERNELS", "chunk_runs", "exact_params", "fast_kernel", "run_exact", "run_fast"]
 
@@ -28,6 +30,13 @@ CELL_BYTES: dict[str, int] = {}
 
 #: Memory a chunk of runs may use (bytes); two workers stay well under 4 GiB.
 CHUNK_BYTES = 768 * 2**20
+
+#: Extra bytes per (run, model, query) cell when each run realises its own matrix (a stochastic
+#: instance): the noise (8), the realised codes and table (2), int64 values for UCB-E (8), slack.
+NOISY_CELL_BYTES = 24
+
+#: What the fast paths run on: a matrix, its table, a stochastic instance or its table.
+Scores = Instance | ScoreTable | StochasticInstance | StochasticTable
 
 
 def chunk_runs(n_models: int, n_queries: int, n_budgets: int, limit: int = CHUNK_BYTES, cell_bytes: int = 64) -> int:
@@ -63,10 +72,10 @@ def exact_params(name: str, params: Mapping[str, ParamValue]) -> dict[str, Fract
 
 
 def run_fast(
-    scores: Instance | ScoreTable,
+    scores: Scores,
     algorithm: str,
     budgets: Sequence[int],
-    draws: DrawBatch,
+    draws: DrawBatch | NoisyDrawBatch,
     *,
     ranking: bool = True,
     chunk: int | None = None,
@@ -80,6 +89,14 @@ def run_fast(
     processed *chunk* at a time (default :func:`chunk_runs`); *progress* is
     called with the number of runs finished after each chunk.
 
+    *scores* may be a :class:`~sysrs_ref.stochastic.StochasticInstance` (or
+    its :func:`~sysrs_ref.fast.stochastic.stochastic_table`): *draws* is then
+    a :class:`~sysrs_ref.fast.batch.NoisyDrawBatch` and run r is exactly the
+    reference's ``select(instance, budget, algorithm, draw=draws.draw(r))``
+    (each run on its realised matrix, :mod:`sysrs_ref.fast.stochastic`); a
+    plain DrawBatch does when no noise can change the matrix (point masses).
+    UCB-E-LRF is refused there (ParameterError).
+
     >>> from sysrs_ref import Instance
     >>> from sysrs_ref.fast import random_draws
     >>> inst = Instance([[1, 1, 0, 1], [1, 0, 0, 1], [0, 1, 0, 0]])
@@ -92,10 +109,10 @@ def run_fast(
 
 
 def run_exact(
-    scores: Instance | ScoreTable,
+    scores: Scores,
     algorithm: str,
     budgets: Sequence[int],
-    draws: DrawBatch,
+    draws: DrawBatch | NoisyDrawBatch,
     params: AlgorithmParams,
     *,
     ranking: bool = True,
@@ -112,27 +129,33 @@ def run_exact(
     [0, 0, 0]
     """
     spec = get_algorithm(algorithm)
+    table, plain, noisy = _prepared(scores, draws, spec.name)
     if spec.cells:
         raise DrawError(f"{spec.name} draws cells, not query orders: use sysrs_ref.fast.lrf.run_lrf or lrf_rankings")
-    table = scores if isinstance(scores, ScoreTable) else score_table(scores)
     n_models, n_queries = table.n_models, table.n_queries
     grid = tuple(check_budget(budget, n_models, n_queries) for budget in budgets)
     if not grid:
         raise ValueError("give at least one budget")
-    draws.require(n_models, n_queries, synchronized=spec.synchronized, who=spec.name)
+    plain.require(n_models, n_queries, synchronized=spec.synchronized, who=spec.name)
     kernel = fast_kernel(spec.name)
     cell_bytes = CELL_BYTES.get(spec.name, 64) if spec.name in KERNELS else 64
+    cell_bytes += NOISY_CELL_BYTES if noisy is not None else 0
     size = chunk if chunk is not None else chunk_runs(n_models, n_queries, len(grid), cell_bytes=cell_bytes)
     if size < 1:
         raise ValueError(f"chunk must be a positive number of runs, got {size}")
-    n_runs = draws.n_runs
+    n_runs = plain.n_runs
     chosen = np.empty((n_runs, len(grid)), dtype=np.int32)
     ranks = np.empty((n_runs, len(grid), n_models), dtype=np.int32) if ranking else None
     spent = np.empty((n_runs, len(grid)), dtype=np.int64)
     decisions = 0
     for start in range(0, n_runs, size):
         stop = min(n_runs, start + size)
-        part: Chunk = kernel(table, grid, draws.chunk(start, stop), ranking, params)
+        if isinstance(table, ScoreTable):
+            part: Chunk = kernel(table, grid, plain.chunk(start, stop), ranking, params)
+        else:  # each run on its realised matrix: the chunk's matrices side by side
+            assert noisy is not None
+            realised, reading = realise_runs(table, noisy.chunk(start, stop))
+            part = kernel(realised, grid, reading, ranking, params)
         chosen[start:stop] = part.chosen
         if ranks is not None and part.ranking is not None:
             ranks[start:stop] = part.ranking
@@ -141,6 +164,33 @@ def run_exact(
         if progress is not None:
             progress(stop - start)
     return FastOutcomes(spec.name, grid, chosen, ranks, spent, decisions)
+
+
+def _prepared(
+    scores: Scores, draws: DrawBatch | NoisyDrawBatch, name: str
+) -> tuple[ScoreTable | StochasticTable, DrawBatch, NoisyDrawBatch | None]:
+    """(the table, or the stochastic table whose runs realise their own matrices; the plain draws; the noisy ones).
+
+    DrawError when the draws do not fit the scores: noise for a deterministic
+    matrix, or none for a stochastic instance whose cells the noise changes.
+    """
+    plain = draws.draws if isinstance(draws, NoisyDrawBatch) else draws
+    if isinstance(scores, StochasticInstance):
+        scores = stochastic_table(scores)
+    if not isinstance(scores, StochasticTable):
+        if isinstance(draws, NoisyDrawBatch):
+            raise DrawError("these draws carry noise, for a stochastic instance; give a DrawBatch for a score matrix")
+        return (scores if isinstance(scores, ScoreTable) else score_table(scores)), plain, None
+    if name not in KERNELS:
+        raise ParameterError(f"{name} does not run on stochastic instances (it draws cells, not query orders)")
+    if scores.fixed is not None:  # no noise can change a cell: the matrix's own runs
+        return scores.fixed, plain, None
+    if not isinstance(draws, NoisyDrawBatch):
+        raise DrawError(
+            "a stochastic instance needs the noise of every cell: give a NoisyDrawBatch "
+            "(sysrs_ref.fast.batch.random_noisy_draws or simulation_noisy_draws)"
+        )
+    return scores, plain, draws
 
 
 def _register() -> None:

@@ -13,52 +13,159 @@ denominator has up to 1075 bits) the fast paths sum float64 values and
 whose float margin is below the bound is re-decided exactly from the integer
 numerators (:meth:`ScoreTable.exact_sum`). The outcome is therefore always the
 reference's; only the speed depends on how often that happens.
+
+A table may also hold B matrices side by side (``blocks`` = B, K x B L):
+the realised matrices of B stochastic runs (:mod:`sysrs_ref.fast.stochastic`),
+run b reading columns b L .. (b + 1) L - 1 through query orders offset by b L.
+Such a table is made from level codes (:func:`realised_table`) without any
+Python :class:`~sysrs_ref.instance.Instance`; its exact numerators are made
+row by row, only when an exact decision asks for them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+import math
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from sysrs_ref.instance import Instance
 
-__all__ = ["ScoreTable", "score_table"]
+__all__ = ["INT_LIMIT", "ScoreTable", "realised_table", "score_table"]
 
 #: Integer sums are exact when every key the fast paths build stays below this.
 INT_LIMIT = 2**62
 
+Values = npt.NDArray[np.int64] | npt.NDArray[np.float64]
 
-@dataclass(frozen=True, eq=False)
+
 class ScoreTable:
-    """An :class:`~sysrs_ref.instance.Instance` as arrays for the fast paths.
+    """An :class:`~sysrs_ref.instance.Instance` (or B realised matrices side by side) as arrays for the fast paths.
 
     - ``exact``: True when ``values`` holds the int64 numerators N_ij (scores are
-      N_ij / ``denominator``) and every sum of a row times K fits in int64;
-      False when ``values`` holds the float64 scores.
-    - ``values``: the K x L matrix (read-only), int64 or float64 as above.
+      N_ij / ``denominator``) and every sum of a row (of one block) times K
+      fits in int64; False when ``values`` holds the float64 scores.
+    - ``values``: the K x B L matrix (read-only), int64 or float64 as above.
+    - ``compact``: ``values`` in the smallest dtype that holds them (int8 for
+      binary scores): cheaper to gather.
+    - ``n_queries``: L; ``blocks``: B (1 for :func:`score_table`).
+
+    >>> table = score_table(Instance([[1, 0], [0, 1]]))
+    >>> table.exact, table.n_models, table.n_queries, table.blocks
+    (True, 2, 2, 1)
     """
 
-    instance: Instance
-    exact: bool
-    values: npt.NDArray[np.int64] | npt.NDArray[np.float64]
-    denominator: int
-    compact: npt.NDArray[np.generic]
-    """``values`` in the smallest dtype that holds them (int8 for binary scores): cheaper to gather."""
-    _numerators: tuple[tuple[int, ...], ...] = field(repr=False)
+    def __init__(
+        self,
+        exact: bool,
+        compact: npt.NDArray[np.generic],
+        denominator: int,
+        n_queries: int,
+        *,
+        instance: Instance | None = None,
+        values: Values | None = None,
+        levels: tuple[tuple[int, ...], npt.NDArray[np.float64], npt.NDArray[np.integer[Any]]] | None = None,
+    ) -> None:
+        """Use :func:`score_table` or :func:`realised_table`; this one trusts its arguments.
+
+        *levels* (realised tables): the levels' numerators over *denominator*,
+        their floats, and the K x B L level codes.
+        """
+        compact.setflags(write=False)
+        self.exact = exact
+        self.compact = compact
+        self.denominator = denominator
+        self.n_queries = n_queries
+        self.blocks = int(compact.shape[1]) // n_queries
+        self._instance = instance
+        self._values = values
+        self._levels = levels
+        self._rows: dict[int, tuple[int, ...]] = {}
 
     @property
     def n_models(self) -> int:
         """K."""
-        return self.instance.n_models
+        return int(self.compact.shape[0])
 
     @property
-    def n_queries(self) -> int:
-        """L."""
-        return self.instance.n_queries
+    def values(self) -> Values:
+        """The K x B L matrix: int64 numerators (``exact``) or float64 scores; read-only, made once when asked."""
+        if self._values is None:
+            values: Values = self.compact.astype(np.int64) if self.exact else self.compact.astype(np.float64)
+            values.setflags(write=False)
+            self._values = values
+        return self._values
+
+    @property
+    def floats(self) -> npt.NDArray[np.float64]:
+        """Every score as float64, correctly rounded (K x B L).
+
+        >>> score_table(Instance([[1, 0], [0, 0.5]])).floats.tolist()
+        [[1.0, 0.0], [0.0, 0.5]]
+        """
+        if not self.exact:
+            return np.asarray(self.values, dtype=np.float64)
+        if self._instance is not None:
+            return self._instance.array
+        assert self._levels is not None
+        return np.take(self._levels[1], self._levels[2])
+
+    @property
+    def instance(self) -> Instance:
+        """The matrix as an :class:`~sysrs_ref.instance.Instance` (one block), made on first use for a realised table.
+
+        ValueError for a table of several blocks (use :meth:`block`).
+        """
+        if self._instance is None:
+            if self.blocks != 1:
+                raise ValueError(f"this table holds {self.blocks} matrices side by side: use block(b)")
+            self._instance = self.block(0)
+        return self._instance
+
+    def block(self, index: int) -> Instance:
+        """Block *index* (a run's realised matrix) as an :class:`~sysrs_ref.instance.Instance` (slow: Fractions).
+
+        >>> table = realised_table((Fraction(0), Fraction(1)), np.array([[1, 0, 0, 0], [0, 1, 1, 1]]), 2)
+        >>> table.block(1).rows
+        ((Fraction(0, 1), Fraction(0, 1)), (Fraction(1, 1), Fraction(1, 1)))
+        """
+        if self.blocks == 1 and self._instance is not None:
+            return self._instance
+        low, high = index * self.n_queries, (index + 1) * self.n_queries
+        return Instance(
+            [
+                [Fraction(n, self.denominator) for n in self.numerator_row(model)[low:high]]
+                for model in range(self.n_models)
+            ]
+        )
+
+    def numerator_row(self, model: int) -> tuple[int, ...]:
+        """Model *model*'s exact numerators N_ij (all B L of them), made once when asked.
+
+        >>> score_table(Instance([[0.5, 0.25], [1, 0]])).numerator_row(0)
+        (2, 1)
+        """
+        if self._instance is not None:
+            return self._instance.numerators[model]
+        if model not in self._rows:
+            if self._levels is not None:
+                numerators = self._levels[0]
+                self._rows[model] = tuple(numerators[code] for code in self._levels[2][model].tolist())
+            else:
+                self._rows[model] = tuple(int(n) for n in self.values[model].tolist())
+        return self._rows[model]
+
+    def largest_row_sum(self) -> int:
+        """The largest sum of one model's numerators over one block's L queries (``exact`` tables).
+
+        >>> realised_table((Fraction(0), Fraction(1)), np.array([[1, 1, 0, 1], [0, 1, 1, 0]]), 2).largest_row_sum()
+        2
+        """
+        shaped = np.asarray(self.values).reshape(self.n_models, self.blocks, self.n_queries)
+        return int(shaped.sum(axis=2, dtype=np.int64).max(initial=0))
 
     def exact_sum(self, model: int, queries: Iterable[int]) -> int:
         """The exact sum of *model*'s numerators over *queries* (divide by D for the scores).
@@ -67,13 +174,23 @@ class ScoreTable:
         >>> table.exact_sum(0, [0, 1]), table.denominator
         (3, 4)
         """
-        row = self._numerators[model]
+        row = self.numerator_row(model)
         return sum(row[int(query)] for query in queries)
 
     def exact_mean(self, model: int, queries: Iterable[int]) -> Fraction:
         """The exact mean score of *model* over *queries* (at least one)."""
         chosen = [int(query) for query in queries]
         return Fraction(self.exact_sum(model, chosen), self.denominator * len(chosen))
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the rows made on demand (workers make their own)."""
+        state = dict(self.__dict__)
+        state["_rows"] = {}
+        return state
+
+    def __repr__(self) -> str:
+        kind = "exact" if self.exact else "float"
+        return f"ScoreTable({kind}, K={self.n_models}, L={self.n_queries}, blocks={self.blocks})"
 
 
 def score_table(instance: Instance, *, prefer_float: bool = False) -> ScoreTable:
@@ -93,14 +210,52 @@ def score_table(instance: Instance, *, prefer_float: bool = False) -> ScoreTable
     numerators = instance.numerators
     largest = max(max(row) for row in numerators)
     fits = (largest + 1) * instance.n_queries * instance.n_models < INT_LIMIT and not prefer_float
-    values: npt.NDArray[np.int64] | npt.NDArray[np.float64]
-    values = np.array(numerators, dtype=np.int64) if fits else np.array(instance.array, dtype=np.float64)
-    compact: npt.NDArray[np.generic] = values
+    values: Values
+    compact: npt.NDArray[np.generic]
     if fits:
-        for small in (np.int8, np.int16, np.int32):
-            if int(values.max(initial=0)) <= np.iinfo(small).max:
-                compact = values.astype(small)
-                break
+        values = np.array(numerators, dtype=np.int64)
+        compact = _compact(values)
+    else:
+        floats = np.array(instance.array, dtype=np.float64)
+        values, compact = floats, floats
     values.setflags(write=False)
-    compact.setflags(write=False)
-    return ScoreTable(instance, fits, values, instance.denominator, compact, numerators)
+    return ScoreTable(fits, compact, instance.denominator, instance.n_queries, instance=instance, values=values)
+
+
+def realised_table(
+    levels: Sequence[Fraction], codes: npt.NDArray[np.integer[Any]], n_queries: int, *, prefer_float: bool = False
+) -> ScoreTable:
+    """A table of B = width / L matrices side by side from level codes: score (i, c) = ``levels[codes[i, c]]``.
+
+    No Instance is made: the levels' numerators over their least common
+    denominator D gather into int64 numerators when every block's sums fit
+    (as :func:`score_table`; always for Bernoulli levels 0 and 1, whose codes
+    are then the table itself), else their floats into float64 scores.
+    *codes* is K x B L, any small integer dtype.
+
+    >>> table = realised_table((Fraction(0), Fraction(1, 2), Fraction(1)), np.array([[2, 1], [0, 0]]), 2)
+    >>> table.exact, table.values.tolist(), table.denominator
+    (True, [[2, 1], [0, 0]], 2)
+    >>> realised_table((Fraction(0), Fraction(1, 3)), np.array([[1], [0]]), 1, prefer_float=True).values.tolist()
+    [[0.3333333333333333], [0.0]]
+    """
+    denominator = math.lcm(*(level.denominator for level in levels))
+    numerators = tuple(level.numerator * (denominator // level.denominator) for level in levels)
+    n_models = int(codes.shape[0])
+    fits = (max(numerators) + 1) * n_queries * n_models < INT_LIMIT and not prefer_float
+    floats = np.array([float(level) for level in levels], dtype=np.float64)
+    if fits:
+        table = _compact(np.array(numerators, dtype=np.int64))
+        identity = numerators == tuple(range(len(levels)))  # Bernoulli: the codes are the numerators
+        compact = codes.astype(table.dtype, copy=False) if identity else np.take(table, codes)
+        return ScoreTable(True, compact, denominator, n_queries, levels=(numerators, floats, codes))
+    return ScoreTable(False, np.take(floats, codes), denominator, n_queries, levels=(numerators, floats, codes))
+
+
+def _compact(values: npt.NDArray[np.int64]) -> npt.NDArray[np.generic]:
+    """Non-negative int64 *values* in the smallest of int8, int16, int32, int64 that holds them."""
+    largest = int(values.max(initial=0))
+    for small in (np.int8, np.int16, np.int32):
+        if largest <= np.iinfo(small).max:
+            return values.astype(small)
+    return values

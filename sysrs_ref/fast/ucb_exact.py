@@ -81,7 +81,7 @@ def bounds_for(table: ScoreTable, a: Fraction) -> Bounds:
     n_queries, denominator = table.n_queries, table.denominator
     root = 1.0 + math.sqrt(float(a))
     if table.exact and n_queries * denominator < 2**900:
-        largest_sum = int(np.asarray(table.values).sum(axis=1).max())  # fits: ScoreTable checks K L max < 2^62
+        largest_sum = table.largest_row_sum()  # fits: ScoreTable checks K L max < 2^62
         exact_floats = largest_sum < 2**53 and n_queries * denominator < 2**53 and n_queries**2 * denominator < 2**52
         err = 8 * UNIT * root
         return Bounds(4 * err, 0.0 if exact_floats else 2.0**-48, exact_floats)
@@ -174,7 +174,7 @@ class RunView:
             return Fraction(int(self.prefix[arm, count - 1]), denominator)
         sums = self._exact.setdefault(arm, [0])  # exact prefix sums, extended as far as asked
         if len(sums) <= count:
-            row, total = self.table.instance.numerators[arm], sums[-1]
+            row, total = self.table.numerator_row(arm), sums[-1]
             for query in self.orders[arm if self.orders.shape[0] > 1 else 0, len(sums) - 1 : count].tolist():
                 total += row[query]
                 sums.append(total)

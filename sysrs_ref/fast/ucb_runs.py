@@ -44,7 +44,7 @@ class Setup:
             self.bounds = dataclasses.replace(self.bounds, gap=gap, mean_tol=mean_tol, means_exact=False)
         counts = range(1, n_queries + 1)
         self.integer = self.bounds.integer
-        self.values: Prefix = table.values if self.integer else np.asarray(table.instance.array, dtype=np.float64)
+        self.values: Prefix = table.values if self.integer else table.floats
         if self.integer:
             self.scale = np.array([float(n * denominator) for n in counts], dtype=np.float64)
         else:
@@ -54,7 +54,7 @@ class Setup:
         # Rational indices (P q + r D) / (N D q) compared in int64, when that cannot overflow.
         self.rational_int64 = False
         if self.integer:
-            largest = int(np.abs(table.values).sum(axis=1).max())
+            largest = table.largest_row_sum()
             top = largest * a.denominator + int(self.squares.max()) * denominator
             self.rational_int64 = top * n_queries < 2**62
         # Arms of one class have equal exact sums at equal counts (float scores; integer ones compare sums).
@@ -69,14 +69,13 @@ def row_classes(table: ScoreTable, values: Prefix) -> npt.NDArray[np.int64]:
     >>> from sysrs_ref import Instance
     >>> from sysrs_ref.fast import score_table
     >>> table = score_table(Instance([[0.5, 1e-300], [0.25, 0.5], [0.5, 1e-300]]))
-    >>> row_classes(table, np.asarray(table.instance.array)).tolist()
+    >>> row_classes(table, table.floats).tolist()
     [0, 1, 0]
     """
     _, first, inverse = np.unique(values, axis=0, return_index=True, return_inverse=True)
     classes = first[inverse.reshape(-1)].astype(np.int64)
-    rows = table.instance.numerators
     for model in np.flatnonzero(classes != np.arange(len(classes))).tolist():
-        if rows[model] != rows[int(classes[model])]:
+        if table.numerator_row(model) != table.numerator_row(int(classes[model])):
             classes[model] = model  # equal floats of different scores (rounded Fractions)
     return classes
 
@@ -85,13 +84,13 @@ class Workspace:
     """Work arrays for up to *capacity* runs, reused from group to group (fresh memory is slow to touch)."""
 
     def __init__(self, setup: Setup, capacity: int, synchronized: bool) -> None:
-        n_models, n_queries = setup.values.shape
+        n_models, n_queries, stride = setup.table.n_models, setup.table.n_queries, setup.values.shape[1]
         self.prefix: Prefix = np.empty_like(setup.values, shape=(capacity, n_models, n_queries))
         self.keys = np.empty((capacity, n_models, n_queries - 1), dtype=np.float64)
         self.sample = np.empty((capacity, n_models * (n_queries - 1)), dtype=np.float64)
-        index = np.int32 if n_models * n_queries < 2**31 else np.intp  # int32 indices take faster
+        index = np.int32 if n_models * stride < 2**31 else np.intp  # int32 indices take faster
         self.cells = None if synchronized else np.empty((capacity, n_models, n_queries), dtype=index)
-        self.offsets = (np.arange(n_models, dtype=index) * n_queries)[None, :, None]
+        self.offsets = (np.arange(n_models, dtype=index) * stride)[None, :, None]  # rows of B L for B blocks
 
 
 class Runs:

@@ -11,6 +11,14 @@ when asked, every run's choice. Pieces run inline, on local worker processes
 or on a Dask cluster; none of this changes a number, because each run's draw
 depends only on (seed, r).
 
+A job's matrix may be a stochastic instance's table
+(:class:`~sysrs_ref.fast.stochastic.StochasticTable`): run r then draws,
+after its orders and from the same generator, the noise of every cell
+(exactly ``random_stochastic_draw``, :func:`~sysrs_ref.fast.batch.simulation_noisy_draws`),
+runs on the matrix that noise realises, and is judged by the stochastic
+truth (the best models of mu_i = (1/L) sum_j E[S_ij]). Point masses need no
+noise: their runs are the matrix's own.
+
 Pieces are made lazily, at most :data:`IN_FLIGHT_PER_WORKER` per worker in
 flight, so memory does not grow with the number of runs; only the results
 kept per run (every run's choice, for ``simulate``) do, and they are refused
@@ -51,15 +59,19 @@ from sysrs_ref.algorithms.params import AlgorithmParams
 from sysrs_ref.algorithms.registry import get_algorithm
 from sysrs_ref.datasets import Dataset
 from sysrs_ref.errors import ParameterError
-from sysrs_ref.fast.batch import simulation_draws
+from sysrs_ref.fast.batch import DrawBatch, NoisyDrawBatch, simulation_draws, simulation_noisy_draws
 from sysrs_ref.fast.lrf import lrf_rankings
 from sysrs_ref.fast.outcomes import FastOutcomes
-from sysrs_ref.fast.run import CELL_BYTES, CHUNK_BYTES, KERNELS, chunk_runs, run_exact
+from sysrs_ref.fast.run import CELL_BYTES, CHUNK_BYTES, KERNELS, NOISY_CELL_BYTES, chunk_runs, run_exact
+from sysrs_ref.fast.stochastic import StochasticTable
 from sysrs_ref.fast.table import ScoreTable, score_table
 from sysrs_ref.simulation._config import Config
 from sysrs_ref.topm import TopMCounts, TopMTruth, topm_counts
 
-__all__ = ["MAX_KEPT_BYTES", "MAX_RUNS", "CellResult", "Job", "jobs_of", "process_pool", "run_jobs"]
+__all__ = ["MAX_KEPT_BYTES", "MAX_RUNS", "AnyTable", "CellResult", "Job", "jobs_of", "process_pool", "run_jobs"]
+
+#: What a job runs on: a matrix's table, or a stochastic instance's (each run realises its own matrix).
+AnyTable = ScoreTable | StochasticTable
 
 #: Pieces of work per worker, so that progress is reported and the workers stay busy until the end.
 PIECES_PER_WORKER = 8
@@ -155,7 +167,7 @@ _Part = tuple[npt.NDArray[np.int32] | None, npt.NDArray[np.int64], npt.NDArray[n
 
 def run_jobs(
     jobs: Sequence[Job],
-    tables: Mapping[str, ScoreTable],
+    tables: Mapping[str, AnyTable],
     *,
     workers: int = 1,
     scheduler: str | None = None,
@@ -166,7 +178,11 @@ def run_jobs(
 ) -> list[dict[Config, CellResult]]:
     """Run every job (its configurations on common draws) and return each job's results, in *jobs*' order.
 
-    *tables* holds the score table of every job without a ``source``.
+    *tables* holds the score table of every job without a ``source``: a
+    :class:`~sysrs_ref.fast.table.ScoreTable`, or a
+    :class:`~sysrs_ref.fast.stochastic.StochasticTable` whose runs draw their
+    noise after their orders (:func:`~sysrs_ref.fast.batch.simulation_noisy_draws`)
+    and are judged by its truth (UCB-E-LRF is refused there).
     *workers* > 1 runs the pieces on that many local processes; *scheduler*
     on that Dask scheduler instead. *chunk* sets the runs per piece (default:
     within the memory bound, several pieces per worker). *progress* is called
@@ -182,7 +198,8 @@ def run_jobs(
     _check_runs(jobs, keep_chosen)
     total = sum(job.runs for job in jobs)
     spread = 1 if scheduler is None and workers == 1 else workers
-    sizes = [chunk or _piece_size(job, total, spread) for job in jobs]
+    noisy = [_noisy(tables.get(job.key)) for job in jobs]
+    sizes = [chunk or _piece_size(job, total, spread, noisy=flag) for job, flag in zip(jobs, noisy, strict=True)]
     left = [-(-job.runs // size) for job, size in zip(jobs, sizes, strict=True)]  # pieces still to record, per job
     results = [
         {
@@ -289,8 +306,15 @@ def _check_runs(jobs: Sequence[Job], keep_chosen: bool) -> None:
             )
 
 
-def _piece_size(job: Job, total: int, workers: int) -> int:
+def _noisy(table: AnyTable | None) -> bool:
+    """Whether the runs on *table* draw noise and realise their own matrices."""
+    return isinstance(table, StochasticTable) and table.fixed is None
+
+
+def _piece_size(job: Job, total: int, workers: int, *, noisy: bool = False) -> int:
     """Runs per piece: within the memory bound (shared by the workers), several pieces per worker.
+
+    *noisy* runs (a stochastic instance's) hold their noise and realised matrices too.
 
     >>> sysrs = (Config.of("sysrs"),)
     >>> _piece_size(Job("x", (80, 1000), sysrs, (1, 2, 3), 1000, 0), 1000, 1)
@@ -302,23 +326,32 @@ def _piece_size(job: Job, total: int, workers: int) -> int:
     if any(config.algorithm not in KERNELS for config in job.configs):  # the reference, run by run (UCB-E-LRF)
         return max(1, min(share, math.ceil(job.runs / 100)))
     cell_bytes = max(CELL_BYTES.get(config.algorithm, 64) for config in job.configs)
+    cell_bytes += NOISY_CELL_BYTES if noisy else 0
     memory = chunk_runs(*job.shape, len(job.budgets), limit=CHUNK_BYTES // workers, cell_bytes=cell_bytes)
     return max(1, min(memory, MAX_CHUNK, max(MIN_CHUNK, share)))
 
 
-def _piece(job: Job, start: int, stop: int, table: ScoreTable, keep_chosen: bool) -> dict[Config, _Part]:
-    """Runs start .. stop - 1 of every configuration of *job*, on one set of draws."""
-    best = sorted(table.instance.best)
-    truth = TopMTruth.of(table.instance) if job.top_m else None
+def _piece(job: Job, start: int, stop: int, table: AnyTable, keep_chosen: bool) -> dict[Config, _Part]:
+    """Runs start .. stop - 1 of every configuration of *job*, on one set of draws (and noise, if stochastic)."""
+    if isinstance(table, StochasticTable):  # the stochastic truth, not a realised matrix's
+        best, truth = sorted(table.best), table.truth if job.top_m else None
+    else:
+        best, truth = sorted(table.instance.best), TopMTruth.of(table.instance) if job.top_m else None
     budgets = np.asarray(job.budgets, dtype=np.int64)
     out: dict[Config, _Part] = {}
     if job.cells:  # UCB-E-LRF: its own draws (cell orders, stream seeds); a run spends each budget exactly
+        if not isinstance(table, ScoreTable):
+            raise ParameterError("UCB-E-LRF does not run on stochastic instances")
         for config in job.configs:
             rankings = lrf_rankings(table.instance.array, job.budgets, job.seed, start, stop, config.lrf)
             counts = {m: topm_counts(rankings, truth, m) for m in job.top_m if truth is not None}
             out[config] = _part(rankings[:, :, 0], best, budgets, counts, keep_chosen)
         return out
-    draws = simulation_draws(job.seed, start, stop, *job.shape, synchronized=job.synchronized)
+    draws: DrawBatch | NoisyDrawBatch
+    if _noisy(table):  # run r's noise comes after its orders, from its own generator
+        draws = simulation_noisy_draws(job.seed, start, stop, *job.shape, synchronized=job.synchronized)
+    else:
+        draws = simulation_draws(job.seed, start, stop, *job.shape, synchronized=job.synchronized)
 
     def run(config: Config, params: AlgorithmParams, ranking: bool) -> FastOutcomes:
         return run_exact(table, config.algorithm, job.budgets, draws, params, ranking=ranking, chunk=draws.n_runs)
@@ -349,7 +382,7 @@ def _part(
 
 # -- where a worker finds its score tables ------------------------------------------------------------
 
-_INSTALLED: dict[str, ScoreTable] = {}
+_INSTALLED: dict[str, AnyTable] = {}
 """Tables the parent sent to this worker process (its initializer)."""
 _LOADED: dict[str, ScoreTable] = {}
 """The last matrix this process loaded from a Dataset (one at a time keeps memory flat)."""
@@ -363,13 +396,13 @@ def _loaded(job: Job) -> ScoreTable:
     return _LOADED[job.key]
 
 
-def _worker_piece(job: Job, start: int, stop: int, table: ScoreTable | None, keep_chosen: bool) -> dict[Config, _Part]:
+def _worker_piece(job: Job, start: int, stop: int, table: AnyTable | None, keep_chosen: bool) -> dict[Config, _Part]:
     if table is None:
         table = _INSTALLED[job.key] if job.source is None else _loaded(job)
     return _piece(job, start, stop, table, keep_chosen)
 
 
-def _init_worker(tables: Mapping[str, ScoreTable]) -> None:
+def _init_worker(tables: Mapping[str, AnyTable]) -> None:
     _INSTALLED.clear()
     _INSTALLED.update(tables)
 
@@ -483,7 +516,7 @@ def _watch_parent(parent: int) -> None:
 
 @contextmanager
 def _executor(
-    workers: int, scheduler: str | None, tables: Mapping[str, ScoreTable]
+    workers: int, scheduler: str | None, tables: Mapping[str, AnyTable]
 ) -> Iterator[tuple[Executor | None, int]]:
     """(None, 1) inline for one local worker; a process pool for more; a Dask client's executor for a scheduler.
 

@@ -16,7 +16,17 @@ priority, then the query order(s)). So
 
 Runs go through :func:`sysrs_ref.fast.run_fast`, which gives exactly the
 reference's outcome for each draw (and falls back to the reference itself for
-an algorithm without a fast kernel). UCB-E-LRF draws an
+an algorithm without a fast kernel).
+
+A :class:`~sysrs_ref.stochastic.StochasticInstance` (scores S_ij ~ phi_ij)
+runs the same way: run r's generator draws the arm priority and the query
+order(s) as above, then the noise of every cell, i.e. exactly
+``random_stochastic_draw(that generator, K, L, synchronized=...)``; the run is
+``select(instance, budget, algorithm, draw=that draw)``, and it is correct
+when it chooses a best model of the stochastic truth (mu_i = (1/L) sum_j
+E[S_ij]; top-m from the mean instance's tiers). A deterministic matrix given
+as point masses (:meth:`~sysrs_ref.stochastic.StochasticInstance.deterministic`)
+gives exactly the matrix's results. UCB-E-LRF is refused there. UCB-E-LRF draws an
 :class:`~sysrs_ref.algorithms.lrf.LRFDraw` from the same child generator
 (``random_lrf_draw``) and runs through :func:`sysrs_ref.fast.lrf.lrf_rankings`.
 """
@@ -35,13 +45,15 @@ from sysrs_ref._checks import check_int, check_seed
 from sysrs_ref.algorithms.registry import ParamValue
 from sysrs_ref.errors import BudgetError, ParameterError
 from sysrs_ref.fast.batch import simulation_draws
+from sysrs_ref.fast.stochastic import stochastic_table
 from sysrs_ref.fast.table import score_table
 from sysrs_ref.instance import InstanceLike, as_instance
 from sysrs_ref.json_types import JsonValue
 from sysrs_ref.schedule import Budget
 from sysrs_ref.scores import decimal_text
 from sysrs_ref.simulation._config import Config, parse_algorithm_list
-from sysrs_ref.simulation._engine import CellResult, jobs_of, run_jobs
+from sysrs_ref.simulation._engine import AnyTable, CellResult, jobs_of, run_jobs
+from sysrs_ref.stochastic import StochasticInstance
 from sysrs_ref.topm import TopMCounts, counts_json, parse_top_m
 
 __all__ = ["SimulationResult", "SimulationRow", "simulate", "simulate_many", "simulation_draws"]
@@ -123,7 +135,7 @@ class SimulationResult:
 
 
 def simulate(
-    instance: InstanceLike,
+    instance: InstanceLike | StochasticInstance,
     algorithm: str,
     budgets: Sequence[int | str],
     runs: int,
@@ -146,8 +158,11 @@ def simulate(
     *progress* is called with 0 once the inputs are checked, then with the
     number of runs finished after each chunk. Parameters (``a`` for the UCB
     family, ``m`` for SAR and SySAR) are passed by keyword. *instance* may be
-    a numpy array or nested lists of scores (made an Instance); counts and
-    the seed may be numpy integers.
+    a numpy array or nested lists of scores (made an Instance), or a
+    :class:`~sysrs_ref.stochastic.StochasticInstance` (see the module's
+    docstring: each run draws its noise too, and is judged by the stochastic
+    truth; UCB-E-LRF is refused with a ParameterError); counts and the seed
+    may be numpy integers.
 
     *top_m* (such as ``[3, 5, 10]`` or ``"3,5,10"``) adds, per target m, the
     top-m identification, ranking and per-rank errors of the runs' rankings
@@ -173,7 +188,7 @@ def simulate(
 
 
 def simulate_many(
-    instance: InstanceLike,
+    instance: InstanceLike | StochasticInstance,
     configs: Sequence[Config] | str,
     budgets: Sequence[int | np.integer[Any] | str | Budget],
     runs: int,
@@ -196,7 +211,8 @@ def simulate_many(
     table with a = 1). *scheduler* runs the pieces on that Dask scheduler
     instead of *workers* local processes. *progress* is called with 0 once
     the inputs are checked, then with the number of (run, configuration)
-    pairs finished after each piece.
+    pairs finished after each piece. *instance* may be a
+    :class:`~sysrs_ref.stochastic.StochasticInstance`, as for :func:`simulate`.
 
     >>> inst = [[1, 1, 0, 1], [1, 0, 0, 1], [0, 1, 0, 0]]
     >>> both = simulate_many(inst, "sysrs,ucbe:a=0.5", ["50%"], runs=10, seed=1)
@@ -204,11 +220,21 @@ def simulate_many(
     [('sysrs', {}, 5), ('ucbe', {'a': '0.5'}, 6)]
     >>> both[0].rows == simulate(inst, "sysrs", ["50%"], runs=10, seed=1).rows
     True
+    >>> noisy = StochasticInstance.bernoulli([[0.75, 0.75, 0.5], [0.5, 0.25, 0.5]])
+    >>> [row.correct for row in simulate_many(noisy, "sysrs", ["100%"], runs=100, seed=1)[0].rows]
+    [70]
     """
-    instance = as_instance(instance)
+    stochastic = instance if isinstance(instance, StochasticInstance) else None
+    instance = stochastic.mean_instance if stochastic is not None else as_instance(instance)
     chosen_configs = parse_algorithm_list(configs, "algorithms") if isinstance(configs, str) else tuple(configs)
     if not chosen_configs:
         raise ParameterError("give at least one algorithm")
+    lrf = [config.label for config in chosen_configs if config.cells]
+    if stochastic is not None and lrf:
+        raise ParameterError(
+            f"{lrf[0]} does not run on stochastic instances (its low-rank fit reads each cell's one score); "
+            "leave it out, or simulate the mean matrix (StochasticInstance.mean_instance)"
+        )
     runs = check_int(runs, "runs")
     workers = check_int(workers, "workers")
     if chunk is not None:
@@ -222,7 +248,7 @@ def simulate_many(
     if progress is not None:
         progress(0)  # the inputs are valid and the runs start
     found: dict[Config, CellResult] = {}
-    table = score_table(instance)
+    table: AnyTable = score_table(instance) if stochastic is None else stochastic_table(stochastic)
     for cells in run_jobs(
         jobs,
         {"instance": table},
