@@ -34,7 +34,8 @@ from sysrs_ref.algorithms.successive_accepts_rejects import check_m
 from sysrs_ref.errors import ParameterError, TooLargeToEnumerateError
 from sysrs_ref.instance import Instance
 from sysrs_ref.schedule import check_budget
-from sysrs_ref.theory import exact_sar, exact_sync, exact_unsync
+from sysrs_ref.stochastic import StochasticInstance
+from sysrs_ref.theory import exact_sar, exact_stochastic, exact_sync, exact_unsync
 
 __all__ = [
     "DEFAULT_LIMIT",
@@ -67,7 +68,7 @@ _SMALL = {name: "K <= 4, L <= 7 is always fine" for name in ("us", "syus", "sr",
 
 
 def _prepare(
-    instance: Instance, algorithm: str, budget: int, params: dict[str, ParamValue]
+    instance: Instance | StochasticInstance, algorithm: str, budget: int, params: dict[str, ParamValue]
 ) -> tuple[str, AlgorithmParams]:
     """The algorithm's registered name and its parameters, parsed (SAR's m checked against K)."""
     spec = get_algorithm(_check(instance, algorithm, budget))
@@ -77,10 +78,10 @@ def _prepare(
     return spec.name, typed
 
 
-def _check(instance: Instance, algorithm: str, budget: int) -> str:
+def _check(instance: Instance | StochasticInstance, algorithm: str, budget: int) -> str:
     """The algorithm's registered name, once the instance, the algorithm and the budget are checked."""
-    if not isinstance(instance, Instance):
-        raise TypeError(f"instance must be an Instance, got {type(instance).__name__}")
+    if not isinstance(instance, (Instance, StochasticInstance)):
+        raise TypeError(f"instance must be an Instance or a StochasticInstance, got {type(instance).__name__}")
     spec = get_algorithm(algorithm)
     if spec.cells:
         raise ParameterError(
@@ -91,13 +92,17 @@ def _check(instance: Instance, algorithm: str, budget: int) -> str:
     return spec.name
 
 
-def enumeration_size(instance: Instance, algorithm: str, budget: int, **params: ParamValue) -> int:
+def enumeration_size(instance: Instance | StochasticInstance, algorithm: str, budget: int, **params: ParamValue) -> int:
     """An upper bound on the cases (or DP states) the exact engine would enumerate, computed cheaply.
 
     It depends only on the shape of the instance's rows or columns (how many
     distinct values, how often), the algorithm and the budget, never on
     running the enumeration. :func:`error_probability` refuses instances
-    whose size exceeds its ``limit``.
+    whose size exceeds its ``limit``. For a non-degenerate
+    :class:`~sysrs_ref.stochastic.StochasticInstance` it is
+    :func:`~sysrs_ref.theory.exact_stochastic.phase_size` (SyUS, SySRs,
+    SySAR) or :func:`~sysrs_ref.theory.exact_stochastic.mixture_size` (the
+    others; past :data:`DEFAULT_LIMIT` it only says "more than that").
 
     >>> from sysrs_ref import Instance
     >>> inst = Instance([[1, 1, 1, 0], [0, 1, 0, 1]])
@@ -107,6 +112,17 @@ def enumeration_size(instance: Instance, algorithm: str, budget: int, **params: 
     True
     """
     name, _ = _prepare(instance, algorithm, budget, dict(params))
+    return _size(instance, name, budget, DEFAULT_LIMIT)
+
+
+def _size(instance: Instance | StochasticInstance, name: str, budget: int, cap: int) -> int:
+    """The enumeration size of a checked case; a stochastic mixture's is counted up to just past *cap*."""
+    if isinstance(instance, StochasticInstance):
+        if instance.degenerate:
+            return _SIZES[name](instance.mean_instance, budget)
+        if name in exact_stochastic.PHASE_ALGORITHMS:
+            return exact_stochastic.phase_size(instance, name, budget)
+        return exact_stochastic.mixture_size(instance, name, lambda r: _SIZES[name](r, budget), cap=cap)
     return _SIZES[name](instance, budget)
 
 
@@ -126,20 +142,28 @@ def approximate(count: int) -> str:
     return f"{mantissa:g}e+{exponent}"
 
 
-def _check_limit(instance: Instance, name: str, budget: int, limit: int) -> None:
+_SMALL_STOCHASTIC = dict.fromkeys(exact_stochastic.PHASE_ALGORITHMS, "with Bernoulli laws K <= 4, L <= 6 is fine") | {
+    name: f"with Bernoulli laws K = 2, L <= 6 or K = 3, L <= {queries} is fine"
+    for name, queries in (("us", 5), ("sr", 5), ("sar", 5), ("syucbe", 4), ("ucbe", 4))
+}
+
+
+def _check_limit(instance: Instance | StochasticInstance, name: str, budget: int, limit: int) -> None:
     check_int(limit, "limit")
-    size = _SIZES[name](instance, budget)
+    size = _size(instance, name, budget, limit)
     if size > limit:
         n_models, n_queries = instance.shape
+        stochastic = isinstance(instance, StochasticInstance) and not instance.degenerate
         raise TooLargeToEnumerateError(
-            f"exact enumeration of {name} on {n_models} x {n_queries} at budget {budget} "
-            f"needs about {approximate(size)} cases, over the limit of {approximate(limit)}; use a smaller "
-            f"instance ({_SMALL[name]}) or raise --limit"
+            f"exact enumeration of {name} on {n_models} x {n_queries}{' stochastic' if stochastic else ''} at "
+            f"budget {budget} needs {'more than' if size > limit and stochastic else 'about'} "
+            f"{approximate(size)} cases, over the limit of {approximate(limit)}; use a smaller instance "
+            f"({(_SMALL_STOCHASTIC if stochastic else _SMALL)[name]}) or raise --limit"
         )
 
 
 def outcome_distribution(
-    instance: Instance,
+    instance: Instance | StochasticInstance,
     algorithm: str,
     budget: int,
     *,
@@ -149,7 +173,11 @@ def outcome_distribution(
     """The exact law of the model *algorithm* returns, over a uniformly random draw.
 
     Keys are the models that can be returned, values their probabilities
-    (positive Fractions summing to 1). *params* are the algorithm's parameters
+    (positive Fractions summing to 1). *instance* may be a
+    :class:`~sysrs_ref.stochastic.StochasticInstance` (S_ij ~ phi_ij): the
+    law is then over the draw and the stated laws phi_ij
+    (:mod:`sysrs_ref.theory.exact_stochastic`); a degenerate one (point
+    masses) gives exactly its matrix's law. *params* are the algorithm's parameters
     (``a`` for ``ucbe`` and ``syucbe``, ``m`` for ``sar`` and ``sysar``,
     validated by the registry); *budget* must lie in [K, K*L]. For SAR and
     SySAR the returned model is ``ranking[0]``, the first model accepted
@@ -164,13 +192,25 @@ def outcome_distribution(
     >>> inst = Instance([[1, 1, 1, 0], [0, 1, 0, 1]])
     >>> outcome_distribution(inst, "sysrs", 4)
     {0: Fraction(5, 8), 1: Fraction(3, 8)}
+
+    Stochastic: S_0j ~ Bernoulli(3/4), S_1j ~ Bernoulli(1/2), one shared query:
+
+    >>> from sysrs_ref.stochastic import StochasticInstance
+    >>> noisy = StochasticInstance.bernoulli([[Fraction(3, 4)] * 2, [Fraction(1, 2)] * 2])
+    >>> outcome_distribution(noisy, "sysrs", 3)   # 1 - P(S_0 < S_1) - P(tie) / 2 = 1 - 1/8 - 1/4
+    {0: Fraction(5, 8), 1: Fraction(3, 8)}
     """
     name, typed = _prepare(instance, algorithm, budget, dict(params))
     return exact_law(instance, name, budget, typed, limit=limit)
 
 
 def exact_law(
-    instance: Instance, algorithm: str, budget: int, params: AlgorithmParams, *, limit: int = DEFAULT_LIMIT
+    instance: Instance | StochasticInstance,
+    algorithm: str,
+    budget: int,
+    params: AlgorithmParams,
+    *,
+    limit: int = DEFAULT_LIMIT,
 ) -> dict[int, Fraction]:
     """:func:`outcome_distribution` with the parameters parsed already (:meth:`~sysrs_ref.algorithms.registry.AlgorithmSpec.parse_params`).
 
@@ -183,6 +223,29 @@ def exact_law(
     if isinstance(params, TopMSize):
         check_m(params.m, instance.n_models)
     _check_limit(instance, name, budget, limit)
+    if isinstance(instance, StochasticInstance):
+        if not instance.degenerate:
+            return _stochastic_law(instance, name, budget, params)
+        instance = instance.mean_instance
+    return _deterministic_law(instance, name, budget, params)
+
+
+def _stochastic_law(
+    instance: StochasticInstance, name: str, budget: int, params: AlgorithmParams
+) -> dict[int, Fraction]:
+    """The law over the draw and phi_ij: the phase DP where it exists, else the engine mixed over the statistic."""
+    if name in exact_stochastic.PHASE_ALGORITHMS:
+        m = params.m if isinstance(params, TopMSize) else 1
+        result = exact_stochastic.phase_law(instance, name, budget, m=m)
+    else:
+        result = exact_stochastic.mixture_law(instance, name, lambda r: _deterministic_law(r, name, budget, params))
+    if sum(result.values()) != 1:  # pragma: no cover - an engine bug, never a user's mistake
+        raise AssertionError(f"the exact law of {name} does not sum to 1: {result}")
+    return result
+
+
+def _deterministic_law(instance: Instance, name: str, budget: int, params: AlgorithmParams) -> dict[int, Fraction]:
+    """The deterministic engines' law of a checked case (no size check)."""
     a = params.a if isinstance(params, Exploration) else Fraction(1)
     law: dict[int, Fraction]
     if name in ("sar", "sysar"):
@@ -209,7 +272,7 @@ def exact_law(
 
 
 def error_probability(
-    instance: Instance,
+    instance: Instance | StochasticInstance,
     algorithm: str,
     budget: int,
     *,
@@ -220,7 +283,9 @@ def error_probability(
     """The exact probability that *algorithm* fails to return a best model, over a uniform draw.
 
     1 - P(chosen in ``instance.best``): with tied best models, returning any
-    of them is a success. *algorithm* is one of ``us``, ``syus``, ``sr``,
+    of them is a success. A :class:`~sysrs_ref.stochastic.StochasticInstance`
+    is judged by its stochastic truth (the best mu_i = (1/L) sum_j E[S_ij]),
+    the probability being over the draw and the stated laws phi_ij. *algorithm* is one of ``us``, ``syus``, ``sr``,
     ``sysrs`` (the paper's Algorithm 1), ``ucbe``, ``syucbe``, ``sar``,
     ``sysar``; *a* is the exploration parameter of ``ucbe``/``syucbe``
     (default 1, parsed exactly by
