@@ -17,19 +17,8 @@ from hypothesis import strategies as st
 
 from sysrs_ref import BoundConditionError
 from sysrs_ref.theory import bernstein_paired_bound, bernstein_wor_bound, h3_two_arm, lower_bound, lower_bound_pair
+from tests.exact_tails import mean_of_sum_at_least
 from tests.strategies import Distribution, delta_and_s, distributions, grid, unit
-
-
-def mean_of_sum_at_least(population: list[Distribution], n: int, threshold: Fraction) -> Fraction:
-    """P(sum of n draws >= threshold), sampling n distinct members (uniform subset), each drawn once."""
-    subsets = list(itertools.combinations(range(len(population)), n))
-    total = Fraction(0)
-    for subset in subsets:
-        for outcome in itertools.product(*(population[i] for i in subset)):
-            weight = math.prod((p for _, p in outcome), start=Fraction(1))
-            if sum((v for v, _ in outcome), Fraction(0)) >= threshold:
-                total += weight
-    return total / len(subsets)
 
 
 @settings(max_examples=200, deadline=None)

@@ -14,9 +14,19 @@ no possible error in that phase. The capped schedule
 caps at L; in a phase with n_k = L every remaining model has seen every query,
 so with deterministic scores the unique best model cannot be the worst. So:
 deterministic scores, every budget is covered; stochastic scores, only
-budgets whose paper schedule needs no cap (n_{K-1} <= L), since a capped
-phase has fewer samples than the proof uses and Lemma bernstein-bounded-wor
-needs n <= L.
+budgets whose paper schedule needs no cap (n_{K-1} <= L, that is
+n - K <= 2 L logbar(K)), since a capped phase has fewer samples than the
+proof uses and Lemma bernstein-bounded-wor needs n <= L.
+
+Stochastic scores. The bounds take a
+:class:`~sysrs_ref.stochastic.StochasticInstance` (S_ij ~ phi_ij): H2 and H1
+from its means, H3 with V_{*,i} jointly over J and the noise (eq. variance,
+:func:`~sysrs_ref.theory.hardness.hardness`), and the stochastic coverage
+unless every cell is a point mass (a degenerate instance is the deterministic
+matrix). ``stochastic=True`` with a matrix reads it as Bernoulli p_ij (the
+same as ``StochasticInstance.bernoulli``). The UCB-E bound is stated, for
+queries sampled without replacement, for deterministic scores only (Zhou et
+al. 2025), so :func:`ucbe_bound` refuses a StochasticInstance with noise.
 """
 
 from __future__ import annotations
@@ -28,7 +38,8 @@ from fractions import Fraction
 from sysrs_ref.errors import BoundConditionError
 from sysrs_ref.instance import Instance
 from sysrs_ref.schedule import check_budget, logbar, paper_schedule, schedule
-from sysrs_ref.theory.hardness import hardness
+from sysrs_ref.stochastic import StochasticInstance
+from sysrs_ref.theory.hardness import Hardness, hardness
 
 __all__ = [
     "Bound",
@@ -103,6 +114,12 @@ def _fraction(value: Fraction | int | str, what: str) -> Fraction:
 def schedule_is_covered(n_models: int, n_queries: int, budget: int, *, stochastic: bool) -> bool:
     """Whether Theorem csr_bound's proof covers the (capped) schedule at this budget (module docstring).
 
+    Covered: every phase k of :func:`~sysrs_ref.schedule.schedule` has
+    n_k >= (n - K) / (logbar(K) (K + 1 - k)) (the proof's last step), or,
+    with deterministic scores, n_k = L (that phase cannot err). Hence always
+    True for deterministic scores, and for stochastic scores exactly when
+    n - K <= 2 L logbar(K) (the paper's n_{K-1} fits in L).
+
     >>> schedule_is_covered(4, 30, 100, stochastic=False), schedule_is_covered(4, 30, 100, stochastic=True)
     (True, False)
     """
@@ -112,8 +129,20 @@ def schedule_is_covered(n_models: int, n_queries: int, budget: int, *, stochasti
     return all(n_k >= need or (not stochastic and n_k == n_queries) for n_k, need in zip(used, needed, strict=True))
 
 
+def _read(instance: Instance | StochasticInstance, stochastic: bool | None, name: str) -> tuple[Hardness, bool]:
+    """The hardness of *instance* and whether its scores count as stochastic (``stochastic=`` checked against it)."""
+    if isinstance(instance, StochasticInstance):
+        if stochastic is False and not instance.degenerate:
+            raise BoundConditionError(
+                f"{name}: stochastic=False asks for deterministic scores, but this StochasticInstance has "
+                "cells with noise; leave stochastic out"
+            )
+        return hardness(instance), (not instance.degenerate if stochastic is None else stochastic)
+    return hardness(instance, bernoulli=bool(stochastic)), bool(stochastic)
+
+
 def _successive_rejects_bound(
-    name: str, instance: Instance, budget: int, measure: Fraction | None, stochastic: bool
+    name: str, instance: Instance | StochasticInstance, budget: int, measure: Fraction | None, stochastic: bool
 ) -> Bound:
     n_models, n_queries = instance.shape
     check_budget(budget, n_models, n_queries)
@@ -131,51 +160,72 @@ def _successive_rejects_bound(
     return Bound(name, count, Fraction(budget - n_models) / (logbar(n_models) * measure))
 
 
-def sysrs_bound(instance: Instance, budget: int, *, stochastic: bool = False) -> Bound:
+def sysrs_bound(instance: Instance | StochasticInstance, budget: int, *, stochastic: bool | None = None) -> Bound:
     """Theorem csr_bound: P(SySRs errs) <= K(K-1)/2 exp(-(n - K) / (logbar(K) H3)).
 
-    H3 is taken with Bernoulli scores when *stochastic* (the matrix holds p_ij).
+    With a matrix, ``stochastic=True`` reads it as Bernoulli p_ij; a
+    :class:`~sysrs_ref.stochastic.StochasticInstance` brings its own laws
+    (H3 jointly over J and the noise; stochastic coverage unless it is
+    degenerate). BoundConditionError outside the proof's conditions (tied
+    best models, or a budget :func:`schedule_is_covered` refuses).
 
     >>> b = sysrs_bound(Instance([[1, 1, 1, 0], [0, 1, 0, 1]]), 8)
     >>> b.prefactor, b.exponent
     (Fraction(1, 1), Fraction(9, 76))
+    >>> sysrs_bound(StochasticInstance.bernoulli([[1, 1, 1, 0], [0, 1, 0, 1]]), 8).exponent  # the same matrix
+    Fraction(9, 76)
     """
-    return _successive_rejects_bound(
-        "Theorem csr_bound (SySRs)", instance, budget, hardness(instance, bernoulli=stochastic).h3, stochastic
-    )
+    name = "Theorem csr_bound (SySRs)"
+    measures, noisy = _read(instance, stochastic, name)
+    return _successive_rejects_bound(name, instance, budget, measures.h3, noisy)
 
 
-def sr_bound(instance: Instance, budget: int, *, stochastic: bool = False) -> Bound:
+def sr_bound(instance: Instance | StochasticInstance, budget: int, *, stochastic: bool | None = None) -> Bound:
     """Eq. (guarantees-SR), Audibert et al. 2010: P(SR errs) <= K(K-1)/2 exp(-(n - K) / (logbar(K) H2)).
+
+    H2 depends on the means only; *stochastic* (implied by a StochasticInstance
+    with noise) selects the stochastic coverage, as for :func:`sysrs_bound`.
 
     >>> sr_bound(Instance([[1, 1, 1, 0], [0, 1, 0, 1]]), 8).exponent  # H2 = 2 / (1/4)^2 = 32
     Fraction(3, 16)
     """
-    return _successive_rejects_bound("eq. guarantees-SR (SR)", instance, budget, hardness(instance).h2, stochastic)
+    name = "eq. guarantees-SR (SR)"
+    measures, noisy = _read(instance, stochastic, name)
+    return _successive_rejects_bound(name, instance, budget, measures.h2, noisy)
 
 
-def ucbe_max_a(instance: Instance, budget: int) -> Fraction:
+def ucbe_max_a(instance: Instance | StochasticInstance, budget: int) -> Fraction:
     """The largest admissible exploration parameter: 25/36 (n - K) / H1 (eq. guarantees-UCBE).
+
+    H1 depends on the means only (of a StochasticInstance: its ``mean_instance``).
 
     >>> ucbe_max_a(Instance([[1, 1, 1, 0], [0, 1, 0, 1]]), 8)  # H1 = 16 + 16
     Fraction(25, 192)
     """
     check_budget(budget, *instance.shape)
-    h1 = hardness(instance).h1
+    means = instance.mean_instance if isinstance(instance, StochasticInstance) else instance
+    h1 = hardness(means).h1
     if h1 is None:
         raise BoundConditionError("the UCB-E bound assumes a unique best model")
     return Fraction(25, 36) * (budget - instance.n_models) / h1
 
 
-def ucbe_bound(instance: Instance, budget: int, a: Fraction | int | str) -> Bound:
+def ucbe_bound(instance: Instance | StochasticInstance, budget: int, a: Fraction | int | str) -> Bound:
     """Eq. (guarantees-UCBE): P(UCB-E errs) <= 2 n K exp(-2a/25), for 0 < a <= 25/36 (n - K)/H1.
 
     Proved by Audibert et al. with replacement and by Zhou et al. 2025 without
-    replacement for deterministic scores, which is what this implements.
+    replacement for deterministic scores, which is what this implements: a
+    :class:`~sysrs_ref.stochastic.StochasticInstance` is accepted only when
+    degenerate (point masses); with noise, BoundConditionError.
 
     >>> ucbe_bound(Instance([[1, 1, 1, 0], [0, 1, 0, 1]]), 8, Fraction(1, 10)).exponent
     Fraction(1, 125)
     """
+    if isinstance(instance, StochasticInstance) and not instance.degenerate:
+        raise BoundConditionError(
+            "eq. guarantees-UCBE is stated without replacement for deterministic scores only (Zhou et al. 2025); "
+            "this StochasticInstance has cells with noise"
+        )
     exploration = _fraction(a, "a")
     limit = ucbe_max_a(instance, budget)
     if not 0 < exploration <= limit:

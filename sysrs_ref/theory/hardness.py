@@ -1,4 +1,4 @@
-"""Hardness measures H1, H2 (Audibert et al. 2010), H3 (eq. H3, H3k) and H3' of a score matrix.
+"""Hardness measures H1, H2 (Audibert et al. 2010), H3 (eq. H3, H3k) and H3' of a deterministic or stochastic instance.
 
 Definitions (section "Guarantees for Classical Best-Arm Identification" and
 section "Guarantees for SySRs"), with models sorted so that
@@ -12,10 +12,20 @@ mu_(1) >= mu_(2) >= ... >= mu_(K), mu* = mu_(1), J uniform on the L queries:
 - H'_{3,i} = (2 Var(S_{i* J}) + 2 Var(S_{(i) J}) + 2/3 (1 + Delta_i) Delta_i) / Delta_i^2,
   H3' = max_{i>=2} i H'_{3,i}.
 
-Scores are deterministic (the matrix is S) or, with ``bernoulli=True``,
-Bernoulli: the matrix holds p_ij and S_ij ~ Bernoulli(p_ij) independently, so
-E[S_ij^2] = p_ij and Var(S_(i)J) = mu_i (1 - mu_i). Cross moments given J are
-products (independent cells) in both cases.
+Scores are deterministic (an :class:`~sysrs_ref.instance.Instance` S), or
+stochastic: a :class:`~sysrs_ref.stochastic.StochasticInstance` (S_ij ~ phi_ij,
+independent cells), or, with ``bernoulli=True``, a matrix of p_ij read as
+``StochasticInstance.bernoulli(p)``. Jointly over J and the noise, with
+m_ij = E[S_ij] (the ``mean_instance``) and independent cells (eq. variance):
+
+- Var(S_(i)J) = (1/L) sum_j E[S_ij^2] - mu_i^2 (E[S_ij^2]:
+  ``StochasticInstance.second_moment``; p_ij for Bernoulli cells);
+- Cov(S_(a)J, S_(b)J) = Cov_J(m_aJ, m_bJ) for a != b (given J, the cross
+  moment is m_aJ m_bJ);
+
+so V_{*,i} = E_J[Var(S_{i*J} | J) + Var(S_{(i)J} | J)] + Var_J(m_{i*J} - m_{(i)J}).
+The means (Delta_i, H1, H2) are those of the ``mean_instance``. A degenerate
+stochastic instance (point masses) gives exactly its matrix's numbers.
 
 Conventions, where the paper is silent (``convention="exact"``, the default):
 
@@ -45,6 +55,7 @@ from typing import Literal
 
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.instance import Instance, as_instance
+from sysrs_ref.stochastic import StochasticInstance
 from sysrs_ref.theory.threshold import corollary_gap_bound, cov_max, theta_star
 
 __all__ = ["ArmHardness", "Convention", "Hardness", "arm_hardness", "hardness"]
@@ -112,21 +123,26 @@ class Hardness:
 
 
 class _Moments:
-    """Integer sums for exact (co)variances: every score is numerator / D."""
+    """Exact (co)variances jointly over J and the noise: means as integers over one denominator D.
 
-    def __init__(self, instance: Instance, bernoulli: bool) -> None:
-        self.rows = instance.numerators
-        self.d = instance.denominator
-        self.n = instance.n_queries
-        self.bernoulli = bernoulli
+    *second* holds sum_j E[S_ij^2] per model (stochastic scores); ``None``
+    means deterministic scores, whose second moments are the squared means.
+    """
+
+    def __init__(self, means: Instance, second: tuple[Fraction, ...] | None) -> None:
+        self.rows = means.numerators
+        self.d = means.denominator
+        self.n = means.n_queries
+        self.second = second
 
     def variance(self, model: int, sample: bool = False) -> Fraction:
-        """Var(S_{model, J}); with ``sample`` the L - 1 divisor (paper convention for H3' only)."""
+        """Var(S_{model, J}); with ``sample`` the L - 1 divisor (paper convention for H3', deterministic only)."""
         row = self.rows[model]
         total = sum(row)
-        squares = sum(x * self.d for x in row) if self.bernoulli else sum(x * x for x in row)
-        spread = Fraction(self.n * squares - total * total, self.n * self.d * self.d)
-        return spread / (self.n - 1 if sample and self.n > 1 else self.n)
+        if self.second is None:
+            spread = Fraction(self.n * sum(x * x for x in row) - total * total, self.n * self.d * self.d)
+            return spread / (self.n - 1 if sample and self.n > 1 else self.n)
+        return self.second[model] / self.n - Fraction(total, self.n * self.d) ** 2
 
     def covariance(self, first: int, second: int) -> Fraction:
         """Cov(S_{first, J}, S_{second, J}) of two different models (cells independent given J)."""
@@ -135,30 +151,63 @@ class _Moments:
         return Fraction(self.n * cross - sum(a) * sum(b), self.n * self.n * self.d * self.d)
 
 
-def _check(instance: Instance, bernoulli: bool, convention: str) -> None:
+def _scores(
+    instance: Instance | StochasticInstance, bernoulli: bool, convention: str
+) -> tuple[Instance, tuple[Fraction, ...] | None]:
+    """The means (an Instance) and, for stochastic scores, sum_j E[S_ij^2] per model; arguments checked."""
     if convention not in ("exact", "paper"):
         raise ParameterError(f"convention must be 'exact' or 'paper', got {convention!r}")
-    if bernoulli and convention == "paper":
+    if isinstance(instance, StochasticInstance):
+        if bernoulli:
+            raise ParameterError(
+                "bernoulli=True reads a matrix of p_ij; a StochasticInstance carries its own laws: leave bernoulli out"
+            )
+        if instance.degenerate:
+            return instance.mean_instance, None
+        if convention == "paper":
+            raise ParameterError(
+                "the paper's table convention applies to deterministic matrices only, not to a StochasticInstance"
+            )
+        second = tuple(
+            sum((instance.second_moment(i, j) for j in range(instance.n_queries)), Fraction(0))
+            for i in range(instance.n_models)
+        )
+        return instance.mean_instance, second
+    means = as_instance(instance, "hardness's instance")
+    if not bernoulli:
+        return means, None
+    if convention == "paper":
         raise ParameterError("the paper's table convention applies to deterministic matrices only")
+    # Bernoulli cells: E[S_ij^2] = p_ij, so sum_j E[S_ij^2] = L mu_i
+    return means, tuple(Fraction(sum(row), means.denominator) for row in means.numerators)
 
 
-def arm_hardness(instance: Instance, *, bernoulli: bool = False) -> tuple[ArmHardness, ...]:
+def arm_hardness(instance: Instance | StochasticInstance, *, bernoulli: bool = False) -> tuple[ArmHardness, ...]:
     """Per-arm quantities of every model but the best, in decreasing mean (ties by row).
 
+    *instance* is a score matrix, a matrix of p_ij with ``bernoulli=True``, or a
+    :class:`~sysrs_ref.stochastic.StochasticInstance` (variances and
+    covariances jointly over J and the noise, eq. variance; module docstring).
     Needs a unique best model (raises ParameterError otherwise: i* is undefined).
 
     >>> arms = arm_hardness(Instance([[1, 1, 1, 0], [1, 1, 0, 0], [0, 0, 1, 0]]))
     >>> [(a.model, a.delta, a.v_star, a.theta) for a in arms]
     [(1, Fraction(1, 4), Fraction(3, 16), Fraction(1, 1)), (2, Fraction(1, 2), Fraction(1, 4), Fraction(1, 1))]
+    >>> coin = StochasticInstance.bernoulli([[1, 1], [Fraction(1, 2), 0]])  # V_* = (1/4 + 0)/2 + Var_J(1/2, 1)
+    >>> arm_hardness(coin)[0].v_star
+    Fraction(3, 16)
     """
-    instance = as_instance(instance, "arm_hardness's instance")
-    _check(instance, bernoulli, "exact")
+    means, second = _scores(instance, bernoulli, "exact")
+    return _arms(means, _Moments(means, second))
+
+
+def _arms(instance: Instance, moments: _Moments) -> tuple[ArmHardness, ...]:
+    """The per-arm quantities of :func:`arm_hardness` from the means and the moments."""
     if len(instance.best) > 1:
         raise ParameterError(
             f"the best mean is tied between models {sorted(instance.best)}: i* and the per-arm quantities are undefined"
         )
     (best,) = instance.best
-    moments = _Moments(instance, bernoulli)
     mu_star = instance.best_mean
     var_best = moments.variance(best)
     arms = []
@@ -201,21 +250,29 @@ def _ordered_max(groups: Sequence[Sequence[Fraction]], tightest: bool) -> Fracti
     return best
 
 
-def hardness(instance: Instance, *, bernoulli: bool = False, convention: Convention = "exact") -> Hardness:
+def hardness(
+    instance: Instance | StochasticInstance, *, bernoulli: bool = False, convention: Convention = "exact"
+) -> Hardness:
     """Compute Delta_i, H1, H2, H3 and H3' of *instance* exactly.
 
-    ``bernoulli=True`` reads the matrix as success probabilities p_ij of
-    Bernoulli scores; ``convention="paper"`` uses the paper's table conventions
-    (module docstring).
+    *instance* is a score matrix or a
+    :class:`~sysrs_ref.stochastic.StochasticInstance` (H1, H2 from the means;
+    H3, H3' from variances jointly over J and the noise, eq. variance).
+    ``bernoulli=True`` reads a matrix as success probabilities p_ij of
+    Bernoulli scores (the same numbers as ``StochasticInstance.bernoulli``);
+    ``convention="paper"`` uses the paper's table conventions (module
+    docstring; deterministic scores only).
 
     >>> h = hardness(Instance([[1, 1, 1, 0], [1, 1, 0, 0], [1, 0, 0, 0]]))
     >>> h.delta2, h.h1, h.h2
     (Fraction(1, 4), Fraction(36, 1), Fraction(32, 1))
     >>> h.h3, h.h3_prime
     (Fraction(56, 3), Fraction(104, 3))
+    >>> hardness(StochasticInstance.bernoulli([[1, 1], [Fraction(1, 2), 0]])).h3  # 2 (2 * 3/16 + 2/3 * 7/4 * 3/4) / (3/4)^2
+    Fraction(40, 9)
     """
-    instance = as_instance(instance, "hardness's instance")
-    _check(instance, bernoulli, convention)
+    instance, second = _scores(instance, bernoulli, convention)
+    moments = _Moments(instance, second)
     n_models, n_queries = instance.shape
     tiers = instance.tiers
     best_mean = instance.best_mean
@@ -227,9 +284,8 @@ def hardness(instance: Instance, *, bernoulli: bool = False, convention: Convent
 
     h1 = sum((1 / delta**2 for delta in deltas), Fraction(0))
     h2 = max(i / deltas[i - 1] ** 2 for i in range(2, n_models + 1))
-    arms = arm_hardness(instance, bernoulli=bernoulli)
+    arms = _arms(instance, moments)
     if convention == "paper":
-        moments = _Moments(instance, bernoulli=False)
         (best,) = instance.best
         sample_best = moments.variance(best, sample=True)
 
