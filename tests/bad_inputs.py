@@ -211,9 +211,9 @@ CASES: tuple[Case, ...] = (
         files={"forged.npy": FORGED_NPY},
     ),
     _case(
-        "a .npy of repeated scores per cell (convert --epochs all)",
-        "select --scores epochs.npy --budget 4",
-        "holds 3 repeated scores for each of 2 models x 2 queries",
+        "a .npy of repeated scores per cell (convert --epochs all) where a matrix is needed",
+        "subset --scores epochs.npy --method random --budget 50%",
+        "read it as samples of random scores, but this needs one score per model and query",
         files={"epochs.npy": _npy(np.zeros((2, 2, 3)))},
     ),
     _case(
@@ -236,6 +236,58 @@ CASES: tuple[Case, ...] = (
         "select --scores archive.npy --budget 4",
         "zip archive",
         files={"archive.npy": _zip({"scores.npy": _npy([[1.0]])})},
+    ),
+    # -- random scores (docs/cli.md, Random scores)
+    _case(
+        "--stochastic bernoulli with a 3-D .npy of samples",
+        "select --scores epochs.npy --stochastic bernoulli --budget 4",
+        "read a 2-D matrix of probabilities p_ij",
+        files={"epochs.npy": _npy(np.zeros((2, 2, 3)))},
+    ),
+    _case("an unknown --stochastic kind", f"{SELECT} --budget 12 --stochastic beta", "invalid choice: 'beta'"),
+    _case(
+        "an .npz without samples or a law",
+        "select --scores other.npz --budget 4",
+        "a stochastic .npz holds either 'samples'",
+        files={"other.npz": _zip({"scores.npy": _npy([[1.0, 0.0], [0.0, 1.0]])})},
+    ),
+    _case(
+        "an .npz whose probabilities do not sum to 1",
+        "select --scores law.npz --budget 2",
+        "the probabilities at model 0, query 0 sum to 0.75, not 1",
+        files={
+            "law.npz": _zip({"support.npy": _npy([0.0, 1.0]), "probabilities.npy": _npy([[[0.5, 0.25]], [[0.5, 0.5]]])})
+        },
+    ),
+    _case(
+        "an .npz whose probabilities do not fit its support",
+        "select --scores law.npz --budget 2",
+        "'probabilities' must be a K x L x V array with V = 2",
+        files={"law.npz": _zip({"support.npy": _npy([0.0, 1.0]), "probabilities.npy": _npy(np.full((2, 1, 3), 0.5))})},
+    ),
+    _case(
+        "a sample outside [0, 1]",
+        "select --scores big.npy --budget 2",
+        "sample at model 0, query 0, repeat 0 is 1.5, outside [0, 1]",
+        files={"big.npy": _npy(np.full((2, 1, 2), 1.5))},
+    ),
+    _case(
+        "hardness --bernoulli of random scores",
+        "hardness --scores epochs.npy --bernoulli",
+        "leave out --bernoulli",
+        files={"epochs.npy": _npy(np.zeros((2, 2, 3)))},
+    ),
+    _case(
+        "exact --top-m of random scores",
+        "exact --scores epochs.npy --budget 4 --top-m 1",
+        "exact --top-m is for a score matrix",
+        files={"epochs.npy": _npy(np.zeros((2, 2, 3)))},
+    ),
+    _case(
+        "reproduce: random scores with --subset-selection",
+        "reproduce --data data --out out --grid table --stochastic bernoulli --subset-selection",
+        "the subset selection needs score matrices",
+        files={"data/tiny.csv": TINY},
     ),
     # -- simulate
     _case(
@@ -369,6 +421,8 @@ CASES: tuple[Case, ...] = (
         ("conform", "--family", "budgets", "--", "./no-such-program"),
         "cannot start the implementation",
     ),
+    # -- noise
+    _case("noise: zero runs", "noise --out out --runs 0 --quick", "--runs must be a positive integer"),
     # -- subset
     _case(
         "subset: unknown method",

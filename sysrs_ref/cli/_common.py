@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from sysrs_ref.algorithms.registry import AlgorithmSpec, ParamValue, get_algorithm
 from sysrs_ref.json_types import JsonValue
 from sysrs_ref.schedule import Budget
+from sysrs_ref.stochastic import StochasticInstance
 
 if TYPE_CHECKING:
     from sysrs_ref.instance import Instance
@@ -17,19 +19,32 @@ if TYPE_CHECKING:
 __all__ = [
     "JSON_HELP",
     "SCORES_HELP",
+    "STOCHASTIC_HELP",
     "WARMUP_HELP",
     "JsonValue",
     "Run",
+    "Scores",
     "algorithm_params",
     "emit",
     "labelled",
+    "read_scores",
     "run_arguments",
     "run_from",
+    "stochastic_argument",
+    "stochastic_fields",
+    "stochastic_line",
     "with_names",
 ]
 
 #: The help of every --scores option.
 SCORES_HELP = ".npy, .csv matrix or long .csv (model,query,score) file, or a shipped benchmark's name (gsm)"
+
+#: The help of every --stochastic option.
+STOCHASTIC_HELP = (
+    "bernoulli: read the --scores matrix as probabilities p_ij of random scores S_ij ~ Bernoulli(p_ij); "
+    "a K x L x E .npy (samples) or an .npz (samples, or support and probabilities) is read as random scores "
+    "without it"
+)
 
 #: The help of every --warmup option.
 WARMUP_HELP = "warm-up of ucbe-lrf in %% of K*L (default 5; 0 = the No Warm-up variant)"
@@ -52,6 +67,77 @@ def run_arguments(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--a", metavar="A", help="exploration parameter of ucbe and syucbe (default 1)")
     sub.add_argument("--m", metavar="M", help="size of the top-m set sar and sysar identify (default 1)")
     sub.add_argument("--warmup", metavar="P", help=WARMUP_HELP)
+    stochastic_argument(sub)
+
+
+def stochastic_argument(sub: argparse.ArgumentParser) -> None:
+    """--stochastic bernoulli: the --scores matrix holds the p_ij of Bernoulli scores."""
+    sub.add_argument("--stochastic", choices=("bernoulli",), metavar="KIND", help=STOCHASTIC_HELP)
+
+
+class Scores(NamedTuple):
+    """What --scores (and --stochastic) name: a score matrix or random scores, and the models' names if known."""
+
+    instance: Instance | StochasticInstance
+    names: tuple[str, ...] | None
+
+
+def read_scores(spec: str, stochastic: str | None = None) -> Scores:
+    """The scores ``--scores SPEC [--stochastic KIND]`` names: a matrix, or random scores S_ij ~ phi_ij.
+
+    A ``.npy`` or ``.npz`` file goes through
+    :func:`~sysrs_ref.loaders.load_stochastic` (K x L x E samples, a finite
+    law, a matrix); anything else through
+    :func:`~sysrs_ref.datasets.resolve_scores` (a ``.csv`` or a shipped
+    benchmark), read as Bernoulli p_ij with ``stochastic="bernoulli"``. The
+    names of random scores' models come from ``X.ids.json`` beside the file.
+
+    >>> read_scores("data/fixtures/tiny_long.csv").names
+    ('alpha', 'bravo', 'charlie', 'delta')
+    >>> read_scores("data/fixtures/tiny_long.csv", "bernoulli").instance
+    StochasticInstance(bernoulli, K=4, L=6, V=2, best=[0])
+    """
+    from sysrs_ref.datasets import resolve_scores  # here: ``live`` shares this module and reads no matrix
+    from sysrs_ref.loaders import as_bernoulli, load_stochastic
+    from sysrs_ref.loaders.files import read_sidecar
+
+    bernoulli = stochastic == "bernoulli"
+    path = Path(spec)
+    suffix = path.suffix.lower()
+    if suffix == ".npz" or (suffix == ".npy" and path.is_file()):
+        found = load_stochastic(path, bernoulli=bernoulli)
+        if not isinstance(found, StochasticInstance):
+            return Scores(found, found.model_names)
+        ids = read_sidecar(path, found.shape) if path.is_file() else None
+        return Scores(found, None if ids is None else tuple(ids[0]))
+    matrix = resolve_scores(spec)
+    return Scores(as_bernoulli(matrix) if bernoulli else matrix, matrix.model_names)
+
+
+def stochastic_fields(instance: Instance | StochasticInstance) -> dict[str, JsonValue]:
+    """``{"stochastic": {"kind": ..., "slots": V}}`` for random scores; nothing for a matrix (its output is unchanged).
+
+    >>> stochastic_fields(StochasticInstance.bernoulli([[0.5], [1]]))
+    {'stochastic': {'kind': 'bernoulli', 'slots': 2}}
+    """
+    if not isinstance(instance, StochasticInstance):
+        return {}
+    return {"stochastic": {"kind": instance.kind, "slots": instance.n_slots}}
+
+
+def stochastic_line(instance: StochasticInstance) -> str:
+    """The one line a text output says about random scores: their law, and that the truth is mu_i of E[S_ij].
+
+    >>> stochastic_line(StochasticInstance.samples([[[1, 0, 1]], [[0, 0, 1]]]))
+    'random scores: S_ij is one of the 3 samples of its cell, uniformly; the truth is mu_i = mean over j of E[S_ij]'
+    """
+    laws = {
+        "bernoulli": "S_ij = 1 with probability p_ij (the matrix read), else 0",
+        "samples": f"S_ij is one of the {instance.n_slots} samples of its cell, uniformly",
+        "finite": f"S_ij follows its cell's law on {instance.n_slots} scores",
+        "deterministic": "every S_ij is a point mass",
+    }
+    return f"random scores: {laws[instance.kind]}; the truth is mu_i = mean over j of E[S_ij]"
 
 
 def emit(args: argparse.Namespace, payload: Mapping[str, JsonValue], text: str) -> None:
@@ -95,27 +181,27 @@ def with_names(
 
 
 class Run(NamedTuple):
-    """What --scores, --budget, --algorithm and --a describe: one run, validated."""
+    """What --scores, --stochastic, --budget, --algorithm and --a describe: one run, validated."""
 
     spec: AlgorithmSpec
-    instance: Instance
+    instance: Instance | StochasticInstance
     budget: Budget
     """Parsed once, here; the algorithms take it as it is."""
     params: dict[str, ParamValue]
     """The parameters as given."""
     checked: dict[str, ParamValue]
     """The parameters with defaults filled in."""
+    names: tuple[str, ...] | None
+    """The models' names, when known."""
 
 
 def run_from(args: argparse.Namespace) -> Run:
-    """The algorithm, instance, budget and parameters that --algorithm, --scores, --budget, --a and --m name."""
-    from sysrs_ref.datasets import resolve_scores  # here: ``live`` shares this module and reads no matrix
-
+    """The algorithm, scores, budget and parameters that --algorithm, --scores, --stochastic, --budget, --a and --m name."""
     spec = get_algorithm(args.algorithm)
-    instance = resolve_scores(args.scores)
+    instance, names = read_scores(args.scores, args.stochastic)
     budget = Budget.parse(args.budget, instance.n_models, instance.n_queries)
     params = algorithm_params(args)
-    return Run(spec, instance, budget, params, spec.check_params(params))
+    return Run(spec, instance, budget, params, spec.check_params(params), names)
 
 
 def algorithm_params(args: argparse.Namespace) -> dict[str, ParamValue]:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 from fractions import Fraction
 
-from sysrs_ref.cli._common import JSON_HELP, JsonValue, emit, run_arguments, run_from
+from sysrs_ref.cli._common import JSON_HELP, JsonValue, emit, run_arguments, run_from, stochastic_fields
 from sysrs_ref.errors import SysrsError
 from sysrs_ref.scores import decimal_text, fraction_text
+from sysrs_ref.stochastic import StochasticInstance
 from sysrs_ref.theory.exact import DEFAULT_LIMIT, enumeration_size, exact_law
 from sysrs_ref.theory.exact_topm import topm_enumeration_size, topm_error_probability
 from sysrs_ref.topm import parse_top_m
@@ -36,16 +37,20 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> None:
-    """``exact``: the exact error probability (or top-m error) of one algorithm over every draw."""
-    spec, instance, parsed, given, _ = run_from(args)
+    """``exact``: the exact error probability (or top-m error) of one algorithm over every draw (and every noise)."""
+    spec, instance, parsed, given, _, _ = run_from(args)
     budget, typed = parsed.n, spec.parse_params(given)
     m: int | None = None
+    if args.top_m is not None and isinstance(instance, StochasticInstance):
+        raise SysrsError(
+            "exact --top-m is for a score matrix; on random scores, estimate top-m errors with simulate --top-m"
+        )
     if args.top_m is not None:
         targets = parse_top_m(args.top_m, instance.n_models)
         if len(targets) != 1:
             raise SysrsError(f"exact --top-m takes one m, got {args.top_m!r}")
         m = targets[0]
-    if m is None:
+    if m is None or isinstance(instance, StochasticInstance):
         law = exact_law(instance, spec.name, budget, typed, limit=args.limit)
         error = 1 - sum((p for model, p in law.items() if model in instance.best), Fraction(0))
         size = enumeration_size(instance, spec.name, budget, **given)
@@ -69,10 +74,16 @@ def run(args: argparse.Namespace) -> None:
         "error_float": float(error),
         "enumeration_size": size,
         **({"top_m": m} if m is not None else {}),
+        **stochastic_fields(instance),
     }
+    over = "every draw (uniform query order(s) and arm priority)" + (
+        f" and every score of the law phi_ij of the random scores ({instance.kind})"
+        if isinstance(instance, StochasticInstance)
+        else ""
+    )
     text = (
         f"{spec.title} on {args.scores} ({instance.n_models} models x {instance.n_queries} queries), "
         f"budget {budget}: {event} = {fraction_text(error)} = {float(error):.6g}\n"
-        f"exact, over every draw (uniform query order(s) and arm priority); {size:,} cases enumerated at most"
+        f"exact, over {over}; {size:,} cases enumerated at most"
     )
     emit(args, payload, text)

@@ -6,11 +6,20 @@ import argparse
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from sysrs_ref.cli._common import JSON_HELP, SCORES_HELP, JsonValue, emit
-from sysrs_ref.datasets import resolve_scores
+from sysrs_ref.cli._common import (
+    JSON_HELP,
+    SCORES_HELP,
+    JsonValue,
+    emit,
+    read_scores,
+    stochastic_argument,
+    stochastic_fields,
+    stochastic_line,
+)
 from sysrs_ref.errors import SysrsError
 from sysrs_ref.experiments._dataset_table import COLUMNS, dataset_table
 from sysrs_ref.scores import fraction_text
+from sysrs_ref.stochastic import StochasticInstance
 from sysrs_ref.theory.hardness import hardness
 
 __all__ = ["EXAMPLE", "add_arguments", "run"]
@@ -30,8 +39,12 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
         help="the paper's dataset table: the shipped benchmarks (or $SYSRS_DATA), or every matrix in DIR "
         "(MANIFEST.json order), beside the paper's printed values",
     )
+    stochastic_argument(sub)
     sub.add_argument(
-        "--bernoulli", action="store_true", help="read the scores as probabilities p_ij of Bernoulli scores"
+        "--bernoulli",
+        action="store_true",
+        help="read the scores as probabilities p_ij of Bernoulli scores (the numbers of --stochastic bernoulli, "
+        "in the output of a matrix)",
     )
     sub.add_argument("--json", action="store_true", help=JSON_HELP)
 
@@ -43,11 +56,19 @@ def _float(value: Fraction | None) -> float | None:
 def run(args: argparse.Namespace) -> None:
     """``hardness --scores F`` or ``hardness --table [DIR]``."""
     if args.table is not None:
-        if args.bernoulli:
-            raise SysrsError("--bernoulli applies to --scores, not to --table")
+        for flag, given in (("--bernoulli", args.bernoulli), ("--stochastic", args.stochastic)):
+            if given:
+                raise SysrsError(f"{flag} applies to --scores, not to --table")
         _table(args)
         return
-    instance = resolve_scores(args.scores)
+    if args.bernoulli and args.stochastic:
+        raise SysrsError("give --bernoulli or --stochastic bernoulli, not both: they compute the same numbers")
+    instance = read_scores(args.scores, args.stochastic).instance
+    if args.bernoulli and isinstance(instance, StochasticInstance):
+        raise SysrsError(
+            f"--bernoulli reads a matrix as probabilities p_ij, but {args.scores} holds random scores "
+            f"({instance.kind}): leave out --bernoulli"
+        )
     h = hardness(instance, bernoulli=args.bernoulli)
     measures = {"H1": h.h1, "H2": h.h2, "H3": h.h3, "H3_prime": h.h3_prime}
     payload: dict[str, JsonValue] = {
@@ -61,6 +82,7 @@ def run(args: argparse.Namespace) -> None:
             key: (None if value is None else fraction_text(value))
             for key, value in {"best_mean": h.best_mean, "mean": h.mean, "delta2": h.delta2, **measures}.items()
         },
+        **stochastic_fields(instance),
     }
     lines = [
         f"{args.scores}: K = {h.n_models} models, L = {h.n_queries} queries",
@@ -71,6 +93,8 @@ def run(args: argparse.Namespace) -> None:
     for key, value in measures.items():
         label = key.replace("_prime", "'")
         lines.append(f"  {label:<17} {'infinite (best model tied)' if value is None else f'{float(value):.1f}'}")
+    if isinstance(instance, StochasticInstance):
+        lines.append(f"  {stochastic_line(instance)}; H3 and H3' use V_*,i over the query and the noise")
     emit(args, payload, "\n".join(lines))
 
 

@@ -23,8 +23,15 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
     sub.add_argument(
         "--data",
         metavar="DIR",
-        help="folder of score matrices (.npy/.csv, optionally a MANIFEST.json); default: the shipped benchmarks, "
-        "or $SYSRS_DATA if set",
+        help="folder of score matrices (.npy/.csv, optionally a MANIFEST.json; a K x L x E .npy is read as samples "
+        "of random scores); default: the shipped benchmarks, or $SYSRS_DATA if set",
+    )
+    sub.add_argument(
+        "--stochastic",
+        choices=("bernoulli",),
+        metavar="KIND",
+        help="bernoulli: read every matrix (the shipped benchmarks too) as probabilities p_ij of random scores "
+        "S_ij ~ Bernoulli(p_ij); its own cache entries",
     )
     sub.add_argument(
         "--out", required=True, metavar="DIR", help="output folder; its cache/ lets an interrupted run resume"
@@ -127,6 +134,7 @@ def run(args: argparse.Namespace) -> None:
                 top_m_grid=args.top_m_grid,
                 top_m_algorithms=args.top_m_algorithms,
                 subset_selection=_subset_settings(args),
+                stochastic=args.stochastic,
             )
         except KeyboardInterrupt as interrupt:  # Ctrl-C or SIGTERM (cli._main.Terminated): the same kind, a hint
             raise type(interrupt)(

@@ -1,12 +1,31 @@
-"""The ``select`` subcommand: one algorithm, once, on a score matrix; the model it picks."""
+"""The ``select`` subcommand: one algorithm, once, on a score matrix or random scores; the model it picks.
+
+On random scores (``--stochastic bernoulli``, samples, a finite law) the
+run is :func:`sysrs_ref.select` with ``seed=--seed``: the seed draws the
+query order(s), then the noise of every cell
+(:func:`~sysrs_ref.stochastic.random_stochastic_draw`), and the choice is
+judged against the truth mu_i = (1/L) sum_j E[S_ij].
+"""
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from sysrs_ref._checks import check_int
-from sysrs_ref.algorithms._driver import drive
-from sysrs_ref.cli._common import JSON_HELP, JsonValue, emit, labelled, run_arguments, run_from, with_names
+from sysrs_ref.algorithms._driver import select
+from sysrs_ref.cli._common import (
+    JSON_HELP,
+    JsonValue,
+    emit,
+    labelled,
+    run_arguments,
+    run_from,
+    stochastic_fields,
+    stochastic_line,
+    with_names,
+)
+from sysrs_ref.stochastic import StochasticInstance
 
 __all__ = ["EXAMPLE", "NAME_KEYS", "add_arguments", "run"]
 
@@ -16,7 +35,13 @@ EXAMPLE = "--scores gsm --budget 12% --algorithm sysrs --seed 1 --json"
 def add_arguments(sub: argparse.ArgumentParser) -> None:
     """The options of ``select``."""
     run_arguments(sub)
-    sub.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the draw (default 0)")
+    sub.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        metavar="S",
+        help="seed of the draw (default 0); on random scores it draws the query order(s), then every cell's noise",
+    )
     sub.add_argument("--json", action="store_true", help=JSON_HELP)
 
 
@@ -27,24 +52,24 @@ NAME_KEYS = {"chosen": "chosen_name", "ranking": "ranking_names", "true_best": "
 def run(args: argparse.Namespace) -> None:
     """``select``: run the algorithm once and print its choice."""
     check_int(args.seed, "--seed", least=0)
-    spec, instance, budget, params, checked = run_from(args)
-    draw = spec.random_draw(args.seed, instance.n_models, instance.n_queries)
-    outcome = drive(spec.start(budget, draw, **params), instance)  # as Python's select: one path for every algorithm
+    spec, instance, budget, params, checked, names = run_from(args)
+    given: dict[str, Any] = dict(params)  # only the algorithm's parameters: never draw or seed
+    outcome = select(instance, budget, spec.name, seed=args.seed, **given)  # Python's select: one path for all
     full = instance.n_models * instance.n_queries
     payload: dict[str, JsonValue] = {
         "algorithm": spec.name,
         "params": {key: str(value) for key, value in checked.items()},
         "K": instance.n_models,
         "L": instance.n_queries,
+        **stochastic_fields(instance),
         "budget": budget.n,
         "spent": outcome.spent,
         "chosen": outcome.chosen,
         "ranking": list(outcome.ranking),
         "seed": args.seed,
         "true_best": sorted(instance.best),
-        "correct": instance.is_best(outcome.chosen),
+        "correct": outcome.chosen in instance.best,
     }
-    names = instance.model_names
     shown = ", ".join(labelled(model, names) for model in outcome.ranking[:10])
     more = ", ..." if instance.n_models > 10 else ""
     text = "\n".join(
@@ -56,9 +81,10 @@ def run(args: argparse.Namespace) -> None:
             f"chose:   model {labelled(outcome.chosen, names)}, mean {float(instance.means[outcome.chosen]):.4f}"
             f" ({'a true best model' if payload['correct'] else 'NOT a best model'})",
             f"best:    {', '.join(f'model {labelled(m, names)}' for m in sorted(instance.best))}, "
-            f"mean {float(instance.best_mean):.4f}",
+            f"mean {float(max(instance.means)):.4f}",
             f"spent:   {outcome.spent:,} evaluations ({100 * outcome.spent / full:.3g}% of full evaluation)",
             f"ranking: {shown}{more}",
         ]
+        + ([stochastic_line(instance)] if isinstance(instance, StochasticInstance) else [])
     )
     emit(args, with_names(payload, names, NAME_KEYS), text)

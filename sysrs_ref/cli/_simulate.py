@@ -1,18 +1,37 @@
-"""The ``simulate`` subcommand: R seeded runs of one or several algorithms at a grid of budgets, on common draws."""
+"""The ``simulate`` subcommand: R seeded runs of one or several algorithms at a grid of budgets, on common draws.
+
+On random scores (``--stochastic bernoulli``, samples, a finite law) run r
+also draws every cell's noise after its query order(s), from the same
+generator (:func:`~sysrs_ref.simulation.simulate_many`), and accuracy is
+judged against the truth mu_i = (1/L) sum_j E[S_ij].
+"""
 
 from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Sequence
 
 from sysrs_ref._checks import check_int
 from sysrs_ref.algorithms.registry import ALGORITHMS, get_algorithm
-from sysrs_ref.cli._common import JSON_HELP, SCORES_HELP, WARMUP_HELP, JsonValue, algorithm_params, emit, labelled
+from sysrs_ref.cli._common import (
+    JSON_HELP,
+    SCORES_HELP,
+    WARMUP_HELP,
+    JsonValue,
+    algorithm_params,
+    emit,
+    labelled,
+    read_scores,
+    stochastic_argument,
+    stochastic_fields,
+    stochastic_line,
+)
 from sysrs_ref.cli._progress import Progress
-from sysrs_ref.datasets import resolve_scores
 from sysrs_ref.errors import SysrsError
 from sysrs_ref.instance import Instance
 from sysrs_ref.simulation import PAPER_SIX, SimulationResult, parse_algorithm_list, simulate_many
+from sysrs_ref.stochastic import StochasticInstance
 from sysrs_ref.topm import parse_top_m
 
 __all__ = ["EXAMPLE", "add_arguments", "run"]
@@ -26,6 +45,7 @@ EXAMPLE = (
 def add_arguments(sub: argparse.ArgumentParser) -> None:
     """The options of ``simulate``."""
     sub.add_argument("--scores", required=True, metavar="F", help=SCORES_HELP)
+    stochastic_argument(sub)
     sub.add_argument(
         "--algorithm",
         required=True,
@@ -55,7 +75,8 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
         type=int,
         default=0,
         metavar="S",
-        help="seed (default 0): run r draws from numpy SeedSequence(S, spawn_key=(r,))",
+        help="seed (default 0): run r draws from numpy SeedSequence(S, spawn_key=(r,)) (random scores: its orders, "
+        "then every cell's noise)",
     )
     sub.add_argument(
         "--workers", type=int, default=1, metavar="N", help="worker processes (default 1); results do not depend on it"
@@ -77,7 +98,8 @@ def run(args: argparse.Namespace) -> None:
     if not all(items):
         raise SysrsError(f"--budgets {args.budgets!r} has an empty item; write them like 8%,20%,5000")
     configs = parse_algorithm_list(args.algorithm, "--algorithm", defaults=algorithm_params(args))
-    instance = resolve_scores(args.scores)
+    scores = read_scores(args.scores, args.stochastic)
+    instance = scores.instance
     top_m = None if args.top_m is None else parse_top_m(args.top_m, instance.n_models)
     started = time.perf_counter()
     label = configs[0].algorithm if len(configs) == 1 else f"{len(configs)} algorithms"
@@ -96,7 +118,8 @@ def run(args: argparse.Namespace) -> None:
     seconds = time.perf_counter() - started
     where = f"{args.workers} worker{'s' if args.workers > 1 else ''}" if args.scheduler is None else args.scheduler
     if len(results) == 1:
-        emit(args, results[0].to_json(), _one(args, results[0], instance, where, seconds))
+        text = _one(args, results[0], scores.names, where, seconds)
+        emit(args, {**results[0].to_json(), **stochastic_fields(instance)}, _noted(text, instance))
         return
     first = results[0]
     payload: dict[str, JsonValue] = {
@@ -104,9 +127,15 @@ def run(args: argparse.Namespace) -> None:
         "L": first.L,
         "runs": first.runs,
         "seed": first.seed,
+        **stochastic_fields(instance),
         "algorithms": [result.to_json() for result in results],
     }
-    emit(args, payload, _several(args, results, instance, where, seconds))
+    emit(args, payload, _noted(_several(args, results, scores.names, where, seconds), instance))
+
+
+def _noted(text: str, instance: Instance | StochasticInstance) -> str:
+    """*text*, then the line that says what random scores were read (nothing for a matrix)."""
+    return f"{text}\n{stochastic_line(instance)}" if isinstance(instance, StochasticInstance) else text
 
 
 def _label(result: SimulationResult) -> str:
@@ -114,13 +143,15 @@ def _label(result: SimulationResult) -> str:
     return f"{result.algorithm}({shown})" if shown else result.algorithm
 
 
-def _best(result: SimulationResult, instance: Instance) -> str:
+def _best(result: SimulationResult, names: Sequence[str] | None) -> str:
     """The true best models, as the accuracy line names them: "model 0", "models 0 (a), 2 (c)"."""
-    shown = ", ".join(labelled(model, instance.model_names) for model in result.best)
+    shown = ", ".join(labelled(model, names) for model in result.best)
     return f"{'models' if len(result.best) > 1 else 'model'} {shown}"
 
 
-def _one(args: argparse.Namespace, result: SimulationResult, instance: Instance, where: str, seconds: float) -> str:
+def _one(
+    args: argparse.Namespace, result: SimulationResult, names: Sequence[str] | None, where: str, seconds: float
+) -> str:
     """The table of one algorithm: every budget's accuracy, correct runs and largest spend."""
     spec = get_algorithm(result.algorithm)
     extra = "".join(f", {key} = {value}" for key, value in result.params.items())
@@ -142,14 +173,18 @@ def _one(args: argparse.Namespace, result: SimulationResult, instance: Instance,
     if result.top_m and spec.top_m_sized and args.m is None:
         lines.append(f"(top-m errors of {spec.title} come from runs with its m set to each target m, same draws)")
     lines.append(
-        f"accuracy: fraction of runs whose chosen model is a true best model ({_best(result, instance)}); "
+        f"accuracy: fraction of runs whose chosen model is a true best model ({_best(result, names)}); "
         "every budget uses the same draws"
     )
     return "\n".join(lines)
 
 
 def _several(
-    args: argparse.Namespace, results: tuple[SimulationResult, ...], instance: Instance, where: str, seconds: float
+    args: argparse.Namespace,
+    results: tuple[SimulationResult, ...],
+    names: Sequence[str] | None,
+    where: str,
+    seconds: float,
 ) -> str:
     """One accuracy column per algorithm, then each algorithm's top-m errors."""
     first = results[0]
@@ -169,7 +204,7 @@ def _several(
         if result.top_m:
             lines.extend(["", f"{label}:"] + _top_m_lines(result)[1:])
     lines.append(
-        f"accuracy: fraction of runs whose chosen model is a true best model ({_best(first, instance)}); "
+        f"accuracy: fraction of runs whose chosen model is a true best model ({_best(first, names)}); "
         "every algorithm and budget uses the same draws (paired runs)"
     )
     return "\n".join(lines)

@@ -19,7 +19,7 @@ does not match (another file, version or setting) is recomputed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 
@@ -29,6 +29,7 @@ from sysrs_ref.experiments._cache import CACHE_FORMAT, Cache, Point, TopMPoint
 from sysrs_ref.experiments._paper import LRF_GRID, PAPER_GRID, TABLE_GRID
 from sysrs_ref.schedule import budget_from_percentage, parse_percentage
 from sysrs_ref.simulation import CellResult, Config, Job, jobs_of, parse_algorithm_list, run_jobs
+from sysrs_ref.simulation._engine import AnyTable
 
 __all__ = [
     "CACHE_FORMAT",
@@ -170,12 +171,15 @@ def plan(
     cache: Cache,
     *,
     shapes: Mapping[str, tuple[int, int]] | None = None,
+    held: Collection[str] = (),
 ) -> tuple[list[Job], int]:
     """The engine's jobs still to do (cells with a grid point not in the cache), and how many cells are done already.
 
     A job holds the cells of one dataset that share a kind of draw, so its
     draws are made once for them all. *shapes* gives each dataset's (K, L)
-    when the caller has loaded it already.
+    when the caller has loaded it already. The datasets named in *held*
+    (random scores) have no source for the workers to load: the caller gives
+    their tables to :func:`run_cells`.
     """
     jobs: list[Job] = []
     done = 0
@@ -184,7 +188,8 @@ def plan(
         budgets = _budgets(dataset, grid, shape)
         missing = [c for c in configs if any(cache.get(dataset, c, pct, runs, seed) is None for pct in grid)]
         done += len(configs) - len(missing)
-        jobs += jobs_of(_key(dataset), shape, missing, budgets, runs, seed, cache.top_m, source=dataset)
+        source = None if dataset.name in held else dataset
+        jobs += jobs_of(_key(dataset), shape, missing, budgets, runs, seed, cache.top_m, source=source)
     return jobs, done
 
 
@@ -193,11 +198,15 @@ def run_cells(
     cache: Cache,
     grid: Sequence[Fraction],
     *,
+    held: Sequence[tuple[Dataset, AnyTable]] = (),
     workers: int = 1,
     scheduler: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> None:
     """Run *jobs* on the Monte-Carlo engine and cache every point of a job as soon as it is finished.
+
+    *held* gives the tables of the datasets :func:`plan` was told it holds
+    (random scores: :class:`~sysrs_ref.fast.stochastic.StochasticTable`).
 
     *progress* is called with the number of (run, cell) pairs each finished
     piece held. On an interruption (Ctrl-C) the pieces not started are
@@ -205,13 +214,16 @@ def run_cells(
     did not is not.
     """
 
+    sources = {_key(dataset): dataset for dataset, _ in held}
+
     def record(job: Job, found: Mapping[Config, CellResult]) -> None:
-        assert job.source is not None
+        source = job.source if job.source is not None else sources[job.key]
         for config, cell in found.items():
             for point in _points(cell, grid, job.budgets, job.runs):
-                cache.put(job.source, config, point, job.seed)
+                cache.put(source, config, point, job.seed)
 
-    run_jobs(jobs, {}, workers=workers, scheduler=scheduler, progress=progress, done=record)
+    tables = {_key(dataset): table for dataset, table in held}
+    run_jobs(jobs, tables, workers=workers, scheduler=scheduler, progress=progress, done=record)
 
 
 def cells(

@@ -12,6 +12,15 @@ With *top_m* targets it also runs the Appendix "Top-m" study on its own grid
 paper's algorithms, and writes topm_results.json, topm_errors.csv,
 topm_cb.csv, topm_report.md and three figures (:mod:`sysrs_ref.experiments._topm_report`,
 :mod:`sysrs_ref.experiments._topm_figures`).
+
+Random scores S_ij ~ phi_ij run too: a K x L x E ``.npy`` (or an ``.npz``
+a MANIFEST.json lists) of the data folder is read by
+:func:`~sysrs_ref.loaders.load_stochastic`, and ``stochastic="bernoulli"``
+reads every matrix (the shipped benchmarks too) as the p_ij of Bernoulli
+scores; each run then draws its noise after its orders, accuracy is judged
+by mu_i = (1/L) sum_j E[S_ij], and the cache of the Bernoulli reading is
+``OUT/bernoulli-scores/cache`` (its keys' ``sha256`` is ``bernoulli:<sha256>``),
+so it never meets the matrices'.
 """
 
 from __future__ import annotations
@@ -19,15 +28,15 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from sysrs_ref._atomic import make_folder
 from sysrs_ref._checks import check_int
 from sysrs_ref._version import __version__
-from sysrs_ref.datasets import DATA_ENV, default_datasets, find_datasets
+from sysrs_ref.datasets import DATA_ENV, Dataset, default_datasets, find_datasets
 from sysrs_ref.errors import InstanceError, ParameterError
-from sysrs_ref.experiments._dataset_table import table_row
+from sysrs_ref.experiments._dataset_table import TableRow, table_row
 from sysrs_ref.experiments._figures import write_plots
 from sysrs_ref.experiments._plan import Cache, Config, cells, paper_configs, parse_configs, parse_grid, plan, run_cells
 from sysrs_ref.experiments._report import Summary, summarize
@@ -36,6 +45,11 @@ from sysrs_ref.experiments._subset_study import SubsetSettings, run_subset_study
 from sysrs_ref.experiments._tables import Curve, Results
 from sysrs_ref.experiments._topm_figures import write_topm_plots
 from sysrs_ref.experiments._topm_report import TopMStudy, study_of, write_topm_outputs
+from sysrs_ref.fast.stochastic import stochastic_table
+from sysrs_ref.instance import Instance
+from sysrs_ref.loaders import as_bernoulli, load_stochastic
+from sysrs_ref.stochastic import StochasticInstance
+from sysrs_ref.theory.hardness import hardness
 from sysrs_ref.topm import parse_top_m
 
 __all__ = ["ReproduceOutcome", "reproduce"]
@@ -74,6 +88,7 @@ def reproduce(
     top_m_grid: str = "topm",
     top_m_algorithms: str | tuple[Config, ...] | None = None,
     subset_selection: SubsetSettings | None = None,
+    stochastic: str | None = None,
 ) -> ReproduceOutcome:
     """Run the paper's experiments on every matrix of *data* and write the results into *out*.
 
@@ -97,6 +112,10 @@ def reproduce(
     *subset_selection* adds the Appendix "Subset Selection" comparison with
     those settings (:mod:`sysrs_ref.experiments._subset_study`): both protocols on every
     matrix, ``subset_selection.{json,csv,md,png}``, on *workers* local processes.
+
+    ``stochastic="bernoulli"`` reads every matrix as the p_ij of Bernoulli
+    scores; K x L x E ``.npy`` files are read as samples in any case (module
+    docstring). The subset selection needs score matrices.
     """
     began = time.perf_counter()
     check_int(runs, "--runs")
@@ -116,23 +135,39 @@ def reproduce(
     if target.exists() and not target.is_dir():
         raise ParameterError(f"--out '{target}' exists and is not a folder")
     make_folder(target)
-    cache = Cache(target)
-    instances = {d.name: d.load() for d in datasets}  # each matrix read once
+    cache_root = target if stochastic is None else target / f"{stochastic}-scores"  # beside the matrices' cache
+    cache = Cache(cache_root)
+    if stochastic not in (None, "bernoulli"):
+        raise ParameterError(f"stochastic must be None or 'bernoulli', got {stochastic!r}")
+    instances = {d.name: _load(d, stochastic == "bernoulli") for d in datasets}  # each matrix read once
+    if stochastic is not None:  # another reading of the same file: its own cache key
+        datasets = [replace(d, sha256=f"{stochastic}:{d.sha256}") for d in datasets]
+    held = [(d, stochastic_table(inst)) for d in datasets if isinstance(inst := instances[d.name], StochasticInstance)]
+    if held and subset_selection is not None:
+        raise ParameterError(
+            f"the subset selection needs score matrices, but {held[0][0].name} holds random scores; "
+            "leave out --subset-selection"
+        )
     shapes = {name: instance.shape for name, instance in instances.items()}
-    tasks, cached = plan(datasets, configs, points, runs, seed, cache, shapes=shapes)
+    random = {d.name for d, _ in held}
+    tasks, cached = plan(datasets, configs, points, runs, seed, cache, shapes=shapes, held=random)
     targets = () if top_m is None else parse_top_m(top_m, min(shape[0] for shape in shapes.values()))
     if targets:
         topm_configs = _topm_configs(configs, top_m_algorithms)
         topm_points = parse_grid(top_m_grid)
-        topm_cache = Cache(target, targets)
-        topm_tasks, topm_cached = plan(datasets, topm_configs, topm_points, runs, seed, topm_cache, shapes=shapes)
+        topm_cache = Cache(cache_root, targets)
+        topm_tasks, topm_cached = plan(
+            datasets, topm_configs, topm_points, runs, seed, topm_cache, shapes=shapes, held=random
+        )
     else:
         topm_tasks, topm_cached = [], 0
     to_compute = sum(len(job.configs) for job in tasks + topm_tasks)
     callback = progress(to_compute * runs, cached + topm_cached) if progress is not None else None
-    run_cells(tasks, cache, points, workers=workers, scheduler=scheduler, progress=callback)
+    run_cells(tasks, cache, points, held=held, workers=workers, scheduler=scheduler, progress=callback)
     if topm_tasks:
-        run_cells(topm_tasks, topm_cache, topm_points, workers=workers, scheduler=scheduler, progress=callback)
+        run_cells(
+            topm_tasks, topm_cache, topm_points, held=held, workers=workers, scheduler=scheduler, progress=callback
+        )
     curves = {(d.name, c.label): Curve(d, c, pts) for d, c, pts in cells(datasets, configs, points, runs, seed, cache)}
     results = Results(
         tuple(datasets),
@@ -144,7 +179,7 @@ def reproduce(
         best={name: tuple(sorted(inst.best)) for name, inst in instances.items()},
         shapes=shapes,
     )
-    rows = [table_row(dataset, instances[dataset.name]) for dataset in datasets]
+    rows = [_row(dataset, instances[dataset.name]) for dataset in datasets]
     summary = summarize(results, _data_label(data), grid, rows)
     figures, note = write_plots(results, target) if plots else ([], "Plots were not asked for (--no-plots).")
     files = write_outputs(target, summary, note)
@@ -159,10 +194,32 @@ def reproduce(
         )
         files += write_topm_outputs(target, study, topm_note) + topm_figures
     if subset_selection is not None:
-        subset = run_subset_study(datasets, instances, target, subset_selection, workers=workers)
+        matrices = {name: inst for name, inst in instances.items() if isinstance(inst, Instance)}
+        subset = run_subset_study(datasets, matrices, target, subset_selection, workers=workers)
         files += write_subset_outputs(target, subset, plots)
     return ReproduceOutcome(
         target, tuple(files + figures), to_compute, cached + topm_cached, time.perf_counter() - began, summary, study
+    )
+
+
+def _load(dataset: Dataset, bernoulli: bool) -> Instance | StochasticInstance:
+    """A dataset's scores: a shipped benchmark's matrix, or a file as :func:`~sysrs_ref.loaders.load_stochastic` reads it."""
+    if dataset.packed is None:
+        return load_stochastic(dataset.path, bernoulli=bernoulli)
+    matrix = dataset.load()
+    return as_bernoulli(matrix) if bernoulli else matrix
+
+
+def _row(dataset: Dataset, instance: Instance | StochasticInstance) -> TableRow:
+    """The dataset table's row; random scores get the stochastic hardness (eq. variance) and no paper values."""
+    if isinstance(instance, Instance):
+        return table_row(dataset, instance)
+    h = hardness(instance)
+    exact = {"best_mean": h.best_mean, "mean": h.mean, "delta2": h.delta2, "H1": h.h1, "H2": h.h2}
+    ours = {key: None if value is None else float(value) for key, value in exact.items()}
+    ours |= {"H3_prime": None if h.h3_prime is None else float(h.h3_prime), "H3": None if h.h3 is None else float(h.h3)}
+    return TableRow(
+        dataset.name, dataset.source, dataset.metric, instance.n_queries, instance.n_models, ours, ours, None
     )
 
 

@@ -1,7 +1,10 @@
 """Reading score matrices: plain files (``.npy``, ``.csv``) and per-instance results of evaluation harnesses.
 
 :func:`load_scores` reads one ``.npy``, ``.csv`` matrix or long ``.csv`` into an
-:class:`~sysrs_ref.instance.Instance`. The harness loaders
+:class:`~sysrs_ref.instance.Instance`; :func:`load_stochastic` also reads random
+scores (K x L x E samples in a ``.npy`` or ``.npz``, a finite law per cell in an
+``.npz``, or a matrix of Bernoulli p_ij, :func:`as_bernoulli`) into a
+:class:`~sysrs_ref.stochastic.StochasticInstance`. The harness loaders
 (:func:`load_lm_eval`, :func:`load_helm`, :func:`load_inspect`,
 :func:`load_long_csv`, or :func:`convert` by source name) read
 lm-evaluation-harness, HELM, inspect-ai or long ``.csv`` results into a
@@ -13,6 +16,7 @@ anything is allocated).
 """
 
 from sysrs_ref.errors import LoaderError
+from sysrs_ref.loaders._stochastic import NPZ_LAYOUTS, as_bernoulli, load_stochastic
 from sysrs_ref.loaders.arrays import read_npy, read_npz
 from sysrs_ref.loaders.convert import SOURCES, convert
 from sysrs_ref.loaders.files import load_scores
@@ -24,16 +28,19 @@ from sysrs_ref.loaders.table import MISSING_POLICIES, MissingPolicy, ScoreTable,
 
 __all__ = [
     "MISSING_POLICIES",
+    "NPZ_LAYOUTS",
     "SOURCES",
     "LoaderError",
     "MissingPolicy",
     "ScoreTable",
+    "as_bernoulli",
     "convert",
     "load_helm",
     "load_inspect",
     "load_lm_eval",
     "load_long_csv",
     "load_scores",
+    "load_stochastic",
     "read_npy",
     "read_npz",
     "save_table",

@@ -31,6 +31,9 @@ from fractions import Fraction
 from os import PathLike, fspath
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
+
 from sysrs_ref.errors import InstanceError
 from sysrs_ref.instance import Instance
 from sysrs_ref.json_types import JsonValue
@@ -39,7 +42,7 @@ from sysrs_ref.loaders.arrays import read_npy
 from sysrs_ref.loaders.long_csv import cell_count_problem
 from sysrs_ref.scores import parse_decimal, parse_score_text, shortened
 
-__all__ = ["MAX_SIDECAR_BYTES", "load_scores", "parse_score", "read_sidecar"]
+__all__ = ["MAX_SIDECAR_BYTES", "load_scores", "npy_instance", "parse_score", "read_sidecar"]
 
 LONG_COLUMNS = ("model", "query", "score")
 
@@ -65,6 +68,12 @@ def load_scores(path: str | PathLike[str]) -> Instance:
         raise InstanceError(f"load_scores takes the path of a scores file, got {type(path).__name__}")
     file = Path(fspath(path))
     suffix = file.suffix.lower()
+    if suffix == ".npz":
+        raise InstanceError(
+            f"cannot read scores from '{file}': unsupported file type '.npz' here: an .npz holds random scores "
+            "(samples, or a finite law: support and probabilities), which select, simulate, exact, hardness and "
+            "reproduce read, but this needs one score per model and query (a 2-D .npy, a .csv matrix or a long .csv)"
+        )
     if suffix not in (".npy", ".csv"):
         raise InstanceError(
             f"cannot read scores from '{file}': unsupported file type "
@@ -84,13 +93,35 @@ def load_scores(path: str | PathLike[str]) -> Instance:
 
 
 def _load_npy(file: Path) -> Instance:
-    loaded = read_npy(file)  # the header is checked against the file's size before anything is allocated
+    return npy_instance(
+        file, read_npy(file)
+    )  # the header is checked against the file's size before anything is allocated
+
+
+def npy_instance(file: Path, loaded: npt.NDArray[np.generic]) -> Instance:
+    """The :class:`~sysrs_ref.instance.Instance` of the array *loaded* read from the ``.npy`` *file*, named by its sidecar.
+
+    The model and query names come from ``X.ids.json`` (:func:`read_sidecar`).
+    Raises :class:`~sysrs_ref.errors.InstanceError` naming *file* for an array
+    that is not a valid score matrix; a 3-D array (K x L x E repeated scores,
+    as ``convert --epochs all`` writes) is refused with how to use it: as
+    samples of stochastic scores (:func:`~sysrs_ref.loaders.load_stochastic`),
+    or reduced to one score per cell.
+
+    >>> npy_instance(Path("m.npy"), np.array([[1.0, 0.0], [0.5, 0.5]])).means
+    (Fraction(1, 2), Fraction(1, 2))
+    >>> npy_instance(Path("e.npy"), np.zeros((2, 3, 5)))
+    Traceback (most recent call last):
+    ...
+    sysrs_ref.errors.InstanceError: e.npy holds 5 repeated scores for each of 2 models x 3 queries (a models x queries x epochs array, as convert --epochs all writes): select, simulate, exact, hardness and reproduce read it as samples of random scores, but this needs one score per model and query; convert again with --epochs mean (or first, median, ...), or reduce the last axis yourself
+    """
     if loaded.ndim == 3:
         models, queries, epochs = loaded.shape
         raise InstanceError(
             f"{file} holds {epochs} repeated scores for each of {models} models x {queries} queries (a models x "
-            "queries x epochs array, as convert --epochs all writes), but SySRs needs one score per model and "
-            "query; convert again with --epochs mean (or first, median, ...), or reduce the last axis yourself"
+            "queries x epochs array, as convert --epochs all writes): select, simulate, exact, hardness and "
+            "reproduce read it as samples of random scores, but this needs one score per model and query; "
+            "convert again with --epochs mean (or first, median, ...), or reduce the last axis yourself"
         )
     names = read_sidecar(file, loaded.shape) if loaded.ndim == 2 else None  # other shapes: Instance says why
     try:
