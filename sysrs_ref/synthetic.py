@@ -10,12 +10,17 @@ the structure SySRs exploits.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
+import numpy.typing as npt
 
 from sysrs_ref._checks import generator_of
 from sysrs_ref.instance import Instance
 
-__all__ = ["irt_benchmark"]
+__all__ = ["irt_benchmark", "irt_probabilities"]
+
+FloatMatrix = npt.NDArray[np.float64]
 
 
 def irt_benchmark(n_models: int = 30, n_queries: int = 2000, seed: int = 0) -> Instance:
@@ -31,14 +36,36 @@ def irt_benchmark(n_models: int = 30, n_queries: int = 2000, seed: int = 0) -> I
     >>> inst.shape, inst.is_best(0)
     ((5, 200), True)
     """
+    return Instance(irt_probabilities(n_models, n_queries, seed)[1])
+
+
+def irt_probabilities(
+    n_models: int = 30, n_queries: int = 2000, seed: int = 0, *, spread: float | Fraction = 0.5
+) -> tuple[FloatMatrix, FloatMatrix]:
+    """The success probabilities p_ij of a 2PL item-response benchmark and one 0/1 matrix drawn from them.
+
+    Abilities are theta_i = 1 + spread z_i (z_i standard normal, sorted
+    decreasing), difficulties N(0, 1.5^2), discriminations log-normal(0.3,
+    0.3), p_ij = sigmoid(alpha_j (theta_i - b_j)), and S_ij = 1 when a uniform
+    draw is below p_ij, all from ``numpy.random.default_rng(seed)`` in that
+    order. Both matrices have their rows sorted by the drawn matrix's
+    decreasing mean (ties by row), so at spread 1/2 the drawn matrix is
+    exactly :func:`irt_benchmark`'s. Read p with
+    ``StochasticInstance.bernoulli(p)`` for a stochastic benchmark whose truth
+    is p's row means.
+
+    >>> p, drawn = irt_probabilities(4, 100, seed=1)
+    >>> p.shape, bool(((p > 0) & (p < 1)).all()), bool((drawn == irt_benchmark(4, 100, seed=1).array).all())
+    ((4, 100), True, True)
+    """
     if n_models < 2 or n_queries < 1:
         raise ValueError(f"need at least 2 models and 1 query, got {n_models} x {n_queries}")
     rng = generator_of(seed, "seed")
-    ability = 1.0 + 0.5 * np.sort(rng.normal(0.0, 1.0, n_models))[::-1]
+    ability = 1.0 + float(spread) * np.sort(rng.normal(0.0, 1.0, n_models))[::-1]
     difficulty = rng.normal(0.0, 1.5, n_queries)
     discrimination = rng.lognormal(0.3, 0.3, n_queries)
     logits = discrimination[None, :] * (ability[:, None] - difficulty[None, :])
-    probability = 1.0 / (1.0 + np.exp(-logits))
+    probability: FloatMatrix = 1.0 / (1.0 + np.exp(-logits))
     scores = (rng.random((n_models, n_queries)) < probability).astype(np.float64)
     order = np.argsort(-scores.mean(axis=1), kind="stable")
-    return Instance(scores[order])
+    return probability[order], scores[order]

@@ -367,6 +367,16 @@ FUZZED: dict[str, tuple[list[str], dict[str, tuple[str, ...] | None]]] = {
         },
     ),
     "vectors": (["vectors"], {"--out": ("tiny.csv", "tiny.csv/sub"), "--json": None}),
+    "noise": (
+        ["noise", "--out", "out", "--quick", "--runs", "1", "--no-plot", "--quiet"],
+        {
+            "--out": ("out", "tiny.csv", "tiny.csv/out", ""),
+            "--runs": ("1", "0", "-1", "x", "9" * 40),
+            "--seed": ("0", "-1", "x"),
+            "--workers": ("1", "0", "-1", "x"),
+            "--json": None,
+        },
+    ),
     "conform": (
         ["conform", "--family", "budgets", "--case", "budget-8pct-K80-L1000"],
         {

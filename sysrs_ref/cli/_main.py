@@ -62,6 +62,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "list the real benchmarks shipped with the package (K, L, best mean, Delta_2, H2), or export them",
     ),
     "demo": ("_demo", "SySRs on a synthetic benchmark at 10%% of the full cost (no files needed)"),
+    "noise": (
+        "_noise",
+        "the noise study: how much of SySRs' advantage over SR survives sampling noise (table, JSON, CSV, figure)",
+    ),
 }
 
 

@@ -4,12 +4,14 @@ The cells run through the Monte-Carlo engine of :mod:`sysrs_ref.simulation`;
 what is here is what is the experiments' own: which cells (:func:`plan`), where
 their results live (:class:`Cache`), and what is made of them (tables,
 confidence budgets, claims, report, figures, the top-m study, the comparison
-with the subset-selection baselines, the paper's printed numbers).
+with the subset-selection baselines, the noise study, the paper's printed numbers).
 """
 
 from sysrs_ref.experiments._cache import CACHE_FORMAT, Cache, Point, TopMPoint
 from sysrs_ref.experiments._dataset_table import COLUMNS, TableRow, dataset_table, table_row
 from sysrs_ref.experiments._metrics import confidence_budget, wilson_interval
+from sysrs_ref.experiments._noise_report import write_noise_outputs
+from sysrs_ref.experiments._noise_study import NoiseSettings, NoiseStudy, flip_instance, run_noise_study
 from sysrs_ref.experiments._paper import (
     ACCURACY_TABLE,
     CB_TABLE,
@@ -45,6 +47,8 @@ __all__ = [
     "DIVERSITY_TABLE",
     "GRIDS",
     "LRF_GRID",
+    "NoiseSettings",
+    "NoiseStudy",
     "PAPER_GRID",
     "SUBSET_GRID",
     "TABLE_GRID",
@@ -60,6 +64,7 @@ __all__ = [
     "cells",
     "confidence_budget",
     "dataset_table",
+    "flip_instance",
     "full_matrix_comparison",
     "held_out_comparison",
     "lrf_configs",
@@ -69,7 +74,9 @@ __all__ = [
     "plan",
     "reproduce",
     "run_cells",
+    "run_noise_study",
     "run_subset_study",
     "table_row",
     "wilson_interval",
+    "write_noise_outputs",
 ]
