@@ -115,6 +115,16 @@ def test_real_size_irt_bernoulli(name: str, params: AlgorithmParamValues) -> Non
     assert_same_as_reference(instance, name, (960, 3000), batch, params, runs=[0, 5])
 
 
+@pytest.mark.parametrize(("name", "params"), CONFIGS)
+def test_samples_with_thousands_of_distinct_scores(name: str, params: AlgorithmParamValues) -> None:
+    """6 x 200 x 3 float samples: 3600 distinct levels (codes wider than a byte), float sums certified; equal runs."""
+    cube = np.random.default_rng(9).random((6, 200, 3))
+    instance = StochasticInstance.samples(cube)
+    assert len(instance.levels) == 3600
+    batch = random_noisy_draws(2, 3, 6, 200, synchronized=get_algorithm(name).synchronized)
+    assert_same_as_reference(instance, name, (60, 600), batch, params)
+
+
 @pytest.mark.parametrize("name", ["syus", "sr", "sysrs", "ucbe", "syucbe", "sysar"])
 def test_shipped_benchmark_as_bernoulli(name: str) -> None:
     """mmlu (82 x 567) with p = 0.15 + 0.7 score: a non-dyadic float law; two sampled runs equal the reference."""

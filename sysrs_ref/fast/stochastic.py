@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -34,6 +35,21 @@ from sysrs_ref.stochastic import StochasticInstance
 from sysrs_ref.topm import TopMTruth
 
 __all__ = ["StochasticTable", "realise_runs", "stochastic_table"]
+
+#: Level codes (or slot numbers), in the smallest unsigned dtype that holds them.
+Codes = npt.NDArray[np.unsignedinteger[Any]]
+
+
+def _smallest(count: int) -> type[np.unsignedinteger[Any]]:
+    """The smallest unsigned integer dtype holding 0 .. count - 1.
+
+    >>> _smallest(256).__name__, _smallest(257).__name__, _smallest(70000).__name__
+    ('uint8', 'uint16', 'uint32')
+    """
+    for dtype in (np.uint8, np.uint16, np.uint32):
+        if count <= int(np.iinfo(dtype).max) + 1:
+            return dtype
+    return np.uint64
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,8 +74,8 @@ class StochasticTable:
     shape: tuple[int, int]
     levels: tuple[Fraction, ...]
     thresholds: npt.NDArray[np.int64]
-    slot_codes: npt.NDArray[np.uint8] | None
-    codes: npt.NDArray[np.uint8] | None
+    slot_codes: Codes | None
+    codes: Codes | None
     fixed: ScoreTable | None
     best: frozenset[int]
     truth: TopMTruth
@@ -90,9 +106,7 @@ def stochastic_table(instance: StochasticInstance, *, prefer_float: bool = False
     n_models, n_queries = instance.shape
     thresholds = np.asarray(instance.thresholds, dtype=np.int64)
     n_slots = thresholds.shape[2]
-    if len(instance.levels) > 256:
-        raise ValueError(f"the fast paths take at most 256 distinct scores, this instance has {len(instance.levels)}")
-    codes = np.asarray(instance.codes).astype(np.uint8)
+    codes = np.asarray(instance.codes).astype(_smallest(len(instance.levels)))
     uniform = bool((codes == codes[:1, :1, :]).all())
     below = np.concatenate([np.zeros((n_models, n_queries, 1), dtype=np.int64), thresholds[:, :, :-1]], axis=2)
     possible = thresholds > below
@@ -157,7 +171,7 @@ def realise_runs(table: StochasticTable, draws: NoisyDrawBatch) -> tuple[ScoreTa
     return realised_table(table.levels, flat, n_queries, prefer_float=table.prefer_float), reading
 
 
-def _codes(table: StochasticTable, noise: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8] | npt.NDArray[np.int8]:
+def _codes(table: StochasticTable, noise: npt.NDArray[np.int64]) -> Codes | npt.NDArray[np.int8]:
     """The level code of every cell of every run, (K, R, L): the least slot v with noise < ceil(F_v 2^53)."""
     n_runs = int(noise.shape[0])
     n_models, n_queries = table.shape
@@ -173,17 +187,19 @@ def _codes(table: StochasticTable, noise: npt.NDArray[np.int64]) -> npt.NDArray[
             return first_slot.view(np.int8)
         if (first_code, second_code) == (0, 1):
             return np.logical_not(first_slot, out=first_slot).view(np.int8)
-        return np.where(first_slot, np.uint8(first_code), np.uint8(second_code))
-    slot = np.zeros(shape, dtype=np.uint8)
+        code_type = _smallest(len(table.levels))
+        chosen: Codes = np.where(first_slot, code_type(first_code), code_type(second_code))
+        return chosen
+    slot = np.zeros(shape, dtype=_smallest(n_inner + 1))
     above = np.empty(shape, dtype=np.bool_)
     for v in range(n_inner):
         np.greater_equal(cells, thresholds[..., v], out=above)
         np.add(slot, above, out=slot)
     if table.slot_codes is not None:
-        same: npt.NDArray[np.uint8] = np.take(table.slot_codes, slot)
+        same: Codes = np.take(table.slot_codes, slot)
         return same
     assert table.codes is not None
     n_slots = table.codes.shape[2]
     base = (np.arange(n_models * n_queries, dtype=np.int64) * n_slots).reshape(n_models, 1, n_queries)
-    each: npt.NDArray[np.uint8] = np.take(table.codes.reshape(-1), base + slot)
+    each: Codes = np.take(table.codes.reshape(-1), base + slot)
     return each
