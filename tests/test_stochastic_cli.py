@@ -498,3 +498,24 @@ def test_reproduce_runs_samples_and_bernoulli_readings_in_their_own_caches(
         "--subset-selection",
     )
     assert "the subset selection needs score matrices" in err
+
+
+def test_reproduce_finds_an_npz_of_finite_laws_in_a_folder_without_manifest(tmp_path: Path) -> None:
+    """Without a MANIFEST.json every .npz of the folder is a dataset too; its cells simulate its finite laws."""
+    from sysrs_ref.experiments import reproduce
+    from sysrs_ref.simulation import simulate
+
+    (tmp_path / "data").mkdir()
+    np.savez(tmp_path / "data" / "law.npz", support=SUPPORT, probabilities=PROBABILITIES)
+    (tmp_path / "grid.txt").write_text("100%\n")
+    outcome = reproduce(
+        tmp_path / "data",
+        tmp_path / "out",
+        grid=str(tmp_path / "grid.txt"),
+        algorithms="sysrs",
+        runs=20,
+        seed=2,
+        plots=False,
+    )
+    expected = simulate(StochasticInstance.finite(SUPPORT, PROBABILITIES), "sysrs", ["100%"], 20, 2)
+    assert [p.correct for p in outcome.summary.results.curves[("law", "sysrs")].points] == [expected.rows[0].correct]

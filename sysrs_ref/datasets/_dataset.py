@@ -1,9 +1,10 @@
 """Datasets: named score matrices with a checksum, from a folder of files or shipped with the package.
 
-A data folder holds ``.npy`` or ``.csv`` score matrices and, optionally, a
+A data folder holds ``.npy`` or ``.csv`` score matrices (or ``.npz`` random
+scores, read by ``reproduce``: docs/stochastic.md) and, optionally, a
 ``MANIFEST.json`` mapping each dataset's name to ``{"file", "source",
-"metric", "sha256", ...}``; without one, every ``.npy`` and ``.csv`` file in
-the folder is a dataset named after its file. A manifest's sha256 (of the
+"metric", "sha256", ...}``; without one, every ``.npy``, ``.csv`` and
+``.npz`` file in the folder is a dataset named after its file. A manifest's sha256 (of the
 file's bytes) is checked against the file, so results are never computed (or
 cached) for a file that changed. :func:`sysrs_ref.datasets.export_datasets`
 writes the shipped benchmarks in this layout.
@@ -82,7 +83,7 @@ def file_sha256(path: Path) -> str:
 
 
 def find_datasets(folder: str | Path) -> list[Dataset]:
-    """The datasets of *folder*: its MANIFEST.json's, in its order, else every .npy/.csv file by name.
+    """The datasets of *folder*: its MANIFEST.json's, in its order, else every .npy/.csv/.npz file by name.
 
     >>> [(d.name, d.path.name) for d in find_datasets(Path(__file__).parents[2] / "data" / "fixtures")]
     [('tiny_long', 'tiny_long.csv'), ('tiny_matrix', 'tiny_matrix.csv')]
@@ -92,9 +93,9 @@ def find_datasets(folder: str | Path) -> list[Dataset]:
         raise InstanceError(f"cannot read the data folder '{directory}': not a directory")
     manifest = directory / "MANIFEST.json"
     if not manifest.is_file():
-        files = sorted(p for p in directory.iterdir() if p.suffix.lower() in (".npy", ".csv") and p.is_file())
+        files = sorted(p for p in directory.iterdir() if p.suffix.lower() in (".npy", ".csv", ".npz") and p.is_file())
         if not files:
-            raise InstanceError(f"no score matrices (.npy, .csv) and no MANIFEST.json in '{directory}'")
+            raise InstanceError(f"no score matrices (.npy, .csv, .npz) and no MANIFEST.json in '{directory}'")
         return [Dataset(p.stem, p, file_sha256(p)) for p in files]
     try:
         entries = json.loads(manifest.read_text())
