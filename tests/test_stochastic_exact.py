@@ -25,7 +25,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from sysrs_ref import ALGORITHMS, Draw, Instance, select
-from sysrs_ref.algorithms.params import NoParams, TopMSize
+from sysrs_ref.algorithms.params import Exploration, NoParams, TopMSize
 from sysrs_ref.errors import ParameterError, TooLargeToEnumerateError
 from sysrs_ref.stochastic import StochasticDraw, StochasticInstance, random_stochastic_draw
 from sysrs_ref.theory import DEFAULT_LIMIT, enumeration_size, error_probability, outcome_distribution
@@ -38,6 +38,8 @@ from sysrs_ref.theory.exact_stochastic import (
     statistic_count_bound,
     statistic_law,
 )
+from sysrs_ref.theory.exact_stochastic_ucb import syucbe_law, syucbe_size
+from sysrs_ref.theory.exact_sync import syucbe_distribution
 from tests.param_types import AlgorithmParamValues
 from tests.strategies import (
     ALGORITHM_NAMES,
@@ -114,6 +116,50 @@ def test_phase_dp_equals_the_mixture(algorithm: str, instance: StochasticInstanc
     params = TopMSize(m) if algorithm == "sysar" else NoParams()
     mixed = mixture_law(instance, algorithm, lambda r: exact_law(r, algorithm, budget, params))
     assert phase_law(instance, algorithm, budget, m=m) == mixed
+
+
+_A = st.sampled_from([Fraction(1, 10), Fraction(1, 4), Fraction(1), Fraction(4)])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    instance=stochastic_instances(max_models=3, max_queries=4, max_slots=3),
+    a=_A,
+    data=st.data(),
+)
+def test_syucbe_dp_equals_the_mixture(instance: StochasticInstance, a: Fraction, data: st.DataObject) -> None:
+    """SyUCB-E's step DP against the deterministic engine mixed over the column multisets, at every kind of law."""
+    assume(statistic_count_bound(instance, synchronized=True) <= 300)  # the mixture calls the engine per value
+    n_models, n_queries = instance.shape
+    budget = data.draw(st.integers(n_models, n_models * n_queries))
+    mixed = mixture_law(instance, "syucbe", lambda r: exact_law(r, "syucbe", budget, Exploration(a)))
+    assert syucbe_law(instance, budget, a) == mixed
+    assert syucbe_size(instance, budget) >= 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(matrix=instances(max_models=3, max_queries=4), a=_A, data=st.data())
+def test_syucbe_dp_on_point_masses_is_the_deterministic_engine(
+    matrix: Instance, a: Fraction, data: st.DataObject
+) -> None:
+    n_models, n_queries = matrix.shape
+    budget = data.draw(st.integers(n_models, n_models * n_queries))
+    deterministic = {i: p for i, p in syucbe_distribution(matrix, budget, a).items() if p}
+    assert syucbe_law(StochasticInstance.deterministic(matrix), budget, a) == dict(sorted(deterministic.items()))
+
+
+def test_syucbe_by_hand() -> None:
+    """K = 2, L = 2, n = 3, a = 1: after the warm-up on query 0 the larger index is evaluated again, on query 1.
+
+    S_0j ~ B(1/2) on both queries, model 1 a point mass 1/2. Warm-up: S_00 = 1 (index 2 > 3/2)
+    or S_00 = 0 (index 1 < 3/2). If S_00 = 1, model 0 sees S_01: its mean 1 or 1/2 against 1/2
+    (a tie lost half the time): P(0) = 1/2 (1/2 + 1/4). If S_00 = 0, model 1 is evaluated
+    again and keeps mean 1/2 > 0: P(0) = 0. So P(0) = 3/8.
+    """
+    half = Fraction(1, 2)
+    inst = StochasticInstance.finite([0, half, 1], [[[half, 0, half]] * 2, [[0, 1, 0]] * 2])
+    assert syucbe_law(inst, 3, Fraction(1)) == {0: Fraction(3, 8), 1: Fraction(5, 8)}
+    assert outcome_distribution(inst, "syucbe", 3, a=1) == {0: Fraction(3, 8), 1: Fraction(5, 8)}
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHM_NAMES)

@@ -35,7 +35,7 @@ from sysrs_ref.errors import ParameterError, TooLargeToEnumerateError
 from sysrs_ref.instance import Instance
 from sysrs_ref.schedule import check_budget
 from sysrs_ref.stochastic import StochasticInstance
-from sysrs_ref.theory import exact_sar, exact_stochastic, exact_sync, exact_unsync
+from sysrs_ref.theory import exact_sar, exact_stochastic, exact_stochastic_ucb, exact_sync, exact_unsync
 
 __all__ = [
     "DEFAULT_LIMIT",
@@ -101,7 +101,8 @@ def enumeration_size(instance: Instance | StochasticInstance, algorithm: str, bu
     whose size exceeds its ``limit``. For a non-degenerate
     :class:`~sysrs_ref.stochastic.StochasticInstance` it is
     :func:`~sysrs_ref.theory.exact_stochastic.phase_size` (SyUS, SySRs,
-    SySAR) or :func:`~sysrs_ref.theory.exact_stochastic.mixture_size` (the
+    SySAR), :func:`~sysrs_ref.theory.exact_stochastic_ucb.syucbe_size`
+    (SyUCB-E) or :func:`~sysrs_ref.theory.exact_stochastic.mixture_size` (the
     others; past :data:`DEFAULT_LIMIT` it only says "more than that").
 
     >>> from sysrs_ref import Instance
@@ -122,6 +123,8 @@ def _size(instance: Instance | StochasticInstance, name: str, budget: int, cap: 
             return _SIZES[name](instance.mean_instance, budget)
         if name in exact_stochastic.PHASE_ALGORITHMS:
             return exact_stochastic.phase_size(instance, name, budget)
+        if name == "syucbe":
+            return exact_stochastic_ucb.syucbe_size(instance, budget)
         return exact_stochastic.mixture_size(instance, name, lambda r: _SIZES[name](r, budget), cap=cap)
     return _SIZES[name](instance, budget)
 
@@ -142,10 +145,14 @@ def approximate(count: int) -> str:
     return f"{mantissa:g}e+{exponent}"
 
 
-_SMALL_STOCHASTIC = dict.fromkeys(exact_stochastic.PHASE_ALGORITHMS, "with Bernoulli laws K <= 4, L <= 6 is fine") | {
-    name: f"with Bernoulli laws K = 2, L <= 6 or K = 3, L <= {queries} is fine"
-    for name, queries in (("us", 5), ("sr", 5), ("sar", 5), ("syucbe", 4), ("ucbe", 4))
-}
+_SMALL_STOCHASTIC = (
+    dict.fromkeys(exact_stochastic.PHASE_ALGORITHMS, "with Bernoulli laws K <= 4, L <= 6 is fine")
+    | {
+        name: f"with Bernoulli laws K = 2, L <= 6 or K = 3, L <= {queries} is fine"
+        for name, queries in (("us", 5), ("sr", 5), ("sar", 5), ("ucbe", 4))
+    }
+    | {"syucbe": "with Bernoulli laws K <= 3, L <= 5 or K = 4, L <= 4 is fine"}
+)
 
 
 def _check_limit(instance: Instance | StochasticInstance, name: str, budget: int, limit: int) -> None:
@@ -233,10 +240,12 @@ def exact_law(
 def _stochastic_law(
     instance: StochasticInstance, name: str, budget: int, params: AlgorithmParams
 ) -> dict[int, Fraction]:
-    """The law over the draw and phi_ij: the phase DP where it exists, else the engine mixed over the statistic."""
+    """The law over the draw and phi_ij: the phase DP or SyUCB-E's step DP where they exist, else the mixture."""
     if name in exact_stochastic.PHASE_ALGORITHMS:
         m = params.m if isinstance(params, TopMSize) else 1
         result = exact_stochastic.phase_law(instance, name, budget, m=m)
+    elif name == "syucbe":
+        result = exact_stochastic_ucb.syucbe_law(instance, budget, expect(params, Exploration, name).a)
     else:
         result = exact_stochastic.mixture_law(instance, name, lambda r: _deterministic_law(r, name, budget, params))
     if sum(result.values()) != 1:  # pragma: no cover - an engine bug, never a user's mistake

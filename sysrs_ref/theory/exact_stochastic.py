@@ -234,6 +234,8 @@ class _Columns:
     def __init__(self, instance: StochasticInstance) -> None:
         n_models, n_queries = instance.shape
         scale = lcm(*(level.denominator for level in instance.levels))
+        #: the levels' common denominator: a score is its numerator over it
+        self.scale = scale
         numerator = [int(level * scale) for level in instance.levels]
         cells = [[_cell_law(instance, i, j) for j in range(n_queries)] for i in range(n_models)]
         #: D, the common denominator of every probability
