@@ -2,9 +2,9 @@
 
 Run from the repository root (minutes; not in the default test run):
 
-    .venv/bin/python benchmarks/large.py                       # 1,000 x 10,000, R = 100, budgets 5% and 20%
-    .venv/bin/python benchmarks/large.py --size 4000x20000 --runs 20 --budgets 10%
-    .venv/bin/python benchmarks/large.py --check 1             # also replay run 0 with the reference
+    .venv/bin/python -m benchmarks.large                       # 1,000 x 10,000, R = 100, budgets 5% and 20%
+    .venv/bin/python -m benchmarks.large --size 4000x20000 --runs 20 --budgets 10%
+    .venv/bin/python -m benchmarks.large --check 1             # also replay run 0 with the reference
 
 The matrix is ``irt_probabilities(K, L, seed)``'s drawn 0/1 matrix (exactly
 ``irt_benchmark(K, L, seed)``'s), written once as a ``.npy`` into a temporary
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -31,37 +30,13 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.process_memory import tree_rss
 from sysrs_ref import Instance, select
 from sysrs_ref.algorithms import get_algorithm
 from sysrs_ref.simulation import simulation_draws
 from sysrs_ref.synthetic import irt_probabilities
 
 ALGORITHMS = ("us", "syus", "sr", "sysrs", "ucbe", "syucbe")
-PAGE = os.sysconf("SC_PAGE_SIZE")
-
-
-def _tree_rss(root: int) -> int:
-    """Resident bytes of *root* and all its descendants, from /proc (0 once it has ended)."""
-    parents: dict[int, int] = {}
-    resident: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            pages = int((entry / "statm").read_text().split()[1])
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()
-        parents[int(entry.name)] = int(fields[1])
-        resident[int(entry.name)] = pages * PAGE
-    family, frontier = {root}, [root]
-    while frontier:
-        parent = frontier.pop()
-        children = [pid for pid, ppid in parents.items() if ppid == parent and pid not in family]
-        family.update(children)
-        frontier.extend(children)
-    return sum(resident.get(pid, 0) for pid in family)
 
 
 def _run(command: list[str]) -> tuple[float, int, str]:
@@ -70,7 +45,7 @@ def _run(command: list[str]) -> tuple[float, int, str]:
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     peak = 0
     while process.poll() is None:
-        peak = max(peak, _tree_rss(process.pid))
+        peak = max(peak, tree_rss(process.pid))
         time.sleep(0.02)
     out, err = process.communicate()
     seconds = time.perf_counter() - began

@@ -12,43 +12,17 @@ The peak is asserted below 4 GiB and printed.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
+from benchmarks.process_memory import tree_rss
 from sysrs_ref.datasets import dataset_names
 
 LIMIT = 4 * 2**30
 ALGORITHMS = ("us", "syus", "sr", "sysrs", "ucbe", "syucbe")
-PAGE = os.sysconf("SC_PAGE_SIZE")
-
-
-def _tree_rss(root: int) -> int:
-    """Resident bytes of *root* and all its descendants, from /proc (0 once it has ended)."""
-    parents: dict[int, int] = {}
-    resident: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            pages = int((entry / "statm").read_text().split()[1])
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()
-        parents[int(entry.name)] = int(fields[1])
-        resident[int(entry.name)] = pages * PAGE
-    family, frontier = {root}, [root]
-    while frontier:
-        parent = frontier.pop()
-        children = [pid for pid, ppid in parents.items() if ppid == parent and pid not in family]
-        family.update(children)
-        frontier.extend(children)
-    return sum(resident.get(pid, 0) for pid in family)
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
@@ -76,7 +50,7 @@ def test_simulate_peak_memory_under_4_gib(dataset: str, algorithm: str) -> None:
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     peak = 0
     while process.poll() is None:
-        peak = max(peak, _tree_rss(process.pid))
+        peak = max(peak, tree_rss(process.pid))
         time.sleep(0.02)
     out, err = process.communicate()
     assert process.returncode == 0, err

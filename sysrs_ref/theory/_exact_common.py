@@ -23,6 +23,7 @@ __all__ = [
     "EXACT_COUNT_MAX",
     "Perms",
     "all_perms",
+    "best_by_mean",
     "count_submultisets",
     "count_submultisets_upto",
     "split_first",
@@ -35,6 +36,25 @@ EXACT_COUNT_MAX = 64
 
 #: A set of arm priorities, each given as ``rank`` (``rank[model]`` = position, 0 = wins ties).
 Perms = frozenset[tuple[int, ...]]
+
+
+def best_by_mean(counts: Sequence[int], sums: Sequence[int]) -> list[int]:
+    """The models with the largest empirical mean sums[i] / counts[i], compared exactly by cross-multiplying.
+
+    The UCB family's final choice (before the priority breaks ties): every
+    count is positive.
+
+    >>> best_by_mean([2, 4, 1], [1, 2, 1]), best_by_mean([2, 4], [1, 2])
+    ([2], [0, 1])
+    """
+    best = [0]
+    for model in range(1, len(counts)):
+        lhs, rhs = sums[model] * counts[best[0]], sums[best[0]] * counts[model]
+        if lhs > rhs:
+            best = [model]
+        elif lhs == rhs:
+            best.append(model)
+    return best
 
 
 def all_perms(n_models: int) -> Perms:

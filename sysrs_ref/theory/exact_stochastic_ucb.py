@@ -23,7 +23,7 @@ from math import comb, factorial, prod
 
 from sysrs_ref.algorithms.ucb_index import compare_indices
 from sysrs_ref.stochastic import StochasticInstance
-from sysrs_ref.theory._exact_common import Perms, all_perms, split_first
+from sysrs_ref.theory._exact_common import Perms, all_perms, best_by_mean, split_first
 from sysrs_ref.theory.exact_stochastic import Law, _Columns
 from sysrs_ref.theory.exact_sync import _count_sequences
 
@@ -124,15 +124,8 @@ def syucbe_law(instance: StochasticInstance, budget: int, a: Fraction) -> Law:
 
     out: dict[int, int] = {}
     for (ns, sums, perms), inner in states.items():
-        best = [0]
-        for i in range(1, n_models):
-            lhs, rhs = sums[i] * ns[best[0]], sums[best[0]] * ns[i]
-            if lhs > rhs:
-                best = [i]
-            elif lhs == rhs:
-                best.append(i)
         weight = sum(inner.values())
-        for winner, part in split_first(perms, best).items():
+        for winner, part in split_first(perms, best_by_mean(ns, sums)).items():
             out[winner] = out.get(winner, 0) + weight // len(perms) * len(part)
     return {model: Fraction(p, total) for model, p in sorted(out.items()) if p}
 

@@ -23,6 +23,7 @@ from sysrs_ref.schedule import schedule
 from sysrs_ref.theory._exact_common import (
     Perms,
     all_perms,
+    best_by_mean,
     count_submultisets,
     split_first,
     split_last,
@@ -248,13 +249,6 @@ def syucbe_distribution(instance: Instance, budget: int, a: Fraction) -> Distrib
 
     out: Distribution = {}
     for (ns, sums, _, _, perms), p in states.items():
-        best = [0]
-        for i in range(1, n_models):
-            lhs, rhs = sums[i] * ns[best[0]], sums[best[0]] * ns[i]
-            if lhs > rhs:
-                best = [i]
-            elif lhs == rhs:
-                best.append(i)
-        for winner, part in split_first(perms, best).items():
+        for winner, part in split_first(perms, best_by_mean(ns, sums)).items():
             _add(out, winner, Fraction(p // len(perms) * len(part), total))
     return out

@@ -33,6 +33,7 @@ from sysrs_ref.theory._exact_common import (
     EXACT_COUNT_MAX,
     Perms,
     all_perms,
+    best_by_mean,
     count_submultisets,
     split_first,
     split_last,
@@ -373,14 +374,7 @@ def ucbe_distribution(instance: Instance, budget: int, a: Fraction) -> Distribut
     out: Distribution = {}
     for (used_all, perms), p in states.items():
         info = [stats(i, used_all[i]) for i in range(n_models)]
-        best = [0]
-        for i in range(1, n_models):
-            j = best[0]
-            lhs, rhs = info[i][1] * info[j][0], info[j][1] * info[i][0]
-            if lhs > rhs:
-                best = [i]
-            elif lhs == rhs:
-                best.append(i)
+        best = best_by_mean([count for count, _ in info], [total_sum for _, total_sum in info])
         for winner, part in split_first(perms, best).items():
             _add(out, winner, Fraction(p // len(perms) * len(part), total))
     return out
