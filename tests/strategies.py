@@ -1268,3 +1268,7 @@ def successive_rejects_cases() -> st.SearchStrategy[tuple[StochasticInstance, in
         stochastic_cases(max_models=4, max_queries=6, max_slots=3, max_realisations=4**6),
         separated_bernoulli_cases(max_models=4, max_queries=6, max_realisations=4**6),
     )
+
+
+#: UCB exploration parameters a for the exact engines' tests: small, below 1, 1, above 1.
+exploration_values = st.sampled_from([Fraction(1, 10), Fraction(1, 4), Fraction(1), Fraction(4)])

@@ -43,6 +43,7 @@ from sysrs_ref.theory.exact_sync import syucbe_distribution
 from tests.param_types import AlgorithmParamValues
 from tests.strategies import (
     ALGORITHM_NAMES,
+    exploration_values,
     instances,
     stochastic_exact_cases,
     stochastic_instances,
@@ -118,13 +119,10 @@ def test_phase_dp_equals_the_mixture(algorithm: str, instance: StochasticInstanc
     assert phase_law(instance, algorithm, budget, m=m) == mixed
 
 
-_A = st.sampled_from([Fraction(1, 10), Fraction(1, 4), Fraction(1), Fraction(4)])
-
-
 @settings(max_examples=60, deadline=None)
 @given(
     instance=stochastic_instances(max_models=3, max_queries=4, max_slots=3),
-    a=_A,
+    a=exploration_values,
     data=st.data(),
 )
 def test_syucbe_dp_equals_the_mixture(instance: StochasticInstance, a: Fraction, data: st.DataObject) -> None:
@@ -138,7 +136,7 @@ def test_syucbe_dp_equals_the_mixture(instance: StochasticInstance, a: Fraction,
 
 
 @settings(max_examples=40, deadline=None)
-@given(matrix=instances(max_models=3, max_queries=4), a=_A, data=st.data())
+@given(matrix=instances(max_models=3, max_queries=4), a=exploration_values, data=st.data())
 def test_syucbe_dp_on_point_masses_is_the_deterministic_engine(
     matrix: Instance, a: Fraction, data: st.DataObject
 ) -> None:
