@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
 import time
@@ -30,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.process_memory import tree_rss
+from benchmarks.process_memory import run_measured
 from sysrs_ref import Instance, select
 from sysrs_ref.algorithms import get_algorithm
 from sysrs_ref.simulation import simulation_draws
@@ -41,17 +40,10 @@ ALGORITHMS = ("us", "syus", "sr", "sysrs", "ucbe", "syucbe")
 
 def _run(command: list[str]) -> tuple[float, int, str]:
     """Run *command*; its wall seconds, peak tree RSS (bytes) and stdout. RuntimeError if it fails."""
-    began = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    peak = 0
-    while process.poll() is None:
-        peak = max(peak, tree_rss(process.pid))
-        time.sleep(0.02)
-    out, err = process.communicate()
-    seconds = time.perf_counter() - began
-    if process.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} failed ({process.returncode}): {err.strip()}")
-    return seconds, peak, out
+    measured = run_measured(command)
+    if measured.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed ({measured.returncode}): {measured.stderr.strip()}")
+    return measured.seconds, measured.peak, measured.stdout
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import time
 from pathlib import Path
+from typing import NamedTuple
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
@@ -30,3 +33,25 @@ def tree_rss(root: int) -> int:
         family.update(children)
         frontier.extend(children)
     return sum(resident.get(pid, 0) for pid in family)
+
+
+class Measured(NamedTuple):
+    """A finished command: its exit status, output, wall seconds and peak resident bytes of its process tree."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    seconds: float
+    peak: int
+
+
+def run_measured(command: list[str], interval: float = 0.02) -> Measured:
+    """Run *command* to its end, sampling :func:`tree_rss` every *interval* seconds."""
+    began = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    peak = 0
+    while process.poll() is None:
+        peak = max(peak, tree_rss(process.pid))
+        time.sleep(interval)
+    out, err = process.communicate()
+    return Measured(process.returncode, out, err, time.perf_counter() - began, peak)

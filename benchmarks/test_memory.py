@@ -12,13 +12,11 @@ The peak is asserted below 4 GiB and printed.
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
-import time
 
 import pytest
 
-from benchmarks.process_memory import tree_rss
+from benchmarks.process_memory import run_measured
 from sysrs_ref.datasets import dataset_names
 
 LIMIT = 4 * 2**30
@@ -46,15 +44,9 @@ def test_simulate_peak_memory_under_4_gib(dataset: str, algorithm: str) -> None:
         "--quiet",
         "--json",
     ]
-    began = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    peak = 0
-    while process.poll() is None:
-        peak = max(peak, tree_rss(process.pid))
-        time.sleep(0.02)
-    out, err = process.communicate()
-    assert process.returncode == 0, err
-    result = json.loads(out)
+    measured = run_measured(command)
+    assert measured.returncode == 0, measured.stderr
+    result = json.loads(measured.stdout)
     assert [row["spent_max"] <= row["budget"] for row in result["results"]] == [True] * 3
-    print(f"\n{dataset} {algorithm}: peak {peak / 2**20:.0f} MiB, {time.perf_counter() - began:.1f} s")
-    assert peak < LIMIT, f"{dataset} {algorithm}: peak resident memory {peak / 2**30:.2f} GiB"
+    print(f"\n{dataset} {algorithm}: peak {measured.peak / 2**20:.0f} MiB, {measured.seconds:.1f} s")
+    assert measured.peak < LIMIT, f"{dataset} {algorithm}: peak resident memory {measured.peak / 2**30:.2f} GiB"

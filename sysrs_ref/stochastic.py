@@ -171,7 +171,7 @@ class StochasticInstance:
         codes = np.broadcast_to(
             np.array([code_of[v] for v in values], dtype=np.intp), (n_models, n_queries, n_slots)
         ).copy()
-        return cls("finite", levels, codes, cumulative, _means_instance(mean_rows))
+        return cls("finite", levels, codes, cumulative, Instance(mean_rows))
 
     @classmethod
     def samples(cls, samples: npt.ArrayLike | Sequence[object]) -> StochasticInstance:
@@ -207,7 +207,7 @@ class StochasticInstance:
             ]
             for model in range(n_models)
         ]
-        return cls("samples", levels, codes, cumulative, _means_instance(mean_rows))
+        return cls("samples", levels, codes, cumulative, Instance(mean_rows))
 
     @classmethod
     def deterministic(cls, instance: object) -> StochasticInstance:
@@ -309,8 +309,19 @@ class StochasticInstance:
 
     @property
     def degenerate(self) -> bool:
-        """True when every cell is a point mass (the instance is a deterministic matrix)."""
-        return all(len(self.law(i, j)) == 1 for i in range(self.n_models) for j in range(self.n_queries))
+        """True when every cell is a point mass (the instance is a deterministic matrix).
+
+        A cell is a point mass when its slots of positive probability all
+        hold one score (read off the cumulative probabilities at once).
+
+        >>> StochasticInstance.bernoulli([[1, 0], [0, 1]]).degenerate, StochasticInstance.bernoulli([[0.5], [1]]).degenerate
+        (True, False)
+        """
+        cumulative = self._cumulative
+        before = np.concatenate([np.zeros_like(cumulative[:, :, :1]), cumulative[:, :, :-1]], axis=2)
+        possible = np.asarray(cumulative > before, dtype=bool)
+        first = np.take_along_axis(self._codes, possible.argmax(axis=2)[:, :, None], axis=2)
+        return bool(((self._codes == first) | ~possible).all())
 
     # -- the noise rule ------------------------------------------------------------------
 
@@ -508,27 +519,22 @@ def _cell_probabilities(cell: Sequence[object], model: int, query: int) -> list[
 
 
 def _check_samples(array: npt.NDArray[np.generic]) -> None:
-    """InstanceError naming the first sample that is not a score in [0, 1] (model, query, repeat)."""
-    for index in np.ndindex(*array.shape):
-        if array.dtype.kind in "biuf" and index != (0, 0, 0):
-            break  # numbers: checked at once below
-        try:
-            checked_score(array[index])
-        except ValueError as problem:
-            raise InstanceError(f"sample at model {index[0]}, query {index[1]}, repeat {index[2]} {problem}") from None
+    """InstanceError naming the first sample that is not a score in [0, 1] (model, query, repeat).
+
+    Numeric arrays are screened at once; the first bad sample (or every
+    sample of an object array) gets :func:`~sysrs_ref.scores.checked_score`'s message.
+    """
     if array.dtype.kind in "biuf":
         as_float = array.astype(np.float64)
         bad = ~np.isfinite(as_float) | (as_float < 0) | (as_float > 1)
-        if bad.any():
-            model, query, repeat = (int(x) for x in np.argwhere(bad)[0])
-            try:
-                checked_score(array[model, query, repeat])
-            except ValueError as problem:
-                raise InstanceError(f"sample at model {model}, query {query}, repeat {repeat} {problem}") from None
-
-
-def _means_instance(rows: list[list[Fraction]]) -> Instance:
-    return Instance(rows)
+        suspects = [tuple(int(x) for x in np.argwhere(bad)[0])] if bad.any() else []
+    else:
+        suspects = list(np.ndindex(*array.shape))
+    for model, query, repeat in suspects:
+        try:
+            checked_score(array[model, query, repeat])
+        except ValueError as problem:
+            raise InstanceError(f"sample at model {model}, query {query}, repeat {repeat} {problem}") from None
 
 
 def _noise_rows(noise: object, shape: tuple[int, int]) -> list[list[int]]:

@@ -218,3 +218,11 @@ def test_bad_noise_and_draws_are_refused() -> None:
         select(Instance([[1, 0], [0, 1]]), 2, "sysrs", draw=StochasticDraw(draw, ((0, 0), (0, 0))))
     with pytest.raises(ParameterError, match="does not run on stochastic instances"):
         select(instance, 2, "ucbe-lrf")
+
+
+@settings(max_examples=150, deadline=None)
+@given(stochastic_instances() | stochastic_instances(floats=True))
+def test_degenerate_means_every_law_is_one_point(instance: StochasticInstance) -> None:
+    """``degenerate`` (read off the cumulative probabilities) is True exactly when every law has one score."""
+    one_point = all(len(instance.law(i, j)) == 1 for i in range(instance.n_models) for j in range(instance.n_queries))
+    assert instance.degenerate == one_point

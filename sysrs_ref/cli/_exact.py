@@ -41,20 +41,20 @@ def run(args: argparse.Namespace) -> None:
     spec, instance, parsed, given, _, _ = run_from(args)
     budget, typed = parsed.n, spec.parse_params(given)
     m: int | None = None
-    if args.top_m is not None and isinstance(instance, StochasticInstance):
-        raise SysrsError(
-            "exact --top-m is for a score matrix; on random scores, estimate top-m errors with simulate --top-m"
-        )
     if args.top_m is not None:
         targets = parse_top_m(args.top_m, instance.n_models)
         if len(targets) != 1:
             raise SysrsError(f"exact --top-m takes one m, got {args.top_m!r}")
         m = targets[0]
-    if m is None or isinstance(instance, StochasticInstance):
+    if m is None:
         law = exact_law(instance, spec.name, budget, typed, limit=args.limit)
         error = 1 - sum((p for model, p in law.items() if model in instance.best), Fraction(0))
         size = enumeration_size(instance, spec.name, budget, **given)
         event = "P(no best model chosen)"
+    elif isinstance(instance, StochasticInstance):
+        raise SysrsError(
+            "exact --top-m is for a score matrix; on random scores, estimate top-m errors with simulate --top-m"
+        )
     else:
         target = spec.for_target(typed, m)
         if given and target != typed and spec.top_m_sized:
