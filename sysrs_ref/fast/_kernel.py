@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sysrs_ref.algorithms.params import AlgorithmParams
+from sysrs_ref.fast import compiled
 from sysrs_ref.fast.batch import DrawBatch
 from sysrs_ref.fast.table import ScoreTable
 
@@ -76,6 +77,12 @@ def prefix_at(
     target = (np.int64 if table.exact else np.float64) if dtype is None else dtype
     factor = np.asarray(scale, dtype=target)  # the caller knows scale x every sum fits in dtype
     out = np.empty((len(wanted), draws.n_runs, table.n_models), dtype=target)
+    module = compiled.active()
+    if module is not None and table.exact:  # exact integer sums: the same array in one compiled sweep
+        compiled.prefix_at(module, table.compact, draws.query_orders, wanted, out)
+        if scale != 1:
+            out *= factor
+        return cast("npt.NDArray[np.signedinteger[Any]] | npt.NDArray[np.float64]", out)
     if draws.synchronized and table.blocks == 1:
         _synchronized_prefix(table, draws, wanted, factor, out, block_bytes)
         return cast("npt.NDArray[np.signedinteger[Any]] | npt.NDArray[np.float64]", out)

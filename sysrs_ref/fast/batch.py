@@ -20,6 +20,7 @@ import numpy.typing as npt
 from sysrs_ref._checks import check_int, check_seed, generator_of
 from sysrs_ref.draws import Draw
 from sysrs_ref.errors import DrawError
+from sysrs_ref.fast import compiled
 from sysrs_ref.stochastic import NOISE_RANGE, StochasticDraw
 
 __all__ = [
@@ -190,9 +191,21 @@ def _draw_runs(
     synchronized: bool,
     *,
     noise: bool,
+    fresh: bool = False,
 ) -> tuple[DrawBatch, npt.NDArray[np.int64] | None]:
-    """The one drawing loop: run r draws from the r-th generator (the arm priority, the order(s), the noise if asked)."""
+    """The one drawing loop: run r draws from the r-th generator (the arm priority, the order(s), the noise if asked).
+
+    *fresh*: each generator is new and used for nothing else, so the compiled
+    permutations (:func:`sysrs_ref.fast.compiled.permutations`) may draw the same
+    numbers without advancing them.
+    """
     count = 1 if synchronized else n_models
+    module = compiled.active()
+    if fresh and not noise and module is not None:  # numpy's streams, bit for bit, in compiled code
+        generators = list(generators)
+        made = compiled.permutations(module, generators, n_models, count, n_queries)
+        if made is not None:
+            return DrawBatch._trusted(made[1], made[0]), None
     orders = np.empty((runs, count, n_queries), dtype=np.int32)
     priority = np.empty((runs, n_models), dtype=np.int32)
     cells = np.empty((runs, n_models, n_queries), dtype=np.int64) if noise else None
@@ -243,7 +256,7 @@ def simulation_draws(
     """
     seed, start, stop = _check_range(seed, start, stop, n_models, n_queries)
     children = _children(seed, start, stop)
-    return _draw_runs(children, stop - start, n_models, n_queries, synchronized, noise=False)[0]
+    return _draw_runs(children, stop - start, n_models, n_queries, synchronized, noise=False, fresh=True)[0]
 
 
 def simulation_noisy_draws(

@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sysrs_ref.algorithms.params import AlgorithmParams
+from sysrs_ref.fast import compiled
 from sysrs_ref.fast._kernel import Chunk, prefix_at
 from sysrs_ref.fast.batch import DrawBatch
 from sysrs_ref.fast.certify import exact_prefix_sum, tolerance
@@ -87,6 +88,11 @@ def successive_rejects_kernel(
     n_runs, n_models = draws.n_runs, table.n_models
     sums = phase_sums(table, budgets, draws)
     slot, rank, keys, floats = sums.slot, sums.rank, sums.keys, sums.floats
+    module = compiled.active()
+    if module is not None and keys is not None:  # exact keys: the same eliminations in compiled code
+        slots = np.array([[slot.get(n_k, -1) for n_k in lengths] for lengths in sums.schedules], dtype=np.int64)
+        order = compiled.eliminate(module, keys, slots.reshape(len(budgets), n_models - 1), rank)
+        return Chunk(order[:, :, 0].copy(), order if ranking else None, sums.spent, 0)
     chosen = np.empty((n_runs, len(budgets)), dtype=np.int32)
     ranks = np.empty((n_runs, len(budgets), n_models), dtype=np.int32) if ranking else None
     runs = np.arange(n_runs)

@@ -55,6 +55,7 @@ import numpy.typing as npt
 
 from sysrs_ref.algorithms.params import AlgorithmParams, Exploration, expect
 from sysrs_ref.algorithms.ucb_index import IndexKey
+from sysrs_ref.fast import compiled
 from sysrs_ref.fast._kernel import Chunk, Kernel
 from sysrs_ref.fast._reference_kernel import reference_kernel
 from sysrs_ref.fast.batch import DrawBatch
@@ -127,16 +128,9 @@ def _cut(runs: Runs, pulls: IntArray) -> IntArray:
     """Each arm's cells among the first ``pulls[b]`` of the order, ``(R, B, K)``, for 0 < pulls < K (L-1)."""
     keys, gap = runs.keys, runs.bounds.gap
     n_runs, n_models, width = keys.shape
-    flat = runs.work.sample[:n_runs]
-    flat[...] = keys.reshape(n_runs, n_models * width)
-    kth = n_models * width - pulls
-    flat.partition(np.unique(kth), axis=1)
-    theta = flat[:, kth]  # (R, B): the float key of the last pull
     shape = (n_runs, len(pulls), n_models)
     rows = np.broadcast_to(np.arange(n_runs * n_models).reshape(n_runs, 1, n_models), shape)
-    rows2, theta3 = keys.reshape(n_runs * n_models, width), np.broadcast_to(theta[:, :, None], shape)
-    above = count_above(rows2, rows.reshape(-1), theta3.reshape(-1), strict=True).reshape(shape)
-    upto = count_above(rows2, rows.reshape(-1), theta3.reshape(-1), strict=False).reshape(shape)
+    theta, above, upto = _order_statistics(runs, pulls, rows)
     at_key = keys.reshape(-1)
     nearest_up = np.where(above > 0, at_key[rows * width + np.maximum(above - 1, 0)], np.inf).min(axis=2)
     nearest_down = np.where(upto < width, at_key[rows * width + np.minimum(upto, width - 1)], -np.inf).max(axis=2)
@@ -156,6 +150,24 @@ def _cut(runs: Runs, pulls: IntArray) -> IntArray:
     for run, column in np.argwhere(~certified).tolist():
         result[run, column] = resolve_cut(runs.view(run), int(pulls[column]), float(theta[run, column]))
     return result
+
+
+def _order_statistics(runs: Runs, pulls: IntArray, rows: IntArray) -> tuple[FloatArray, IntArray, IntArray]:
+    """theta (R, B), the ``pulls[b]``-th largest key of each run, and per arm its keys > theta and >= theta (R, B, K)."""
+    keys = runs.keys
+    n_runs, n_models, width = keys.shape
+    module = compiled.active()
+    if module is not None:  # in compiled code: the same three arrays
+        return compiled.ucb_select(module, keys, pulls.astype(np.int64), runs.work.guesses(len(pulls)))
+    sample = runs.work.sample[:n_runs]
+    sample[...] = keys.reshape(n_runs, n_models * width)
+    kth = n_models * width - pulls
+    sample.partition(np.unique(kth), axis=1)
+    theta: FloatArray = sample[:, kth]  # (R, B): the float key of the last pull
+    rows2, theta3 = keys.reshape(n_runs * n_models, width), np.broadcast_to(theta[:, :, None], rows.shape)
+    above = count_above(rows2, rows.reshape(-1), theta3.reshape(-1), strict=True).reshape(rows.shape)
+    upto = count_above(rows2, rows.reshape(-1), theta3.reshape(-1), strict=False).reshape(rows.shape)
+    return theta, above, upto
 
 
 def _same_keys(runs: Runs, rows: IntArray, first: IntArray, in_band: BoolArray) -> BoolArray:

@@ -15,6 +15,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref.fast import compiled
 from sysrs_ref.fast.batch import DrawBatch
 from sysrs_ref.fast.table import ScoreTable
 from sysrs_ref.fast.ucb_exact import Bounds, RunView, bounds_for, square_roots
@@ -91,6 +92,13 @@ class Workspace:
         index = np.int32 if n_models * stride < 2**31 else np.intp  # int32 indices take faster
         self.cells = None if synchronized else np.empty((capacity, n_models, n_queries), dtype=index)
         self.offsets = (np.arange(n_models, dtype=index) * stride)[None, :, None]  # rows of B L for B blocks
+        self._guesses = np.empty((2, 0), dtype=np.float64)
+
+    def guesses(self, n_budgets: int) -> FloatArray:
+        """The compiled cut's first guesses, kept from group to group (:func:`sysrs_ref.fast.compiled.ucb_select`)."""
+        if self._guesses.shape[1] != n_budgets:
+            self._guesses = np.full((2, n_budgets), np.nan)
+        return self._guesses
 
 
 class Runs:
@@ -100,11 +108,16 @@ class Runs:
         self.setup, self.draws, self.bounds, self.work = setup, draws, setup.bounds, work
         n_runs, width = draws.n_runs, setup.table.n_queries - 1
         self.prefix: Prefix = work.prefix[:n_runs]
-        prefix_sums(setup.values, draws, self.prefix, work)
         keys: FloatArray = work.keys[:n_runs]
-        np.divide(self.prefix[:, :, :width], setup.scale[:width], out=keys)
-        np.add(keys, setup.roots, out=keys)
-        np.minimum.accumulate(keys, axis=2, out=keys)
+        module = compiled.active()
+        if module is not None:  # the same arrays in one compiled sweep
+            scores = setup.table.compact if setup.integer else setup.values
+            compiled.ucb_keys(module, scores, draws.query_orders, setup.scale, setup.roots, self.prefix, keys)
+        else:
+            prefix_sums(setup.values, draws, self.prefix, work)
+            np.divide(self.prefix[:, :, :width], setup.scale[:width], out=keys)
+            np.add(keys, setup.roots, out=keys)
+            np.minimum.accumulate(keys, axis=2, out=keys)
         self.keys = keys
         self._views: dict[int, RunView] = {}
 

@@ -53,6 +53,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
+import numpy as np
+
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.instance import Instance, as_instance
 from sysrs_ref.stochastic import StochasticInstance
@@ -134,21 +136,31 @@ class _Moments:
         self.d = means.denominator
         self.n = means.n_queries
         self.second = second
+        # Sums of products of numerators (>= 0) are exact in int64 when largest^2 L < 2^63: numpy's
+        # integer dot products then take them at C speed; otherwise Python's integers do.
+        largest = max((max(row, default=0) for row in self.rows), default=0)
+        exact = largest * largest * max(1, self.n) < 2**62
+        self._matrix = np.array(self.rows, dtype=np.int64) if exact else None
+        self._totals = [sum(row) for row in self.rows]
+
+    def _dot(self, first: int, second: int) -> int:
+        """sum_j N_{first, j} N_{second, j}, exactly."""
+        if self._matrix is not None:
+            return int(np.dot(self._matrix[first], self._matrix[second]))
+        return sum(x * y for x, y in zip(self.rows[first], self.rows[second], strict=True))
 
     def variance(self, model: int, sample: bool = False) -> Fraction:
         """Var(S_{model, J}); with ``sample`` the L - 1 divisor (paper convention for H3', deterministic only)."""
-        row = self.rows[model]
-        total = sum(row)
+        total = self._totals[model]
         if self.second is None:
-            spread = Fraction(self.n * sum(x * x for x in row) - total * total, self.n * self.d * self.d)
+            spread = Fraction(self.n * self._dot(model, model) - total * total, self.n * self.d * self.d)
             return spread / (self.n - 1 if sample and self.n > 1 else self.n)
         return self.second[model] / self.n - Fraction(total, self.n * self.d) ** 2
 
     def covariance(self, first: int, second: int) -> Fraction:
         """Cov(S_{first, J}, S_{second, J}) of two different models (cells independent given J)."""
-        a, b = self.rows[first], self.rows[second]
-        cross = sum(x * y for x, y in zip(a, b, strict=True))
-        return Fraction(self.n * cross - sum(a) * sum(b), self.n * self.n * self.d * self.d)
+        cross = self._dot(first, second)
+        return Fraction(self.n * cross - self._totals[first] * self._totals[second], self.n * self.n * self.d * self.d)
 
 
 def _scores(

@@ -1,0 +1,327 @@
+"""The compiled (numba) passes: UCB-E / SyUCB-E keys and cuts, and integer prefix sums.
+
+Imported only through :mod:`sysrs_ref.fast.compiled`, never directly: numba is
+optional, and this module needs it. Each function computes exactly what the
+numpy passes it replaces compute (:mod:`sysrs_ref.fast.ucb_runs`,
+:mod:`sysrs_ref.fast.ucb`, :func:`sysrs_ref.fast._kernel.prefix_at`), with the
+same float operations in the same order, and the tests compare them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.core.extending import intrinsic
+
+__all__ = ["eliminate", "permutations", "prefix_at", "shared_prefix_at", "ucb_keys", "ucb_select"]
+
+
+@njit(cache=True, nogil=True)
+def ucb_keys(values, orders, scale, roots, prefix, keys):
+    """``prefix[r, i, N-1]`` = P_i(N) along run r's order of model i; ``keys`` = running min of P / scale + root.
+
+    One pass per (run, model) row: gather, running sum (left to right, as
+    ``np.cumsum``), index and running minimum (as ``np.minimum.accumulate``).
+    """
+    n_runs, n_rows, width = orders.shape
+    n_models = values.shape[0]
+    for run in range(n_runs):
+        for model in range(n_models):
+            order = orders[run, 0 if n_rows == 1 else model]
+            row = values[model]
+            out = prefix[run, model]
+            key = keys[run, model]
+            out[0] = row[order[0]]
+            total = out[0]  # in the sums' dtype (int64 for integer tables)
+            lowest = np.inf
+            for position in range(width - 1):
+                if position > 0:
+                    total += row[order[position]]
+                    out[position] = total
+                index = total / scale[position] + roots[position]
+                if index < lowest:
+                    lowest = index
+                key[position] = lowest
+            if width > 1:
+                out[width - 1] = total + row[order[width - 1]]
+
+
+@njit(cache=True, nogil=True)
+def ucb_select(keys, pulls, memory, theta, above, upto):
+    """For each run r and budget b: theta[r, b] the ``pulls[b]``-th largest key; per model, how many keys are > and >= it.
+
+    *keys* (R, K, W) are nonincreasing along W; 0 < pulls[b] <= K W. Each row's
+    keys >= a pivot are counted by binary search, and a bracket [bottom, top]
+    of values with fewer than pulls[b] keys above it and at least pulls[b] in
+    or above it is narrowed until it holds few keys (then sorted) or one value.
+    The first pivot is the previous run's theta (``memory[0]``, NaN at first),
+    then steps of the typical change (``memory[1]``) away from it, doubling
+    until theta is bracketed, then halving; every step only narrows the
+    bracket, so the result is exact whatever the guesses. Budgets go by
+    increasing pulls, each starting below the previous one's theta.
+    """
+    n_runs, n_models, width = keys.shape
+    n_budgets = pulls.shape[0]
+    order = np.argsort(pulls)  # ascending pulls: descending theta
+    limit = max(64, n_models)
+    low_at = np.empty(n_models, dtype=np.int64)  # A_i: keys before are >= the bracket's top (above theta)
+    high_at = np.empty(n_models, dtype=np.int64)  # B_i: keys from here on are < the bracket's bottom
+    probe = np.empty(n_models, dtype=np.int64)
+    members = np.empty(64, dtype=np.float64)
+    guess, step = memory[0], memory[1]
+    for run in range(n_runs):
+        rows = keys[run]
+        low_at[:] = 0
+        for budget_index in range(n_budgets):
+            budget = order[budget_index]
+            wanted = pulls[budget]
+            high_at[:] = width
+            above_sum = 0
+            for model in range(n_models):
+                above_sum += low_at[model]
+            below_sum = n_models * width
+            phase = 0 if not np.isnan(guess[budget]) else 2  # 0: the guess, 1: stepping away from it, 2: halving
+            direction = 0.0
+            last_pivot = 0.0
+            delta = step[budget]
+            while True:
+                size = below_sum - above_sum
+                top = -np.inf
+                bottom = np.inf
+                for model in range(n_models):
+                    if low_at[model] < high_at[model]:
+                        top = max(top, rows[model, low_at[model]])
+                        bottom = min(bottom, rows[model, high_at[model] - 1])
+                if size <= limit or top == bottom:
+                    break
+                if phase == 0:
+                    pivot = guess[budget]
+                elif phase == 1:
+                    pivot = last_pivot + direction * delta
+                    delta *= 2.0
+                else:
+                    pivot = bottom + (top - bottom) * 0.5
+                if not (bottom < pivot <= top):  # outside the bracket: halve it instead
+                    phase = 2
+                    pivot = bottom + (top - bottom) * 0.5
+                    if pivot <= bottom:
+                        pivot = top
+                total = 0
+                for model in range(n_models):  # keys >= pivot in each row's bracket
+                    lo, hi = low_at[model], high_at[model]
+                    row = rows[model]
+                    while lo < hi:
+                        mid = (lo + hi) >> 1
+                        if row[mid] >= pivot:
+                            lo = mid + 1
+                        else:
+                            hi = mid
+                    probe[model] = lo
+                    total += lo
+                side = 1.0 if total >= wanted else -1.0  # theta >= pivot, or theta < pivot
+                if total >= wanted:
+                    high_at[:] = probe
+                    below_sum = total
+                else:
+                    low_at[:] = probe
+                    above_sum = total
+                if phase == 0:
+                    phase = 1 if delta > 0 else 2
+                    direction = side
+                elif phase == 1 and side != direction:
+                    phase = 2  # crossed: theta is bracketed
+                last_pivot = pivot
+            if top == bottom and size > limit:
+                value = top
+            else:
+                if size > members.shape[0]:
+                    members = np.empty(2 * size, dtype=np.float64)
+                at = 0
+                for model in range(n_models):
+                    for position in range(low_at[model], high_at[model]):
+                        members[at] = rows[model, position]
+                        at += 1
+                chosen = np.sort(members[:size])
+                value = chosen[size - (wanted - above_sum)]
+            theta[run, budget] = value
+            if not np.isnan(guess[budget]):
+                change = abs(value - guess[budget])
+                step[budget] = change if np.isnan(step[budget]) else 0.5 * step[budget] + 0.5 * change
+            guess[budget] = value
+            for model in range(n_models):
+                row = rows[model]
+                strict = low_at[model]
+                while strict < high_at[model] and row[strict] > value:
+                    strict += 1
+                loose = strict
+                while loose < high_at[model] and row[loose] >= value:
+                    loose += 1
+                above[run, budget, model] = strict
+                upto[run, budget, model] = loose
+            low_at[:] = above[run, budget]  # the next budget's theta is <= this one
+
+
+@njit(cache=True, nogil=True)
+def shared_prefix_at(columns, orders, wanted, out):
+    """:func:`prefix_at` for synchronized draws: *columns* is the table query-major (L, K), one order per run.
+
+    Every model adds the same query's score at each step, so the inner loop
+    runs over the models, on contiguous memory.
+    """
+    n_runs = orders.shape[0]
+    n_models = columns.shape[1]
+    n_counts = wanted.shape[0]
+    totals = np.zeros(n_models, dtype=out.dtype)
+    for run in range(n_runs):
+        order = orders[run, 0]
+        totals[:] = 0
+        position = 0
+        for slot in range(n_counts):
+            stop = wanted[slot]
+            while position < stop:
+                column = columns[order[position]]
+                for model in range(n_models):
+                    totals[model] += column[model]
+                position += 1
+            out[slot, run, :] = totals
+
+
+@njit(cache=True, nogil=True)
+def prefix_at(values, orders, wanted, out):
+    """``out[p, r, i]``: the sum of model i's first ``wanted[p]`` scores along run r's order (integer tables)."""
+    n_runs, n_rows, _ = orders.shape
+    n_models = values.shape[0]
+    n_counts = wanted.shape[0]
+    for run in range(n_runs):
+        for model in range(n_models):
+            order = orders[run, 0 if n_rows == 1 else model]
+            row = values[model]
+            total = out[0, run, model] * 0  # zero in the sums' dtype (integers: no NaN to fear)
+            position = 0
+            for slot in range(n_counts):
+                stop = wanted[slot]
+                while position < stop:
+                    total += row[order[position]]
+                    position += 1
+                out[slot, run, model] = total
+
+
+@njit(cache=True, nogil=True)
+def eliminate(keys, slots, rank, out):
+    """SR / SySRs on exact integer keys: ``out[r, b]`` = the winner, then the eliminated models, last one first.
+
+    ``slots[b, phase]`` is the slab of *keys* (P, R, K) read in that phase of
+    budget b (-1: nothing seen yet, so the latest model in the priority, the
+    largest *rank*, goes). Each phase removes the active model of smallest key,
+    swapping it to the end of the active part, exactly as
+    :func:`sysrs_ref.fast.elimination.successive_rejects_kernel` does.
+    """
+    n_runs, n_models = rank.shape
+    n_budgets, n_phases = slots.shape
+    for run in range(n_runs):
+        for budget in range(n_budgets):
+            cells = out[run, budget]
+            for model in range(n_models):
+                cells[model] = model
+            for phase in range(n_phases):
+                size = n_models - phase
+                slot = slots[budget, phase]
+                position = 0
+                if slot < 0:
+                    latest = rank[run, cells[0]]
+                    for spot in range(1, size):
+                        value = rank[run, cells[spot]]
+                        if value > latest:
+                            latest, position = value, spot
+                else:
+                    row = keys[slot, run]
+                    smallest = row[cells[0]]
+                    for spot in range(1, size):
+                        value = row[cells[spot]]
+                        if value < smallest:
+                            smallest, position = value, spot
+                worst = cells[position]
+                cells[position] = cells[size - 1]
+                cells[size - 1] = worst
+
+
+# -- numpy's Generator.permutation on PCG64, bit for bit ---------------------------------------------
+# PCG64 (O'Neill's XSL-RR 128/64, as numpy's _pcg64): state = state * MULTIPLIER + increment (mod 2^128),
+# then output the rotated xor of its halves; numpy hands out 32-bit draws as the low, then the high half
+# of one output, and shuffles with masked rejection (random_interval), from the last position down.
+
+_MULTIPLIER_HIGH = np.uint64(0x2360ED051FC65DA4)
+_MULTIPLIER_LOW = np.uint64(0x4385DF649FCCF645)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_ZERO, _ONE, _SIXTY_THREE = np.uint64(0), np.uint64(1), np.uint64(63)
+_THIRTY_TWO, _FIFTY_EIGHT, _SIXTY_FOUR = np.uint64(32), np.uint64(58), np.uint64(64)
+
+
+@intrinsic
+def _high_product(typingctx, left, right):
+    """The high 64 bits of the 128-bit product of two uint64 (one machine multiply)."""
+    signature = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, sig, args):
+        wide = ir.IntType(128)
+        product = builder.mul(builder.zext(args[0], wide), builder.zext(args[1], wide))
+        return builder.trunc(builder.lshr(product, ir.Constant(wide, 64)), ir.IntType(64))
+
+    return signature, codegen
+
+
+@njit(cache=True, nogil=True)
+def _shuffle_rows(state, rows):
+    """Each row of *rows* = ``generator.permutation(n)`` in turn, from PCG64 *state*, which is advanced.
+
+    *state* holds (state high, state low, increment high, increment low,
+    has_uint32, uinteger); it is kept in local variables during the loop.
+    """
+    high, low, increment_high, increment_low, buffered, kept = (
+        state[0],
+        state[1],
+        state[2],
+        state[3],
+        state[4],
+        state[5],
+    )
+    for row in rows:
+        for index in range(row.shape[0]):
+            row[index] = index
+        for index in range(row.shape[0] - 1, 0, -1):
+            largest = np.uint64(index)
+            mask = largest
+            for shift in (1, 2, 4, 8, 16):
+                mask |= mask >> np.uint64(shift)
+            while True:
+                if buffered != _ZERO:  # the high half of the last output
+                    buffered = _ZERO
+                    draw = kept
+                else:
+                    new_high = _high_product(low, _MULTIPLIER_LOW) + low * _MULTIPLIER_HIGH + high * _MULTIPLIER_LOW
+                    product = low * _MULTIPLIER_LOW
+                    new_low = product + increment_low
+                    if new_low < product:
+                        new_high += _ONE
+                    high, low = new_high + increment_high, new_low
+                    mixed = high ^ low
+                    rotation = high >> _FIFTY_EIGHT
+                    output = (mixed >> rotation) | (mixed << ((_SIXTY_FOUR - rotation) & _SIXTY_THREE))
+                    buffered, kept = _ONE, output >> _THIRTY_TWO
+                    draw = output & _LOW32
+                value = draw & mask
+                if value <= largest:
+                    break
+            other = np.int64(value)
+            row[index], row[other] = row[other], row[index]
+    state[0], state[1], state[4], state[5] = high, low, buffered, kept
+
+
+@njit(cache=True, nogil=True)
+def permutations(states, priority, orders):
+    """Run r: ``priority[r] = permutation(K)``, then each row of ``orders[r]`` a ``permutation(L)``, from ``states[r]``."""
+    for run in range(states.shape[0]):
+        state = states[run].copy()
+        _shuffle_rows(state, priority[run : run + 1])
+        _shuffle_rows(state, orders[run])

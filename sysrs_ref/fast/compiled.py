@@ -1,0 +1,202 @@
+"""Optional compiled passes (numba) for the fast paths: the same numbers as the numpy passes, in one sweep.
+
+numpy stays the definition and the fallback. Where numba is installed (it is
+a dependency of the default install) and not switched off, a few passes that
+numpy makes in several sweeps over every (run, model, query) cell are made in
+one compiled loop instead: the UCB-E / SyUCB-E keys and the cut of every
+budget (:mod:`sysrs_ref.fast.ucb`), and the prefix sums of the phase-by-phase
+kernels (:func:`sysrs_ref.fast._kernel.prefix_at`). Each computes exactly the
+array its numpy pass computes (the same float operations in the same order),
+so outcomes cannot depend on the backend; the tests run both and compare.
+
+Switch the compiled passes off with the environment variable
+``SYSRS_REF_COMPILED=0`` (read when the first pass runs), or for a block of
+code with :func:`numpy_only`. Compiled code is cached beside the module
+(numba's ``cache=True``); the first run on a machine compiles it, a few seconds.
+
+>>> with numpy_only():
+...     active() is None
+True
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "ENVIRONMENT",
+    "active",
+    "available",
+    "eliminate",
+    "numpy_only",
+    "permutations",
+    "prefix_at",
+    "ucb_keys",
+    "ucb_select",
+]
+
+#: The environment variable that switches the compiled passes off when it is "0" (or "false", "no", "off").
+ENVIRONMENT = "SYSRS_REF_COMPILED"
+
+_state: dict[str, ModuleType | bool | None] = {}
+
+
+def available() -> bool:
+    """Whether numba imports here (the compiled passes may then run, unless switched off)."""
+    return _load() is not None
+
+
+def active() -> ModuleType | None:
+    """The compiled module when the compiled passes are on and numba is installed, else None (use numpy)."""
+    if _state.get("off"):
+        return None
+    if os.environ.get(ENVIRONMENT, "1").strip().lower() in ("0", "false", "no", "off"):
+        return None
+    return _load()
+
+
+def _load() -> ModuleType | None:
+    if "module" not in _state:
+        try:
+            from sysrs_ref.fast import _compiled_passes
+        except ImportError:  # numba not installed (or not for this platform): numpy does it all
+            _state["module"] = None
+        else:
+            _state["module"] = _compiled_passes
+    module = _state["module"]
+    assert module is None or isinstance(module, ModuleType)
+    return module
+
+
+@contextmanager
+def numpy_only() -> Iterator[None]:
+    """Within the block, every fast path runs its numpy passes only (for tests and comparisons)."""
+    before = _state.get("off", False)
+    _state["off"] = True
+    try:
+        yield
+    finally:
+        _state["off"] = before
+
+
+def ucb_keys(
+    module: ModuleType,
+    values: npt.NDArray[Any],
+    orders: npt.NDArray[np.int32],
+    scale: npt.NDArray[np.float64],
+    roots: npt.NDArray[np.float64],
+    prefix: npt.NDArray[Any],
+    keys: npt.NDArray[np.float64],
+) -> None:
+    """Fill *prefix* (R, K, L) and *keys* (R, K, L - 1) as :class:`~sysrs_ref.fast.ucb_runs.Runs` does with numpy."""
+    module.ucb_keys(values, orders, scale, roots, prefix, keys)
+
+
+def ucb_select(
+    module: ModuleType, keys: npt.NDArray[np.float64], pulls: npt.NDArray[np.int64], memory: npt.NDArray[np.float64]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """(theta, above, upto): each run's ``pulls[b]``-th largest key, and per model how many keys are > and >= it.
+
+    *keys* (R, K, W) are nonincreasing along W, and 0 < pulls[b] <= K W.
+    *memory* (2, B), NaN at first, carries the last theta of each budget and
+    its typical change from call to call: good first guesses for the next
+    runs (they change the speed, never the result).
+    """
+    n_runs, n_models, _ = keys.shape
+    theta = np.empty((n_runs, len(pulls)), dtype=np.float64)
+    above = np.empty((n_runs, len(pulls), n_models), dtype=np.intp)
+    upto = np.empty_like(above)
+    module.ucb_select(keys, pulls, memory, theta, above, upto)
+    return theta, above, upto
+
+
+def prefix_at(
+    module: ModuleType,
+    values: npt.NDArray[Any],
+    orders: npt.NDArray[np.int32],
+    wanted: npt.NDArray[np.intp],
+    out: npt.NDArray[Any],
+) -> None:
+    """``out[p, r, i]`` = model i's sum of its first ``wanted[p]`` scores along run r's order (left to right).
+
+    *values* (K, L) hold integers; synchronized draws (one order per run) take
+    the table query-major, so that each step adds one contiguous column.
+    """
+    if orders.shape[1] == 1 and values.shape[0] > 1:
+        module.shared_prefix_at(np.ascontiguousarray(values.T), orders, wanted, out)
+    else:
+        module.prefix_at(values, orders, wanted, out)
+
+
+def eliminate(
+    module: ModuleType,
+    keys: npt.NDArray[np.signedinteger[Any]],
+    slots: npt.NDArray[np.int64],
+    rank: npt.NDArray[np.int64],
+) -> npt.NDArray[np.int32]:
+    """SR / SySRs on integer keys (P, R, K): per run and budget, the winner then the eliminated, last first (R, B, K).
+
+    ``slots[b, phase]`` is the slab of *keys* read in that phase of budget b, -1 when nothing is seen yet.
+    """
+    n_runs, n_models = rank.shape
+    out = np.empty((n_runs, slots.shape[0], n_models), dtype=np.int32)
+    module.eliminate(keys, slots, rank, out)
+    return out
+
+
+def permutations(
+    module: ModuleType, generators: list[np.random.Generator], n_models: int, count: int, n_queries: int
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]] | None:
+    """Run r's ``permutation(K)``, then *count* ``permutation(L)``, from fresh PCG64 generator r: (priority, orders).
+
+    numpy's PCG64 and its shuffle, bit for bit (the generators are not advanced:
+    call this only with generators used for nothing else). None, and numpy must
+    do it, unless every generator is a PCG64 and this numpy's streams were
+    checked, once per process, to match (:func:`_matches_numpy`).
+    """
+    if n_queries >= 2**32 or n_models >= 2**32 or not _matches_numpy(module):
+        return None
+    states = np.empty((len(generators), 6), dtype=np.uint64)
+    for run, generator in enumerate(generators):
+        state = _pcg64_state(generator)
+        if state is None:
+            return None
+        states[run] = state
+    priority = np.empty((len(generators), n_models), dtype=np.int32)
+    orders = np.empty((len(generators), count, n_queries), dtype=np.int32)
+    module.permutations(states, priority, orders)
+    return priority, orders
+
+
+def _pcg64_state(generator: np.random.Generator) -> list[int] | None:
+    """PCG64's state as six uint64: state high, low, increment high, low, has_uint32, uinteger (None: not PCG64)."""
+    if not isinstance(generator.bit_generator, np.random.PCG64):
+        return None
+    full = generator.bit_generator.state
+    state, increment = int(full["state"]["state"]), int(full["state"]["inc"])
+    low = 2**64 - 1
+    return [state >> 64, state & low, increment >> 64, increment & low, int(full["has_uint32"]), int(full["uinteger"])]
+
+
+def _matches_numpy(module: ModuleType) -> bool:
+    """Whether the compiled permutations equal this numpy's on a few seeds and sizes (checked once per process)."""
+    if "draws" not in _state:
+        same = True
+        for seed, n_models, n_queries in ((0, 3, 1), (1, 5, 37), (2, 70, 300), (3, 2, 70000)):
+            generators = [np.random.default_rng(seed + run) for run in range(2)]
+            states = np.array([_pcg64_state(g) for g in generators], dtype=np.uint64)
+            priority = np.empty((2, n_models), dtype=np.int32)
+            orders = np.empty((2, 2, n_queries), dtype=np.int32)
+            module.permutations(states, priority, orders)
+            for run, generator in enumerate(generators):
+                same &= np.array_equal(priority[run], generator.permutation(n_models))
+                same &= all(np.array_equal(orders[run, row], generator.permutation(n_queries)) for row in range(2))
+        _state["draws"] = same
+    return bool(_state["draws"])
