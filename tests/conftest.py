@@ -1,7 +1,11 @@
 """Shared fixtures and Hypothesis settings for the test suite."""
 
+from collections.abc import Iterator
+
+import pytest
 from hypothesis import settings
 
+from sysrs_ref.fast import compiled
 from tests.real_data import exported
 
 # No per-example deadline: timing on a loaded 2-core CI machine must not fail a property.
@@ -9,4 +13,18 @@ from tests.real_data import exported
 settings.register_profile("sysrs", deadline=None, print_blob=True)
 settings.load_profile("sysrs")
 
-__all__ = ["exported"]
+__all__ = ["backend", "exported"]
+
+
+@pytest.fixture(scope="module", params=["compiled", "numpy"])
+def backend(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Run a test twice: with the compiled passes (numba) and with numpy alone (the fallback).
+
+    Module-scoped, so Hypothesis tests may use it. Where numba is not installed the
+    compiled case is the numpy one again (compiled.active() is None), so both still run.
+    """
+    if request.param == "numpy":
+        with compiled.numpy_only():
+            yield "numpy"
+    else:
+        yield "compiled" if compiled.active() is not None else "numpy"

@@ -1272,3 +1272,38 @@ def successive_rejects_cases() -> st.SearchStrategy[tuple[StochasticInstance, in
 
 #: UCB exploration parameters a for the exact engines' tests: small, below 1, 1, above 1.
 exploration_values = st.sampled_from([Fraction(1, 10), Fraction(1, 4), Fraction(1), Fraction(4)])
+
+
+# -- the compiled passes (sysrs_ref.fast.compiled) ---------------------------------------------------
+
+
+@st.composite
+def nonincreasing_keys(draw: st.DrawFn) -> tuple[FloatArray, npt.NDArray[np.int64], FloatArray]:
+    """(keys, pulls, memory): R x K x W rows of nonincreasing floats (ties common), budgets' pulls, first guesses.
+
+    The guesses are NaN (nothing known), the keys themselves, or arbitrary floats, even outside the rows' range.
+    """
+    n_runs, n_models, width = draw(st.integers(1, 3)), draw(st.integers(2, 6)), draw(st.integers(1, 40))
+    coarse = draw(st.booleans())
+    values = st.integers(0, 6).map(float) if coarse else st.floats(-2.0, 3.0, allow_nan=False, width=32).map(float)
+    raw = np.array(draw(st.lists(values, min_size=n_runs * n_models * width, max_size=n_runs * n_models * width)))
+    keys = np.ascontiguousarray(-np.sort(-raw.reshape(n_runs, n_models, width), axis=2))
+    pulls = np.array(
+        draw(st.lists(st.integers(1, n_models * width), min_size=1, max_size=5, unique=True)), dtype=np.int64
+    )
+    guess = st.one_of(st.just(math.nan), st.sampled_from(raw.tolist()), st.floats(-10.0, 10.0, allow_nan=False))
+    step = st.one_of(st.just(math.nan), st.floats(0.0, 5.0, allow_nan=False))
+    memory = np.array(
+        [
+            draw(st.lists(guess, min_size=len(pulls), max_size=len(pulls))),
+            draw(st.lists(step, min_size=len(pulls), max_size=len(pulls))),
+        ],
+        dtype=np.float64,
+    )
+    return keys, pulls, memory
+
+
+#: Seeds, a run range and a shape for the compiled permutations (sysrs_ref.fast.compiled.permutations).
+permutation_cases = st.tuples(
+    st.integers(0, 2**64 - 1), st.integers(0, 10**6), st.integers(1, 6), st.integers(2, 40), st.integers(1, 300)
+)

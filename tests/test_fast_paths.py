@@ -45,6 +45,7 @@ def assert_same_as_reference(table: ScoreTable, name: str, budgets: tuple[int, .
     return fast.exact_decisions
 
 
+@pytest.mark.usefixtures("backend")
 @settings(max_examples=300)
 @given(fast_cases(FAST_HERE), st.booleans())
 def test_fast_equals_reference(case: tuple[Instance, str, tuple[int, ...], DrawBatch], prefer_float: bool) -> None:

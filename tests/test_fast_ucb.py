@@ -38,6 +38,7 @@ def assert_same(fast: Chunk, ref: Chunk) -> None:
     assert np.array_equal(fast.spent, ref.spent)
 
 
+@pytest.mark.usefixtures("backend")
 @settings(max_examples=300)
 @given(ucb_problems())
 def test_fast_equals_reference(problem: UcbProblem) -> None:
@@ -45,6 +46,7 @@ def test_fast_equals_reference(problem: UcbProblem) -> None:
     assert_same(KERNELS[name](score_table(instance), budgets, draws, True, Exploration(a)), reference(problem))
 
 
+@pytest.mark.usefixtures("backend")
 @settings(max_examples=150)
 @given(ucb_problems(kind="binary", max_queries=20, a=Fraction(1)) | ucb_problems(kind="coarse", max_queries=12))
 def test_exact_index_ties_on_binary_and_coarse_scores(problem: UcbProblem) -> None:
@@ -53,6 +55,7 @@ def test_exact_index_ties_on_binary_and_coarse_scores(problem: UcbProblem) -> No
     assert_same(ucb_outcomes(score_table(instance), budgets, draws, a), reference(problem))
 
 
+@pytest.mark.usefixtures("backend")
 @settings(max_examples=150)
 @given(ucb_problems(kind="binary", max_queries=16, a=Fraction(1)) | ucb_problems(), st.sampled_from([2.0**-10, 0.125]))
 def test_audit_mode_resolves_everything_exactly(problem: UcbProblem, tolerance: float) -> None:
@@ -63,6 +66,7 @@ def test_audit_mode_resolves_everything_exactly(problem: UcbProblem, tolerance: 
     assert_same(fast, reference(problem))
 
 
+@pytest.mark.usefixtures("backend")
 @settings(max_examples=300)
 @given(
     ucb_problems(kind="binary", max_queries=16, a=Fraction(1))

@@ -85,6 +85,7 @@ def assert_same_as_reference(
             assert fast.outcome(run, column) == want, f"{name} {params} run {run} budget {budget}"
 
 
+@pytest.mark.usefixtures("backend")
 @settings(max_examples=150, deadline=None)
 @given(stochastic_fast_cases(NAMES), st.booleans(), st.integers(0, 3), st.integers(1, 3))
 def test_fast_equals_reference_on_stochastic_instances(

@@ -325,3 +325,127 @@ def permutations(states, priority, orders):
         state = states[run].copy()
         _shuffle_rows(state, priority[run : run + 1])
         _shuffle_rows(state, orders[run])
+
+
+@njit(cache=True, nogil=True)
+def _numerator(total, position, squares, a_denominator, denominator):
+    """The index at count position + 1 as P q + r D over that count (common factor D q dropped); -1 if irrational."""
+    root = squares[position]
+    if root < 0:
+        return np.int64(-1)
+    return np.int64(total) * a_denominator + root * denominator
+
+
+@njit(cache=True, nogil=True)
+def ucb_cut(keys, prefix, theta, above, upto, pulls, priority, classes, squares, scale, roots, settings, counts):
+    """The certified cuts of :func:`sysrs_ref.fast.ucb._cut`, decided as its numpy code decides them.
+
+    For each run r and budget b (``pulls[b]`` cells of the order), with theta,
+    above and upto from :func:`ucb_select`: the cut is certified when theta's
+    nearest other keys are more than ``gap`` away, every band arm has exactly
+    the same key (the same count and identity, or equal rational indices) and
+    no later band cell of a band arm has an index within ``gap`` of theta
+    (unless exactly equal to the arm's key). Then ``counts[r, b, i]`` = arm i's
+    cells among the first pulls[b], the band shared out by rank, and the
+    result is 1; else 0, and the caller resolves that cut exactly.
+    *settings* = (gap, integer, rational, certify, a's denominator, D) as float64.
+    """
+    gap = settings[0]
+    integer, rational, certify = settings[1] != 0.0, settings[2] != 0.0, settings[3] != 0.0
+    a_denominator, denominator = np.int64(settings[4]), np.int64(settings[5])
+    n_runs, n_budgets, n_models = above.shape
+    width = keys.shape[2]
+    certified = np.zeros((n_runs, n_budgets), dtype=np.bool_)
+    for run in range(n_runs):
+        for budget in range(n_budgets):
+            value = theta[run, budget]
+            nearest_up, nearest_down = np.inf, -np.inf
+            total_above = 0
+            for model in range(n_models):
+                low, high = above[run, budget, model], upto[run, budget, model]
+                total_above += low
+                if low > 0:
+                    nearest_up = min(nearest_up, keys[run, model, low - 1])
+                if high < width:
+                    nearest_down = max(nearest_down, keys[run, model, high])
+            if not (certify and nearest_up > value + gap and nearest_down < value - gap):
+                continue
+            # every band arm has exactly the band's key: its key is U at its first band cell
+            reference, reference_first, same = -1, 0, True
+            for model in range(n_models):
+                low, high = above[run, budget, model], upto[run, budget, model]
+                if high <= low:
+                    continue
+                first = min(low, width - 1)
+                if reference < 0:
+                    reference, reference_first = model, first
+                    continue
+                if integer:  # the same count and integer sum
+                    identical = prefix[run, model, first] == prefix[run, reference, first]
+                else:  # the same row along the shared order
+                    identical = classes[model] == classes[reference]
+                same = same and first == reference_first and identical
+            if not same and rational:
+                key = _numerator(
+                    prefix[run, reference, reference_first], reference_first, squares, a_denominator, denominator
+                )
+                same = key >= 0
+                for model in range(n_models):
+                    low, high = above[run, budget, model], upto[run, budget, model]
+                    if high <= low or not same:
+                        continue
+                    first = min(low, width - 1)
+                    numerator = _numerator(prefix[run, model, first], first, squares, a_denominator, denominator)
+                    same = numerator >= 0 and numerator * (reference_first + 1) == key * (first + 1)
+            if not same:
+                continue
+            # no hidden new minimum: every later band cell's index is clear of theta, or exactly the key
+            clear = True
+            for model in range(n_models):
+                low, high = above[run, budget, model], upto[run, budget, model]
+                if high - low < 2 or not clear:
+                    continue
+                for position in range(low + 1, high):
+                    index = prefix[run, model, position] / scale[position] + roots[position]
+                    if index > value + gap:
+                        continue
+                    if rational:
+                        numerator = _numerator(
+                            prefix[run, model, position], position, squares, a_denominator, denominator
+                        )
+                        key = _numerator(prefix[run, model, low], low, squares, a_denominator, denominator)
+                        if numerator >= 0 and key >= 0 and numerator * (low + 1) == key * (position + 1):
+                            continue
+                    clear = False
+                    break
+            if not clear:
+                continue
+            certified[run, budget] = True
+            need = pulls[budget] - total_above
+            before = 0
+            for place in range(n_models):  # the band's cells go by rank
+                model = priority[run, place]
+                low, band = above[run, budget, model], upto[run, budget, model] - above[run, budget, model]
+                share = min(max(need - before, 0), band)
+                before += band
+                counts[run, budget, model] = low + share
+    return certified
+
+
+@njit(cache=True, nogil=True)
+def ucb_ranking(prefix, counts, scale, priority, ranks):
+    """``ranks[r, b]``: the models by decreasing float mean P(N) / scale at their counts, ties by priority.
+
+    As :func:`sysrs_ref.fast.ucb._ranking` with exact float means (a stable sort of the means in priority order).
+    """
+    n_runs, n_budgets, n_models = counts.shape
+    means = np.empty(n_models, dtype=np.float64)
+    for run in range(n_runs):
+        for budget in range(n_budgets):
+            for place in range(n_models):
+                model = priority[run, place]
+                count = counts[run, budget, model]
+                means[place] = -(prefix[run, model, count - 1] / scale[count - 1])
+            order = np.argsort(means, kind="mergesort")
+            for place in range(n_models):
+                ranks[run, budget, place] = priority[run, order[place]]

@@ -25,10 +25,13 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from sysrs_ref.fast.ucb_runs import Runs
 
 __all__ = [
     "ENVIRONMENT",
@@ -38,7 +41,9 @@ __all__ = [
     "numpy_only",
     "permutations",
     "prefix_at",
+    "ucb_cut",
     "ucb_keys",
+    "ucb_ranking",
     "ucb_select",
 ]
 
@@ -115,6 +120,67 @@ def ucb_select(
     upto = np.empty_like(above)
     module.ucb_select(keys, pulls, memory, theta, above, upto)
     return theta, above, upto
+
+
+def ucb_cut(
+    module: ModuleType,
+    runs: Runs,
+    theta: npt.NDArray[np.float64],
+    above: npt.NDArray[np.intp],
+    upto: npt.NDArray[np.intp],
+    pulls: npt.NDArray[np.intp],
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
+    """(cells, certified): each arm's cells among the first ``pulls[b]`` of the order, where the cut is certified.
+
+    The certification of :func:`sysrs_ref.fast.ucb._cut`, decided the same way;
+    where ``certified[r, b]`` is False the cells are left to the caller (exact resolution).
+    """
+    setup = runs.setup
+    table = setup.table
+    settings = np.array(
+        [
+            runs.bounds.gap,
+            float(setup.integer),
+            float(setup.rational_int64),
+            float(setup.certify),
+            float(setup.a.denominator) if setup.rational_int64 else 0.0,
+            float(table.denominator) if setup.rational_int64 else 0.0,
+        ],
+        dtype=np.float64,
+    )
+    cells = np.zeros_like(above)
+    certified: npt.NDArray[np.bool_] = module.ucb_cut(
+        runs.keys,
+        runs.prefix,
+        theta,
+        above,
+        upto,
+        pulls.astype(np.int64),
+        runs.draws.arm_priority,
+        setup.classes,
+        setup.squares,
+        setup.scale,
+        setup.roots,
+        settings,
+        cells,
+    )
+    return cells, certified
+
+
+def ucb_ranking(
+    module: ModuleType,
+    prefix: npt.NDArray[Any],
+    counts: npt.NDArray[np.intp],
+    scale: npt.NDArray[np.float64],
+    priority: npt.NDArray[np.int32],
+) -> npt.NDArray[np.intp]:
+    """The models by decreasing float mean ``prefix[count - 1] / scale[count - 1]``, ties by priority (R, B, K).
+
+    Exact only where the float means order as the exact ones do (``Bounds.means_exact``).
+    """
+    ranks = np.empty_like(counts)
+    module.ucb_ranking(prefix, counts, scale, priority, ranks)
+    return ranks
 
 
 def prefix_at(

@@ -131,6 +131,12 @@ def _cut(runs: Runs, pulls: IntArray) -> IntArray:
     shape = (n_runs, len(pulls), n_models)
     rows = np.broadcast_to(np.arange(n_runs * n_models).reshape(n_runs, 1, n_models), shape)
     theta, above, upto = _order_statistics(runs, pulls, rows)
+    module = compiled.active()
+    if module is not None:  # the same decisions, made in compiled code
+        result, certified = compiled.ucb_cut(module, runs, theta, above, upto, pulls)
+        for run, column in np.argwhere(~certified).tolist():
+            result[run, column] = resolve_cut(runs.view(run), int(pulls[column]), float(theta[run, column]))
+        return result
     at_key = keys.reshape(-1)
     nearest_up = np.where(above > 0, at_key[rows * width + np.maximum(above - 1, 0)], np.inf).min(axis=2)
     nearest_down = np.where(upto < width, at_key[rows * width + np.minimum(upto, width - 1)], -np.inf).max(axis=2)
@@ -285,6 +291,9 @@ def run_view(table: ScoreTable, draws: DrawBatch, a: Fraction, run: int = 0) -> 
 def _ranking(runs: Runs, counts: IntArray) -> IntArray:
     """Models by decreasing exact mean at their final counts, ties by rank, ``(R, B, K)``."""
     shape = counts.shape
+    module = compiled.active()
+    if module is not None and runs.bounds.means_exact:  # float means order exactly: a stable sort, compiled
+        return compiled.ucb_ranking(module, runs.prefix, counts, runs.setup.scale, runs.draws.arm_priority)
     prefix_at = np.take_along_axis(runs.prefix, (counts - 1).transpose(0, 2, 1), axis=2).transpose(0, 2, 1)
     means = prefix_at / runs.setup.scale[counts - 1]
     priority = np.broadcast_to(runs.draws.arm_priority[:, None, :], shape).astype(np.intp)

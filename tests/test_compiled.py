@@ -1,0 +1,159 @@
+"""The compiled passes (numba, sysrs_ref.fast.compiled) compute exactly what the numpy passes compute.
+
+Every pass is compared with its numpy counterpart on the same inputs, array for
+array, and every kernel's outcome with the compiled passes on and off; the
+fast paths' own tests compare both with the reference. numba is a dependency
+of the default install, so these tests run wherever the suite runs.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sysrs_ref import ALGORITHMS, Instance, random_draw
+from sysrs_ref.fast import KERNELS, DrawBatch, compiled, score_table
+from sysrs_ref.fast._kernel import prefix_at
+from sysrs_ref.fast.batch import simulation_draws
+from sysrs_ref.fast.ucb import _order_statistics
+from sysrs_ref.fast.ucb_runs import Runs, Setup, Workspace
+from tests.strategies import draws_for, fast_cases, instances, nonincreasing_keys, permutation_cases
+
+MODULE = compiled.active()
+pytestmark = pytest.mark.skipif(MODULE is None, reason="numba is not installed here: numpy runs everything")
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@settings(max_examples=200)
+@given(instances(max_models=5, max_queries=9), st.booleans(), st.data())
+def test_ucb_keys_are_numpys(instance: Instance, synchronized: bool, data: st.DataObject) -> None:
+    """Prefix sums and keys (running minima of the indices) equal numpy's, bit for bit, on integer and float tables."""
+    table = score_table(instance)
+    n_models, n_queries = instance.shape
+    runs = data.draw(st.lists(draws_for(n_models, n_queries, synchronized), min_size=1, max_size=3))
+    draws = DrawBatch.from_draws(runs)
+    a = data.draw(st.sampled_from([Fraction(1, 10), Fraction(1), Fraction(7, 3), Fraction(100)]))
+    setup = Setup(table, a, synchronized)
+    fast = Runs(setup, draws, Workspace(setup, len(runs), synchronized))
+    with compiled.numpy_only():
+        plain = Runs(setup, draws, Workspace(setup, len(runs), synchronized))
+    assert fast.prefix.dtype == plain.prefix.dtype
+    assert np.array_equal(fast.prefix, plain.prefix)
+    assert np.array_equal(fast.keys, plain.keys)
+
+
+@settings(max_examples=400)
+@given(nonincreasing_keys())
+def test_ucb_select_is_numpys(case: tuple[FloatArray, npt.NDArray[np.int64], FloatArray]) -> None:
+    """theta and the counts above it equal numpy's partition and binary searches, whatever the first guesses."""
+    keys, pulls, memory = case
+    assert MODULE is not None
+    theta, above, upto = compiled.ucb_select(MODULE, keys, pulls, memory.copy())
+    n_runs, n_models, width = keys.shape
+    rows = np.broadcast_to(np.arange(n_runs * n_models).reshape(n_runs, 1, n_models), (n_runs, len(pulls), n_models))
+    with compiled.numpy_only():
+        sample = np.empty((n_runs, n_models * width))
+        expected = _order_statistics(_KeysOnly(keys, sample), pulls.astype(np.intp), rows)
+    assert np.array_equal(theta, expected[0])
+    assert np.array_equal(above, expected[1])
+    assert np.array_equal(upto, expected[2])
+    # by definition: fewer than pulls keys above theta, at least pulls at or above it
+    assert (above.sum(axis=2) < pulls).all() and (upto.sum(axis=2) >= pulls).all()
+
+
+class _KeysOnly:
+    """What ``_order_statistics`` reads of a :class:`Runs`: the keys and a work array."""
+
+    def __init__(self, keys: FloatArray, sample: FloatArray) -> None:
+        self.keys = keys
+        self.work = _Work(sample)
+
+
+class _Work:
+    def __init__(self, sample: FloatArray) -> None:
+        self.sample = sample
+
+    def guesses(self, n_budgets: int) -> FloatArray:
+        return np.full((2, n_budgets), np.nan)
+
+
+@settings(max_examples=200)
+@given(instances(max_models=5, max_queries=9, kind="binary"), st.booleans(), st.data())
+def test_prefix_at_is_numpys(instance: Instance, synchronized: bool, data: st.DataObject) -> None:
+    """Integer sums at chosen counts equal numpy's (synchronized: query-major columns; otherwise row by row)."""
+    table = score_table(instance)
+    n_models, n_queries = instance.shape
+    draws = DrawBatch.from_draws(
+        data.draw(st.lists(draws_for(n_models, n_queries, synchronized), min_size=1, max_size=3))
+    )
+    counts = sorted(data.draw(st.sets(st.integers(1, n_queries), min_size=1)))
+    scale = data.draw(st.sampled_from([1, n_models]))
+    fast = prefix_at(table, draws, counts, scale=scale)
+    with compiled.numpy_only():
+        plain = prefix_at(table, draws, counts, scale=scale)
+    assert fast.dtype == plain.dtype and np.array_equal(fast, plain)
+
+
+@settings(max_examples=300)
+@given(fast_cases(("sr", "sysrs", "us", "syus", "ucbe", "syucbe", "sar", "sysar")))
+def test_every_kernel_gives_numpys_outcome(case: tuple[Instance, str, tuple[int, ...], DrawBatch]) -> None:
+    """Every fast kernel: the same choices, rankings, spends and exact decisions with the compiled passes on and off."""
+    instance, name, budgets, draws = case
+    params = ALGORITHMS[name].parse_params({"a": "1"} if "ucb" in name else {})
+    table = score_table(instance)
+    fast = KERNELS[name](table, budgets, draws, True, params)
+    with compiled.numpy_only():
+        plain = KERNELS[name](table, budgets, draws, True, params)
+    assert np.array_equal(fast.chosen, plain.chosen)
+    assert fast.ranking is not None and plain.ranking is not None
+    assert np.array_equal(fast.ranking, plain.ranking)
+    assert np.array_equal(fast.spent, plain.spent)
+
+
+@settings(max_examples=100)
+@given(permutation_cases, st.booleans())
+def test_permutations_are_numpys(case: tuple[int, int, int, int, int], synchronized: bool) -> None:
+    """The compiled draws of a simulation equal numpy's PCG64 permutations, run for run."""
+    seed, start, runs, n_models, n_queries = case
+    fast = simulation_draws(seed, start, start + runs, n_models, n_queries, synchronized=synchronized)
+    with compiled.numpy_only():
+        plain = simulation_draws(seed, start, start + runs, n_models, n_queries, synchronized=synchronized)
+    assert np.array_equal(fast.query_orders, plain.query_orders)
+    assert np.array_equal(fast.arm_priority, plain.arm_priority)
+    child = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(start,)))
+    assert fast.draw(0) == random_draw(child, n_models, n_queries, synchronized=synchronized)
+
+
+def test_permutations_leave_other_bit_generators_to_numpy() -> None:
+    """A generator that is not a PCG64 is not imitated: numpy draws (None from the compiled pass)."""
+    assert MODULE is not None
+    other = [np.random.Generator(np.random.MT19937(5))]
+    assert compiled.permutations(MODULE, other, 3, 1, 4) is None
+    fresh = [np.random.default_rng(5)]
+    made = compiled.permutations(MODULE, fresh, 3, 1, 4)
+    assert made is not None
+    again = np.random.default_rng(5)
+    assert made[0][0].tolist() == again.permutation(3).tolist()
+    assert made[1][0, 0].tolist() == again.permutation(4).tolist()
+
+
+def test_numpy_only_and_the_environment_switch_them_off() -> None:
+    """numpy_only() and SYSRS_REF_COMPILED=0 turn the compiled passes off; nothing changes otherwise."""
+    assert compiled.active() is MODULE
+    with compiled.numpy_only():
+        assert compiled.active() is None
+    assert compiled.active() is MODULE
+    code = "from sysrs_ref.fast import compiled; print(compiled.active() is None, compiled.available())"
+    for value, expected in (("0", "True True"), ("off", "True True"), ("1", "False True")):
+        environment = {**os.environ, compiled.ENVIRONMENT: value}
+        out = subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True, text=True, check=True)
+        assert out.stdout.split() == expected.split()
