@@ -49,12 +49,15 @@ class Instance:
 
     __slots__ = (
         "_array",
+        "_codes",
         "_denominator",
+        "_levels",
         "_means",
         "_model_names",
         "_numerators",
         "_query_names",
         "_rows",
+        "_scaled",
         "_tiers",
     )
 
@@ -73,24 +76,51 @@ class Instance:
         else:
             levels, codes = _levels_from_sequences(scores)
         n_models, n_queries = codes.shape
-        code_rows = codes.tolist()
-        self._rows: tuple[tuple[Fraction, ...], ...] = tuple(tuple(levels[code] for code in row) for row in code_rows)
+        self._levels: tuple[Fraction, ...] = tuple(levels)
+        self._codes = _smallest_codes(codes, len(levels))
         self._model_names = _check_names(model_names, n_models, "model")
         self._query_names = _check_names(query_names, n_queries, "query")
 
         # One common denominator D: every score is numerator / D, so sums are integers.
         denominator = math.lcm(*(value.denominator for value in levels))
-        scaled = [value.numerator * (denominator // value.denominator) for value in levels]
+        self._scaled = tuple(value.numerator * (denominator // value.denominator) for value in levels)
         self._denominator = denominator
-        self._numerators = tuple(tuple(scaled[code] for code in row) for row in code_rows)
-        self._means = tuple(Fraction(sum(row), denominator * n_queries) for row in self._numerators)
+        # The matrix as Python objects (exact scores, numerators) and as floats is made when first asked for:
+        # a large matrix that only the fast paths read is held as its codes (a byte a cell, or two).
+        self._rows: tuple[tuple[Fraction, ...], ...] | None = None
+        self._numerators: tuple[tuple[int, ...], ...] | None = None
+        self._array: FloatMatrix | None = None
+        self._means = tuple(Fraction(total, denominator * n_queries) for total in self._row_sums())
         by_mean: dict[Fraction, list[int]] = {}
         for model, mean in enumerate(self._means):
             by_mean.setdefault(mean, []).append(model)
         self._tiers = tuple(tuple(by_mean[mean]) for mean in sorted(by_mean, reverse=True))
-        array = np.array([float(value) for value in levels], dtype=np.float64)[codes]
-        array.setflags(write=False)
-        self._array: FloatMatrix = array
+
+    def _row_sums(self) -> list[int]:
+        """Each row's sum of numerators, exactly: in int64 when it cannot overflow, else with Python's integers."""
+        n_queries = self._codes.shape[1]
+        if max(self._scaled) * n_queries < 2**62:
+            scaled = np.array(self._scaled, dtype=np.int64)
+            if len(scaled) <= 16:  # few levels: count each level's cells in every row
+                counts = np.stack([(self._codes == code).sum(axis=1) for code in range(len(scaled))], axis=1)
+                return [int(total) for total in counts.astype(np.int64) @ scaled]
+            return [int(np.take(scaled, row).sum()) for row in self._codes]
+        return [sum(row) for row in self.numerators]
+
+    @property
+    def codes(self) -> npt.NDArray[np.unsignedinteger[Any]]:
+        """The K x L level codes: score (i, j) is ``levels[codes[i, j]]`` (read-only, the smallest unsigned dtype)."""
+        return self._codes
+
+    @property
+    def levels(self) -> tuple[Fraction, ...]:
+        """The distinct scores the codes index (see :attr:`codes`)."""
+        return self._levels
+
+    @property
+    def level_numerators(self) -> tuple[int, ...]:
+        """Each level as an integer numerator over :attr:`denominator`."""
+        return self._scaled
 
     # -- construction from files ------------------------------------------------
 
@@ -109,12 +139,12 @@ class Instance:
     @property
     def n_models(self) -> int:
         """K, the number of models (rows)."""
-        return len(self._rows)
+        return int(self._codes.shape[0])
 
     @property
     def n_queries(self) -> int:
         """L, the number of queries (columns)."""
-        return len(self._rows[0])
+        return int(self._codes.shape[1])
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -135,24 +165,31 @@ class Instance:
 
     def __call__(self, model: int, query: int) -> Fraction:
         """The score of *model* on *query*: the deterministic evaluation oracle."""
-        return self._rows[model][query]
+        return self.rows[model][query]
 
     def score(self, model: int, query: int) -> Fraction:
         """The exact score of *model* on *query*."""
-        return self._rows[model][query]
+        return self.rows[model][query]
 
     def row(self, model: int) -> tuple[Fraction, ...]:
         """All exact scores of *model*, query by query."""
-        return self._rows[model]
+        return self.rows[model]
 
     @property
     def rows(self) -> tuple[tuple[Fraction, ...], ...]:
-        """The whole matrix as exact Fractions."""
+        """The whole matrix as exact Fractions (made on first use)."""
+        if self._rows is None:
+            levels = self._levels
+            self._rows = tuple(tuple(levels[code] for code in row) for row in self._codes.tolist())
         return self._rows
 
     @property
     def array(self) -> FloatMatrix:
-        """The matrix as read-only float64 (each score correctly rounded; exact for float input)."""
+        """The matrix as read-only float64 (each score correctly rounded; exact for float input; made on first use)."""
+        if self._array is None:
+            array = np.array([float(value) for value in self._levels], dtype=np.float64)[self._codes]
+            array.setflags(write=False)
+            self._array = array
         return self._array
 
     @property
@@ -162,7 +199,10 @@ class Instance:
 
     @property
     def numerators(self) -> tuple[tuple[int, ...], ...]:
-        """Integer numerators N with S[i][j] == N[i][j] / D exactly (D = :attr:`denominator`)."""
+        """Integer numerators N with S[i][j] == N[i][j] / D exactly (D = :attr:`denominator`; made on first use)."""
+        if self._numerators is None:
+            scaled = self._scaled
+            self._numerators = tuple(tuple(scaled[code] for code in row) for row in self._codes.tolist())
         return self._numerators
 
     # -- the truth -------------------------------------------------------------
@@ -213,7 +253,7 @@ class Instance:
             raise InstanceError(f"new_position must be a permutation of 0..{self.n_models - 1}")
         rows: list[tuple[Fraction, ...]] = [()] * self.n_models
         for model, position in enumerate(new_position):
-            rows[position] = self._rows[model]
+            rows[position] = self.rows[model]
         names = None
         if self._model_names is not None:
             moved = [""] * self.n_models
@@ -225,10 +265,10 @@ class Instance:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Instance):
             return NotImplemented
-        return self._rows == other._rows
+        return self.rows == other.rows
 
     def __hash__(self) -> int:
-        return hash(self._rows)
+        return hash(self.rows)
 
     def __repr__(self) -> str:
         return f"Instance(K={self.n_models}, L={self.n_queries}, best={sorted(self.best)})"
@@ -332,6 +372,14 @@ def _levels_from_sequences(scores: object) -> Levels:
         rows.append(code_row)
     _check_shape(len(rows), len(rows[0]) if rows else 0)
     return list(interned), np.array(rows, dtype=np.intp)
+
+
+def _smallest_codes(codes: npt.NDArray[np.integer[Any]], n_levels: int) -> npt.NDArray[np.unsignedinteger[Any]]:
+    """*codes* in the smallest unsigned dtype that indexes *n_levels* levels, read-only."""
+    dtype = np.uint8 if n_levels <= 2**8 else np.uint16 if n_levels <= 2**16 else np.uint32
+    small: npt.NDArray[np.unsignedinteger[Any]] = codes.astype(dtype)
+    small.setflags(write=False)
+    return small
 
 
 def _check_names(names: Sequence[str] | None, count: int, what: str) -> tuple[str, ...] | None:

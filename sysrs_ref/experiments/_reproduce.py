@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -163,11 +164,19 @@ def reproduce(
         topm_tasks, topm_cached = [], 0
     to_compute = sum(len(job.configs) for job in tasks + topm_tasks)
     callback = progress(to_compute * runs, cached + topm_cached) if progress is not None else None
-    run_cells(tasks, cache, points, held=held, workers=workers, scheduler=scheduler, progress=callback)
-    if topm_tasks:
-        run_cells(
-            topm_tasks, topm_cache, topm_points, held=held, workers=workers, scheduler=scheduler, progress=callback
-        )
+    # The dataset table (exact hardness: Python integers) is made by a thread while the pieces run in
+    # the workers (the parent mostly waits for them), not after them.
+    table_maker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sysrs-dataset-table")
+    try:
+        table_rows = table_maker.submit(lambda: [_row(dataset, instances[dataset.name]) for dataset in datasets])
+        run_cells(tasks, cache, points, held=held, workers=workers, scheduler=scheduler, progress=callback)
+        if topm_tasks:
+            run_cells(
+                topm_tasks, topm_cache, topm_points, held=held, workers=workers, scheduler=scheduler, progress=callback
+            )
+        rows = table_rows.result()
+    finally:  # on an interruption, do not wait for the table here
+        table_maker.shutdown(wait=False, cancel_futures=True)
     curves = {(d.name, c.label): Curve(d, c, pts) for d, c, pts in cells(datasets, configs, points, runs, seed, cache)}
     results = Results(
         tuple(datasets),
@@ -179,7 +188,6 @@ def reproduce(
         best={name: tuple(sorted(inst.best)) for name, inst in instances.items()},
         shapes=shapes,
     )
-    rows = [_row(dataset, instances[dataset.name]) for dataset in datasets]
     summary = summarize(results, _data_label(data), grid, rows)
     figures, note = write_plots(results, target) if plots else ([], "Plots were not asked for (--no-plots).")
     files = write_outputs(target, summary, note)

@@ -189,7 +189,7 @@ def shared_prefix_at(columns, orders, wanted, out):
 
 @njit(cache=True, nogil=True)
 def prefix_at(values, orders, wanted, out):
-    """``out[p, r, i]``: the sum of model i's first ``wanted[p]`` scores along run r's order (integer tables)."""
+    """``out[p, r, i]``: the sum of model i's first ``wanted[p]`` scores along run r's order, left to right."""
     n_runs, n_rows, _ = orders.shape
     n_models = values.shape[0]
     n_counts = wanted.shape[0]
@@ -197,7 +197,7 @@ def prefix_at(values, orders, wanted, out):
         for model in range(n_models):
             order = orders[run, 0 if n_rows == 1 else model]
             row = values[model]
-            total = out[0, run, model] * 0  # zero in the sums' dtype (integers: no NaN to fear)
+            total = 0  # numba types it as the sums: int64, or float64 on float scores
             position = 0
             for slot in range(n_counts):
                 stop = wanted[slot]

@@ -78,7 +78,7 @@ def prefix_at(
     factor = np.asarray(scale, dtype=target)  # the caller knows scale x every sum fits in dtype
     out = np.empty((len(wanted), draws.n_runs, table.n_models), dtype=target)
     module = compiled.active()
-    if module is not None and table.exact:  # exact integer sums: the same array in one compiled sweep
+    if module is not None:  # one compiled sweep, left to right: the same integers; floats within the same bound
         compiled.prefix_at(module, table.compact, draws.query_orders, wanted, out)
         if scale != 1:
             out *= factor

@@ -192,8 +192,11 @@ def prefix_at(
 ) -> None:
     """``out[p, r, i]`` = model i's sum of its first ``wanted[p]`` scores along run r's order (left to right).
 
-    *values* (K, L) hold integers; synchronized draws (one order per run) take
-    the table query-major, so that each step adds one contiguous column.
+    Synchronized draws (one order per run) take the table query-major, so that
+    each step adds one contiguous column. Integer sums are exact, so equal to
+    numpy's; float sums are added left to right, which numpy does too except
+    where it sums segments first: :mod:`sysrs_ref.fast.certify` bounds their
+    error whatever the order, so every decision taken on them is the same.
     """
     if orders.shape[1] == 1 and values.shape[0] > 1:
         module.shared_prefix_at(np.ascontiguousarray(values.T), orders, wanted, out)

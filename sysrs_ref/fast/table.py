@@ -148,10 +148,11 @@ class ScoreTable:
         >>> score_table(Instance([[0.5, 0.25], [1, 0]])).numerator_row(0)
         (2, 1)
         """
-        if self._instance is not None:
-            return self._instance.numerators[model]
         if model not in self._rows:
-            if self._levels is not None:
+            if self._instance is not None:  # one row from the codes (the whole matrix of Python integers is big)
+                scaled = self._instance.level_numerators
+                self._rows[model] = tuple(scaled[code] for code in self._instance.codes[model].tolist())
+            elif self._levels is not None:
                 numerators = self._levels[0]
                 self._rows[model] = tuple(numerators[code] for code in self._levels[2][model].tolist())
             else:
@@ -207,19 +208,16 @@ def score_table(instance: Instance, *, prefer_float: bool = False) -> ScoreTable
     >>> score_table(Instance([[1e-300, 0.2], [0.3, 0.4]])).exact  # D = 2^1049 does not
     False
     """
-    numerators = instance.numerators
-    largest = max(max(row) for row in numerators)
+    scaled = instance.level_numerators  # the levels over D: cells are gathered from their codes, not from Fractions
+    largest = max(scaled)
     fits = (largest + 1) * instance.n_queries * instance.n_models < INT_LIMIT and not prefer_float
-    values: Values
-    compact: npt.NDArray[np.generic]
     if fits:
-        values = np.array(numerators, dtype=np.int64)
-        compact = _compact(values)
-    else:
-        floats = np.array(instance.array, dtype=np.float64)
-        values, compact = floats, floats
-    values.setflags(write=False)
-    return ScoreTable(fits, compact, instance.denominator, instance.n_queries, instance=instance, values=values)
+        levels = _compact(np.array(scaled, dtype=np.int64))
+        compact = np.take(levels, instance.codes)
+        return ScoreTable(True, compact, instance.denominator, instance.n_queries, instance=instance)
+    floats = np.array(instance.array, dtype=np.float64)
+    floats.setflags(write=False)
+    return ScoreTable(False, floats, instance.denominator, instance.n_queries, instance=instance, values=floats)
 
 
 def realised_table(

@@ -133,10 +133,10 @@ def _cut(runs: Runs, pulls: IntArray) -> IntArray:
     theta, above, upto = _order_statistics(runs, pulls, rows)
     module = compiled.active()
     if module is not None:  # the same decisions, made in compiled code
-        result, certified = compiled.ucb_cut(module, runs, theta, above, upto, pulls)
-        for run, column in np.argwhere(~certified).tolist():
-            result[run, column] = resolve_cut(runs.view(run), int(pulls[column]), float(theta[run, column]))
-        return result
+        cells, settled = compiled.ucb_cut(module, runs, theta, above, upto, pulls)
+        for run, column in np.argwhere(~settled).tolist():
+            cells[run, column] = resolve_cut(runs.view(run), int(pulls[column]), float(theta[run, column]))
+        return cells
     at_key = keys.reshape(-1)
     nearest_up = np.where(above > 0, at_key[rows * width + np.maximum(above - 1, 0)], np.inf).min(axis=2)
     nearest_down = np.where(upto < width, at_key[rows * width + np.minimum(upto, width - 1)], -np.inf).max(axis=2)

@@ -54,6 +54,7 @@ from fractions import Fraction
 from typing import Literal
 
 import numpy as np
+import numpy.typing as npt
 
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.instance import Instance, as_instance
@@ -124,6 +125,10 @@ class Hardness:
         return self.deltas[1]
 
 
+#: Bits per limb when numerators are split for exact int64 dot products (products < 2^40, sums over 2^22 queries).
+_LIMB_BITS = 20
+
+
 class _Moments:
     """Exact (co)variances jointly over J and the noise: means as integers over one denominator D.
 
@@ -136,18 +141,35 @@ class _Moments:
         self.d = means.denominator
         self.n = means.n_queries
         self.second = second
-        # Sums of products of numerators (>= 0) are exact in int64 when largest^2 L < 2^63: numpy's
-        # integer dot products then take them at C speed; otherwise Python's integers do.
+        # Sums of products of numerators (>= 0) at C speed, exactly: numpy int64 dot products of the
+        # numerators split into limbs of _LIMB_BITS bits (one limb when largest^2 L < 2^62), combined
+        # as Python integers; numerators of more than 63 bits take Python's integers throughout.
         largest = max((max(row, default=0) for row in self.rows), default=0)
-        exact = largest * largest * max(1, self.n) < 2**62
-        self._matrix = np.array(self.rows, dtype=np.int64) if exact else None
+        self._limbs: npt.NDArray[np.int64] | None = None
+        self._width = 0
+        if largest * largest * max(1, self.n) < 2**62:
+            self._limbs, self._width = np.array(self.rows, dtype=np.int64)[None], 0
+        elif largest < 2**63 and self.n < 2 ** (62 - 2 * _LIMB_BITS):
+            matrix = np.array(self.rows, dtype=np.uint64)
+            count = -(-largest.bit_length() // _LIMB_BITS)
+            mask = np.uint64(2**_LIMB_BITS - 1)
+            self._limbs = np.stack(
+                [((matrix >> np.uint64(_LIMB_BITS * limb)) & mask).astype(np.int64) for limb in range(count)]
+            )
+            self._width = _LIMB_BITS
         self._totals = [sum(row) for row in self.rows]
 
     def _dot(self, first: int, second: int) -> int:
-        """sum_j N_{first, j} N_{second, j}, exactly."""
-        if self._matrix is not None:
-            return int(np.dot(self._matrix[first], self._matrix[second]))
-        return sum(x * y for x, y in zip(self.rows[first], self.rows[second], strict=True))
+        """sum_j N_{first, j} N_{second, j}, exactly.
+
+        >>> moments = _Moments(Instance([[0.1, 0.7], [0.3, 1.0]]), None)
+        >>> moments._dot(0, 1) == sum(x * y for x, y in zip(*moments.rows, strict=True))
+        True
+        """
+        if self._limbs is None:
+            return sum(x * y for x, y in zip(self.rows[first], self.rows[second], strict=True))
+        products = self._limbs[:, first] @ self._limbs[:, second].T  # (limbs, limbs), each exact in int64
+        return sum(int(products[i, j]) << (self._width * (i + j)) for i, j in np.ndindex(products.shape))
 
     def variance(self, model: int, sample: bool = False) -> Fraction:
         """Var(S_{model, J}); with ``sample`` the L - 1 divisor (paper convention for H3', deterministic only)."""
