@@ -10,9 +10,11 @@ The matrix is ``irt_probabilities(K, L, seed)``'s drawn 0/1 matrix (exactly
 ``irt_benchmark(K, L, seed)``'s), written once as a ``.npy`` into a temporary
 folder. Each algorithm of the paper's table then runs in its own process,
 ``python -m sysrs_ref simulate --scores FILE --algorithm A --budgets ... --runs R
---workers W --quiet --json``, and the script prints its wall time and its peak
-resident memory summed over the process tree (the parent and its workers,
-sampled every 20 ms from /proc, as benchmarks/test_memory.py does). With
+--workers W --quiet --json``, and the script prints its wall time and the peak
+memory of the process tree (the parent and its workers, sampled every 20 ms
+from /proc): its proportional set size (PSS, each page shared between the
+forked workers and their parent counted once), and the summed resident sizes
+(RSS, which count such a page once per process, as benchmarks/test_memory.py does). With
 ``--check N`` the first N runs at the first budget are replayed by the pure
 Python reference (``select`` with that run's draw) and must choose the same
 model: the fast path's outcome is the reference's.
@@ -38,12 +40,12 @@ from sysrs_ref.synthetic import irt_probabilities
 ALGORITHMS = ("us", "syus", "sr", "sysrs", "ucbe", "syucbe")
 
 
-def _run(command: list[str]) -> tuple[float, int, str]:
-    """Run *command*; its wall seconds, peak tree RSS (bytes) and stdout. RuntimeError if it fails."""
-    measured = run_measured(command)
+def _run(command: list[str]) -> tuple[float, int, int, str]:
+    """Run *command*; its wall seconds, peak tree RSS and PSS (bytes) and stdout. RuntimeError if it fails."""
+    measured = run_measured(command, pss=True)
     if measured.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed ({measured.returncode}): {measured.stderr.strip()}")
-    return measured.seconds, measured.peak, measured.stdout
+    return measured.seconds, measured.peak, measured.peak_pss, measured.stdout
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,13 +90,16 @@ def main(argv: list[str] | None = None) -> int:
                 "--quiet",
                 "--json",
             ]
-            seconds, peak, out = _run(command)
+            seconds, peak, pss, out = _run(command)
             result = json.loads(out)
             accuracy = [row["accuracy"] for row in result["results"]]
-            line = f"{algorithm:>7}: {seconds:6.1f} s, peak {peak / 2**30:.2f} GiB, accuracy {accuracy}"
+            memory = f"peak {pss / 2**30:.2f} GiB (PSS; summed RSS {peak / 2**30:.2f} GiB)"
+            line = f"{algorithm:>7}: {seconds:6.1f} s, {memory}, accuracy {accuracy}"
             checked = _check(instance, algorithm, result, args) if instance is not None else ""
             print(line + checked, flush=True)
-            rows.append({"algorithm": algorithm, "seconds": seconds, "peak_bytes": peak, "accuracy": accuracy})
+            rows.append(
+                {"algorithm": algorithm, "seconds": seconds, "peak_rss": peak, "peak_pss": pss, "accuracy": accuracy}
+            )
     if args.json is not None:
         args.json.write_text(json.dumps({"size": args.size, "runs": args.runs, "rows": rows}, indent=1))
     return 0

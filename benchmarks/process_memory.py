@@ -13,45 +13,71 @@ PAGE = os.sysconf("SC_PAGE_SIZE")
 
 def tree_rss(root: int) -> int:
     """Resident bytes of *root* and all its descendants, from /proc (0 once it has ended)."""
+    return sum(_resident(pid)[0] for pid in _family(root))
+
+
+def tree_pss(root: int) -> int:
+    """Proportional set size of *root* and its descendants: each shared page split between its sharers.
+
+    Forked workers share their parent's pages until they write them; summed RSS
+    counts such a page once per process, PSS once in all (/proc/PID/smaps_rollup).
+    """
+    return sum(_resident(pid)[1] for pid in _family(root))
+
+
+def _resident(pid: int) -> tuple[int, int]:
+    """(RSS, PSS) bytes of one process; zeros once it has ended."""
+    try:
+        pages = int(Path(f"/proc/{pid}/statm").read_text().split()[1])
+        rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+    except (OSError, IndexError, ValueError):
+        return 0, 0
+    pss = next((int(line.split()[1]) * 1024 for line in rollup.splitlines() if line.startswith("Pss:")), 0)
+    return pages * PAGE, pss
+
+
+def _family(root: int) -> set[int]:
+    """*root* and all its descendants now running, from /proc."""
     parents: dict[int, int] = {}
-    resident: dict[int, int] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             stat = (entry / "stat").read_text()
-            pages = int((entry / "statm").read_text().split()[1])
         except OSError:
             continue
         fields = stat[stat.rindex(")") + 2 :].split()
         parents[int(entry.name)] = int(fields[1])
-        resident[int(entry.name)] = pages * PAGE
     family, frontier = {root}, [root]
     while frontier:
         parent = frontier.pop()
         children = [pid for pid, ppid in parents.items() if ppid == parent and pid not in family]
         family.update(children)
         frontier.extend(children)
-    return sum(resident.get(pid, 0) for pid in family)
+    return family
 
 
 class Measured(NamedTuple):
-    """A finished command: its exit status, output, wall seconds and peak resident bytes of its process tree."""
+    """A finished command: exit status, output, wall seconds, peak summed RSS and peak summed PSS of its tree."""
 
     returncode: int
     stdout: str
     stderr: str
     seconds: float
     peak: int
+    peak_pss: int = 0
 
 
-def run_measured(command: list[str], interval: float = 0.02) -> Measured:
-    """Run *command* to its end, sampling :func:`tree_rss` every *interval* seconds."""
+def run_measured(command: list[str], interval: float = 0.02, *, pss: bool = False) -> Measured:
+    """Run *command* to its end, sampling its tree's summed RSS (and, with *pss*, PSS) every *interval* seconds."""
     began = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    peak = 0
+    peak = peak_pss = 0
     while process.poll() is None:
-        peak = max(peak, tree_rss(process.pid))
+        family = _family(process.pid)
+        sizes = [_resident(pid) for pid in family] if pss else [(_resident(pid)[0], 0) for pid in family]
+        peak = max(peak, sum(size[0] for size in sizes))
+        peak_pss = max(peak_pss, sum(size[1] for size in sizes))
         time.sleep(interval)
     out, err = process.communicate()
-    return Measured(process.returncode, out, err, time.perf_counter() - began, peak)
+    return Measured(process.returncode, out, err, time.perf_counter() - began, peak, peak_pss)

@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sysrs_ref import ALGORITHMS, Instance, random_draw
+from sysrs_ref.datasets import load_dataset
 from sysrs_ref.fast import KERNELS, DrawBatch, compiled, score_table
 from sysrs_ref.fast._kernel import prefix_at
 from sysrs_ref.fast.batch import simulation_draws
@@ -53,37 +54,34 @@ def test_ucb_keys_are_numpys(instance: Instance, synchronized: bool, data: st.Da
 
 @settings(max_examples=400)
 @given(nonincreasing_keys())
-def test_ucb_select_is_numpys(case: tuple[FloatArray, npt.NDArray[np.int64], FloatArray]) -> None:
-    """theta and the counts above it equal numpy's partition and binary searches, whatever the first guesses."""
+def test_ucb_select_finds_the_order_statistics(case: tuple[FloatArray, npt.NDArray[np.int64], FloatArray]) -> None:
+    """theta is the pulls-th largest key (by sorting), above / upto count the keys > / >= it, whatever the guesses."""
     keys, pulls, memory = case
     assert MODULE is not None
     theta, above, upto = compiled.ucb_select(MODULE, keys, pulls, memory.copy())
-    n_runs, n_models, width = keys.shape
-    rows = np.broadcast_to(np.arange(n_runs * n_models).reshape(n_runs, 1, n_models), (n_runs, len(pulls), n_models))
+    for run in range(keys.shape[0]):
+        descending = np.sort(keys[run].reshape(-1))[::-1]
+        for column, wanted in enumerate(pulls.tolist()):
+            value = descending[wanted - 1]
+            assert theta[run, column] == value
+            assert (above[run, column] == (keys[run] > value).sum(axis=1)).all()
+            assert (upto[run, column] == (keys[run] >= value).sum(axis=1)).all()
+
+
+def test_ucb_select_is_the_numpy_cut_on_real_keys() -> None:
+    """On a real matrix's keys, the compiled order statistics equal numpy's partition and binary searches."""
+    table = score_table(load_dataset("mmlu"))
+    setup = Setup(table, Fraction(1), False)
+    draws = simulation_draws(3, 0, 6, table.n_models, table.n_queries, synchronized=False)
+    runs = Runs(setup, draws, Workspace(setup, draws.n_runs, False))
+    pulls = np.array([5, 400, 4000, 9000, 20000], dtype=np.intp)
+    shape = (draws.n_runs, len(pulls), table.n_models)
+    rows = np.broadcast_to(np.arange(shape[0] * shape[2]).reshape(shape[0], 1, shape[2]), shape)
+    fast = _order_statistics(runs, pulls, rows)
     with compiled.numpy_only():
-        sample = np.empty((n_runs, n_models * width))
-        expected = _order_statistics(_KeysOnly(keys, sample), pulls.astype(np.intp), rows)
-    assert np.array_equal(theta, expected[0])
-    assert np.array_equal(above, expected[1])
-    assert np.array_equal(upto, expected[2])
-    # by definition: fewer than pulls keys above theta, at least pulls at or above it
-    assert (above.sum(axis=2) < pulls).all() and (upto.sum(axis=2) >= pulls).all()
-
-
-class _KeysOnly:
-    """What ``_order_statistics`` reads of a :class:`Runs`: the keys and a work array."""
-
-    def __init__(self, keys: FloatArray, sample: FloatArray) -> None:
-        self.keys = keys
-        self.work = _Work(sample)
-
-
-class _Work:
-    def __init__(self, sample: FloatArray) -> None:
-        self.sample = sample
-
-    def guesses(self, n_budgets: int) -> FloatArray:
-        return np.full((2, n_budgets), np.nan)
+        plain = _order_statistics(runs, pulls, rows)
+    for mine, numpys in zip(fast, plain, strict=True):
+        assert np.array_equal(mine, numpys)
 
 
 @settings(max_examples=200)

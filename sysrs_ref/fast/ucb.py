@@ -295,7 +295,7 @@ def _ranking(runs: Runs, counts: IntArray) -> IntArray:
     if module is not None and runs.bounds.means_exact:  # float means order exactly: a stable sort, compiled
         return compiled.ucb_ranking(module, runs.prefix, counts, runs.setup.scale, runs.draws.arm_priority)
     prefix_at = np.take_along_axis(runs.prefix, (counts - 1).transpose(0, 2, 1), axis=2).transpose(0, 2, 1)
-    means = prefix_at / runs.setup.scale[counts - 1]
+    means: FloatArray = np.divide(prefix_at, runs.setup.scale[counts - 1], dtype=np.float64)
     priority = np.broadcast_to(runs.draws.arm_priority[:, None, :], shape).astype(np.intp)
     order = np.argsort(-np.take_along_axis(means, priority, axis=2), axis=2, kind="stable")
     ranks: IntArray = np.take_along_axis(priority, order, axis=2)

@@ -22,7 +22,7 @@ from sysrs_ref.fast.ucb_exact import Bounds, RunView, bounds_for, square_roots
 
 __all__ = ["GROUP_BYTES", "Runs", "Setup", "Workspace", "prefix_sums", "row_classes"]
 
-Prefix = npt.NDArray[np.int64] | npt.NDArray[np.float64]
+Prefix = npt.NDArray[np.int64] | npt.NDArray[np.int32] | npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
 FloatArray = npt.NDArray[np.float64]
 
@@ -86,7 +86,10 @@ class Workspace:
 
     def __init__(self, setup: Setup, capacity: int, synchronized: bool) -> None:
         n_models, n_queries, stride = setup.table.n_models, setup.table.n_queries, setup.values.shape[1]
-        self.prefix: Prefix = np.empty_like(setup.values, shape=(capacity, n_models, n_queries))
+        # int32 prefix sums when every row sum fits (half the memory of the largest work array), else the values' dtype
+        small = setup.integer and setup.table.largest_row_sum() < 2**31
+        prefix_dtype = np.int32 if small else setup.values.dtype
+        self.prefix: Prefix = np.empty((capacity, n_models, n_queries), dtype=prefix_dtype)
         self.keys = np.empty((capacity, n_models, n_queries - 1), dtype=np.float64)
         self.sample = np.empty((capacity, n_models * (n_queries - 1)), dtype=np.float64)
         index = np.int32 if n_models * stride < 2**31 else np.intp  # int32 indices take faster
