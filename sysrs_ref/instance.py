@@ -316,7 +316,7 @@ def _check_shape(n_models: int, n_queries: int) -> None:
         raise InstanceError("need at least 1 query (column), got 0")
 
 
-Levels = tuple[list[Fraction], "npt.NDArray[np.intp]"]
+Levels = tuple[list[Fraction], "npt.NDArray[np.integer[Any]]"]
 
 
 def _levels_from_array(array: npt.NDArray[np.generic]) -> Levels:
@@ -335,8 +335,41 @@ def _levels_from_array(array: npt.NDArray[np.generic]) -> Levels:
             checked_score(array[model, query])
         except ValueError as problem:
             raise InstanceError(f"score at model {model}, query {query} {problem}") from None
-    levels, codes = np.unique(array, return_inverse=True)
+    found = _few_levels(array)
+    if found is not None:
+        levels, codes = found
+    else:
+        levels, codes = np.unique(array, return_inverse=True)
     return [checked_score(level) for level in levels.tolist()], codes.reshape(array.shape)
+
+
+def _few_levels(array: npt.NDArray[np.generic]) -> tuple[npt.NDArray[np.generic], npt.NDArray[np.uint8]] | None:
+    """np.unique's levels and codes, without sorting the matrix, when a sample holds every distinct score.
+
+    The candidates are the distinct values of a sample of at most 2^16 cells;
+    if there are at most 256 and every cell equals one of them (checked cell
+    by cell, a block of rows at a time), they are exactly the matrix's
+    distinct values, ascending, as np.unique gives them. Otherwise None.
+
+    >>> levels, codes = _few_levels(np.array([[0.0, 1.0, 0.5], [1.0, 1.0, 0.0]]))
+    >>> levels.tolist(), codes.tolist()
+    [[0.0, 0.5, 1.0], [[0, 2, 1], [2, 2, 0]]]
+    >>> _few_levels(np.arange(300.0).reshape(2, 150) / 300) is None
+    True
+    """
+    flat = array.reshape(-1)
+    candidates = np.unique(flat[:: max(1, flat.size // 2**16)])
+    if len(candidates) > 256:
+        return None
+    codes = np.empty(array.shape, dtype=np.uint8)
+    step = max(1, 2**22 // max(1, array.shape[1]))  # about 4M cells a block
+    for low in range(0, array.shape[0], step):
+        block = array[low : low + step]
+        found = np.minimum(np.searchsorted(candidates, block), len(candidates) - 1)
+        if not np.array_equal(candidates[found], block):
+            return None  # a score the sample missed: sort the whole matrix
+        codes[low : low + step] = found
+    return candidates, codes
 
 
 def _levels_from_sequences(scores: object) -> Levels:

@@ -18,6 +18,7 @@ exact arg-min. On float scores, see :mod:`sysrs_ref.fast.certify`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, cast
 
 import numpy as np
@@ -54,7 +55,7 @@ class PhaseSums:
 
 def phase_sums(table: ScoreTable, budgets: tuple[int, ...], draws: DrawBatch) -> PhaseSums:
     """The schedules of *budgets* and the prefix sums at every n_k they use, once for the whole grid."""
-    schedules = [schedule(table.n_models, table.n_queries, budget) for budget in budgets]
+    schedules = [_schedule(table.n_models, table.n_queries, budget) for budget in budgets]
     counts = sorted({n_k for lengths in schedules for n_k in lengths if n_k > 0})
     rank = draws.rank.astype(np.int64)
     keys = _keys(table, draws, counts, rank)
@@ -67,6 +68,10 @@ def phase_sums(table: ScoreTable, budgets: tuple[int, ...], draws: DrawBatch) ->
         None if floats is None else floats.astype(np.float64, copy=False),
         np.array([schedule_spend(lengths) for lengths in schedules], dtype=np.int64),
     )
+
+
+#: The schedules of the budgets seen (exact Fractions each time: every piece of a 107-budget grid asked again).
+_schedule = lru_cache(maxsize=4096)(schedule)
 
 
 def successive_rejects_kernel(
