@@ -327,8 +327,8 @@ def _levels_from_array(array: npt.NDArray[np.generic]) -> Levels:
     if array.dtype.kind not in "biuf":
         raise InstanceError(f"scores must be real numbers, got an array of dtype {array.dtype}")
     _check_shape(*array.shape)
-    as_float = array.astype(np.float64)  # only for the checks; exact values come from `array`
-    bad = ~np.isfinite(as_float) | (as_float < 0) | (as_float > 1)
+    as_float = np.asarray(array, dtype=np.float64)  # only for the checks (no copy of float64); exact values: `array`
+    bad = ~((as_float >= 0) & (as_float <= 1))  # NaN fails both comparisons; so do -inf and inf
     if bad.any():
         model, query = (int(x) for x in np.argwhere(bad)[0])
         try:
@@ -353,7 +353,7 @@ def _few_levels(array: npt.NDArray[np.generic]) -> tuple[npt.NDArray[np.generic]
 
     >>> levels, codes = _few_levels(np.array([[0.0, 1.0, 0.5], [1.0, 1.0, 0.0]]))
     >>> levels.tolist(), codes.tolist()
-    [[0.0, 0.5, 1.0], [[0, 2, 1], [2, 2, 0]]]
+    ([0.0, 0.5, 1.0], [[0, 2, 1], [2, 2, 0]])
     >>> _few_levels(np.arange(300.0).reshape(2, 150) / 300) is None
     True
     """
