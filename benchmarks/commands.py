@@ -25,10 +25,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchmarks.process_memory import run_measured
+from benchmarks.process_memory import run_measured, simulate_command
 from sysrs_ref.datasets import shipped_datasets
 
 TABLE_BUDGETS = "8%,12%,16%,20%,25%,30%,35%"
+W7_ALGORITHMS = ("us", "syus", "sr", "sysrs", "ucbe:a=1", "syucbe:a=1")
+W107_ALGORITHMS = "paper,ucbe:a=100,syucbe:a=100"
 
 
 def _measure(commands: list[list[str]]) -> tuple[float, int]:
@@ -43,17 +45,17 @@ def _measure(commands: list[list[str]]) -> tuple[float, int]:
     return seconds, peak
 
 
-def _reproduce(out: Path, grid: str, algorithms: str, runs: int, workers: int) -> list[list[str]]:
+def _reproduce(out: Path, grid: str, algorithms: str, runs: int, workers: int) -> list[str]:
     command = [sys.executable, "-m", "sysrs_ref", "reproduce", "--out", str(out), "--grid", grid]
-    command += ["--algorithms", algorithms, "--runs", str(runs), "--workers", str(workers), "--no-plots", "--quiet"]
-    return [command]
-
-
-def _simulates(runs: int, workers: int) -> list[list[str]]:
-    return [
-        [sys.executable, "-m", "sysrs_ref", "simulate", "--scores", dataset.name, "--algorithm", "all"]
-        + ["--budgets", TABLE_BUDGETS, "--runs", str(runs), "--workers", str(workers), "--quiet", "--json"]
-        for dataset in shipped_datasets()
+    return command + [
+        "--algorithms",
+        algorithms,
+        "--runs",
+        str(runs),
+        "--workers",
+        str(workers),
+        "--no-plots",
+        "--quiet",
     ]
 
 
@@ -65,31 +67,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory() as folder:
-        ways: dict[str, list[list[str]]] = {}
-        for attempt in range(args.repeat):
-            out = Path(folder) / f"out{attempt}"
-            if args.workload == "w7":
-                ways.setdefault("W7 by reproduce", []).extend(
-                    _reproduce(out, "table", "us,syus,sr,sysrs,ucbe:a=1,syucbe:a=1", args.runs, args.workers)
-                )
-            else:
-                ways.setdefault("W107 by reproduce", []).extend(
-                    _reproduce(out, "paper", "paper,ucbe:a=100,syucbe:a=100", args.runs, args.workers)
-                )
-        for way, commands in ways.items():
-            times, peaks = zip(*(_measure([command]) for command in commands), strict=True)
-            _report(way, list(times), max(peaks))
-        if args.workload == "w7":
-            times, peaks = zip(
-                *(_measure(_simulates(args.runs, args.workers)) for _ in range(args.repeat)), strict=True
-            )
-            _report("W7 by 11 simulate calls", list(times), max(peaks))
+    grid, algorithms = ("table", ",".join(W7_ALGORITHMS)) if args.workload == "w7" else ("paper", W107_ALGORITHMS)
+    with tempfile.TemporaryDirectory() as folder:  # a fresh output folder each time: no cache
+        commands = [
+            [_reproduce(Path(folder) / str(n), grid, algorithms, args.runs, args.workers)] for n in range(args.repeat)
+        ]
+        _report(f"{args.workload.upper()} by reproduce", [_measure(one) for one in commands])
+    if args.workload == "w7":
+        simulates = [
+            simulate_command(dataset.name, "all", TABLE_BUDGETS, args.runs, args.workers)
+            for dataset in shipped_datasets()
+        ]
+        _report("W7 by 11 simulate calls", [_measure(simulates) for _ in range(args.repeat)])
     return 0
 
 
-def _report(way: str, times: list[float], peak: int) -> None:
+def _report(way: str, measured: list[tuple[float, int]]) -> None:
+    times = [seconds for seconds, _ in measured]
     shown = ", ".join(f"{t:.1f}" for t in times)
+    peak = max(peak for _, peak in measured)
     print(f"{way}: median {statistics.median(times):.1f} s ({shown}); peak {peak / 2**30:.2f} GiB PSS", flush=True)
 
 

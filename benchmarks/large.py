@@ -24,14 +24,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
-from benchmarks.process_memory import run_measured
+from benchmarks.process_memory import run_measured, simulate_command
 from sysrs_ref import Instance, select
 from sysrs_ref.algorithms import get_algorithm
 from sysrs_ref.simulation import simulation_draws
@@ -70,26 +69,9 @@ def main(argv: list[str] | None = None) -> int:
         np.save(path, matrix)
         instance = Instance(matrix) if args.check else None
         for algorithm in args.algorithms.split(","):
-            command = [
-                sys.executable,
-                "-m",
-                "sysrs_ref",
-                "simulate",
-                "--scores",
-                str(path),
-                "--algorithm",
-                algorithm,
-                "--budgets",
-                args.budgets,
-                "--runs",
-                str(args.runs),
-                "--seed",
-                str(args.seed),
-                "--workers",
-                str(args.workers),
-                "--quiet",
-                "--json",
-            ]
+            command = simulate_command(
+                str(path), algorithm, args.budgets, args.runs, args.workers, "--seed", str(args.seed)
+            )
             seconds, peak, pss, out = _run(command)
             result = json.loads(out)
             accuracy = [row["accuracy"] for row in result["results"]]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import NamedTuple
@@ -55,6 +56,17 @@ def _family(root: int) -> set[int]:
         family.update(children)
         frontier.extend(children)
     return family
+
+
+def simulate_command(scores: str, algorithm: str, budgets: str, runs: int, workers: int, *extra: str) -> list[str]:
+    """``python -m sysrs_ref simulate`` on *scores* with this interpreter, quiet, its JSON on stdout.
+
+    >>> simulate_command("gsm", "all", "8%", 10, 2)[3:]
+    ['simulate', '--scores', 'gsm', '--algorithm', 'all', '--budgets', '8%', '--runs', '10', '--workers', '2', '--quiet', '--json']
+    """
+    command = [sys.executable, "-m", "sysrs_ref", "simulate", "--scores", scores, "--algorithm", algorithm]
+    command += ["--budgets", budgets, "--runs", str(runs), "--workers", str(workers), "--quiet", "--json"]
+    return command + list(extra)
 
 
 class Measured(NamedTuple):

@@ -12,11 +12,10 @@ The peak is asserted below 4 GiB and printed.
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
 
-from benchmarks.process_memory import run_measured
+from benchmarks.process_memory import run_measured, simulate_command
 from sysrs_ref.datasets import dataset_names
 
 LIMIT = 4 * 2**30
@@ -26,24 +25,7 @@ ALGORITHMS = ("us", "syus", "sr", "sysrs", "ucbe", "syucbe")
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 @pytest.mark.parametrize("dataset", dataset_names())
 def test_simulate_peak_memory_under_4_gib(dataset: str, algorithm: str) -> None:
-    command = [
-        sys.executable,
-        "-m",
-        "sysrs_ref",
-        "simulate",
-        "--scores",
-        dataset,
-        "--algorithm",
-        algorithm,
-        "--budgets",
-        "1%,35%,100%",
-        "--runs",
-        "1000",
-        "--workers",
-        "2",
-        "--quiet",
-        "--json",
-    ]
+    command = simulate_command(dataset, algorithm, "1%,35%,100%", 1000, 2)
     measured = run_measured(command)
     assert measured.returncode == 0, measured.stderr
     result = json.loads(measured.stdout)

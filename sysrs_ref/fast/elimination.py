@@ -95,8 +95,9 @@ def successive_rejects_kernel(
     slot, rank, keys, floats = sums.slot, sums.rank, sums.keys, sums.floats
     module = compiled.active()
     if module is not None and keys is not None:  # exact keys: the same eliminations in compiled code
+        # (B, K - 1): the slab each phase of each budget reads, -1 before anything is seen
         slots = np.array([[slot.get(n_k, -1) for n_k in lengths] for lengths in sums.schedules], dtype=np.int64)
-        order = compiled.eliminate(module, keys, slots.reshape(len(budgets), n_models - 1), rank)
+        order = compiled.eliminate(module, keys, slots, rank)
         return Chunk(order[:, :, 0].copy(), order if ranking else None, sums.spent, 0)
     chosen = np.empty((n_runs, len(budgets)), dtype=np.int32)
     ranks = np.empty((n_runs, len(budgets), n_models), dtype=np.int32) if ranking else None
