@@ -144,6 +144,19 @@ def test_permutations_leave_other_bit_generators_to_numpy() -> None:
     assert made[1][0, 0].tolist() == again.permutation(4).tolist()
 
 
+@settings(max_examples=40)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 3), st.integers(1, 20_000))
+def test_permutations_continue_any_pcg64_state(seed: int, halves: int, n_queries: int) -> None:
+    """From a state with a buffered 32-bit half, and across refills of the block of draws, still numpy's numbers."""
+    assert MODULE is not None
+    generator = np.random.default_rng(seed)
+    generator.integers(0, 2**32, size=halves, dtype=np.uint32)  # an odd count leaves numpy a buffered half
+    made = compiled.permutations(MODULE, [generator], 2, 2, n_queries)
+    assert made is not None
+    assert made[0][0].tolist() == generator.permutation(2).tolist()
+    assert all(made[1][0, row].tolist() == generator.permutation(n_queries).tolist() for row in range(2))
+
+
 def test_numpy_only_and_the_environment_switch_them_off() -> None:
     """numpy_only() and SYSRS_REF_COMPILED=0 turn the compiled passes off; nothing changes otherwise."""
     assert compiled.active() is MODULE

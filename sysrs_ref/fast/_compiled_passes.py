@@ -4,15 +4,16 @@ Imported only through :mod:`sysrs_ref.fast.compiled`, never directly: numba is
 optional, and this module needs it. Each function computes exactly what the
 numpy passes it replaces compute (:mod:`sysrs_ref.fast.ucb_runs`,
 :mod:`sysrs_ref.fast.ucb`, :func:`sysrs_ref.fast._kernel.prefix_at`), with the
-same float operations in the same order, and the tests compare them.
+same float operations in the same order, and the tests compare them. The
+draws (numpy's permutations on PCG64) are in :mod:`sysrs_ref.fast._compiled_draws`.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core.extending import intrinsic
+from numba import njit
+
+from sysrs_ref.fast._compiled_draws import permutations
 
 __all__ = ["eliminate", "permutations", "prefix_at", "shared_prefix_at", "ucb_keys", "ucb_select"]
 
@@ -244,87 +245,6 @@ def eliminate(keys, slots, rank, out):
                 worst = cells[position]
                 cells[position] = cells[size - 1]
                 cells[size - 1] = worst
-
-
-# -- numpy's Generator.permutation on PCG64, bit for bit ---------------------------------------------
-# PCG64 (O'Neill's XSL-RR 128/64, as numpy's _pcg64): state = state * MULTIPLIER + increment (mod 2^128),
-# then output the rotated xor of its halves; numpy hands out 32-bit draws as the low, then the high half
-# of one output, and shuffles with masked rejection (random_interval), from the last position down.
-
-_MULTIPLIER_HIGH = np.uint64(0x2360ED051FC65DA4)
-_MULTIPLIER_LOW = np.uint64(0x4385DF649FCCF645)
-_LOW32 = np.uint64(0xFFFFFFFF)
-_ZERO, _ONE, _SIXTY_THREE = np.uint64(0), np.uint64(1), np.uint64(63)
-_THIRTY_TWO, _FIFTY_EIGHT, _SIXTY_FOUR = np.uint64(32), np.uint64(58), np.uint64(64)
-
-
-@intrinsic
-def _high_product(typingctx, left, right):
-    """The high 64 bits of the 128-bit product of two uint64 (one machine multiply)."""
-    signature = types.uint64(types.uint64, types.uint64)
-
-    def codegen(context, builder, sig, args):
-        wide = ir.IntType(128)
-        product = builder.mul(builder.zext(args[0], wide), builder.zext(args[1], wide))
-        return builder.trunc(builder.lshr(product, ir.Constant(wide, 64)), ir.IntType(64))
-
-    return signature, codegen
-
-
-@njit(cache=True, nogil=True)
-def _shuffle_rows(state, rows):
-    """Each row of *rows* = ``generator.permutation(n)`` in turn, from PCG64 *state*, which is advanced.
-
-    *state* holds (state high, state low, increment high, increment low,
-    has_uint32, uinteger); it is kept in local variables during the loop.
-    """
-    high, low, increment_high, increment_low, buffered, kept = (
-        state[0],
-        state[1],
-        state[2],
-        state[3],
-        state[4],
-        state[5],
-    )
-    for row in rows:
-        for index in range(row.shape[0]):
-            row[index] = index
-        for index in range(row.shape[0] - 1, 0, -1):
-            largest = np.uint64(index)
-            mask = largest
-            for shift in (1, 2, 4, 8, 16):
-                mask |= mask >> np.uint64(shift)
-            while True:
-                if buffered != _ZERO:  # the high half of the last output
-                    buffered = _ZERO
-                    draw = kept
-                else:
-                    new_high = _high_product(low, _MULTIPLIER_LOW) + low * _MULTIPLIER_HIGH + high * _MULTIPLIER_LOW
-                    product = low * _MULTIPLIER_LOW
-                    new_low = product + increment_low
-                    if new_low < product:
-                        new_high += _ONE
-                    high, low = new_high + increment_high, new_low
-                    mixed = high ^ low
-                    rotation = high >> _FIFTY_EIGHT
-                    output = (mixed >> rotation) | (mixed << ((_SIXTY_FOUR - rotation) & _SIXTY_THREE))
-                    buffered, kept = _ONE, output >> _THIRTY_TWO
-                    draw = output & _LOW32
-                value = draw & mask
-                if value <= largest:
-                    break
-            other = np.int64(value)
-            row[index], row[other] = row[other], row[index]
-    state[0], state[1], state[4], state[5] = high, low, buffered, kept
-
-
-@njit(cache=True, nogil=True)
-def permutations(states, priority, orders):
-    """Run r: ``priority[r] = permutation(K)``, then each row of ``orders[r]`` a ``permutation(L)``, from ``states[r]``."""
-    for run in range(states.shape[0]):
-        state = states[run].copy()
-        _shuffle_rows(state, priority[run : run + 1])
-        _shuffle_rows(state, orders[run])
 
 
 @njit(cache=True, nogil=True)
