@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sysrs_ref import ALGORITHMS, Instance, random_draw
+from sysrs_ref.algorithms.params import NoParams
 from sysrs_ref.datasets import load_dataset
 from sysrs_ref.fast import KERNELS, DrawBatch, compiled, score_table
 from sysrs_ref.fast._kernel import prefix_at
@@ -115,6 +116,26 @@ def test_every_kernel_gives_numpys_outcome(case: tuple[Instance, str, tuple[int,
     assert fast.ranking is not None and plain.ranking is not None
     assert np.array_equal(fast.ranking, plain.ranking)
     assert np.array_equal(fast.spent, plain.spent)
+    assert fast.exact_decisions == plain.exact_decisions
+
+
+@pytest.mark.parametrize("name", ["sr", "sysrs"])
+def test_float_eliminations_hand_close_calls_to_exact_sums(name: str) -> None:
+    """SR on floats whose sums nearly or exactly tie (0.1 + 0.2 against 0.3, equal rows): the compiled filter defers
+    those runs to exact sums, and the outcome, with the number of exact decisions, is numpy's. (A score of 1e-300
+    makes the numerators too long for integer keys.)"""
+    rows = [[0.1, 0.2, 0.7, 1e-300], [0.3, 0.0, 0.7, 0.0], [0.3, 0.0, 0.7, 0.0], [0.2, 0.1, 0.5, 0.3]]
+    instance = Instance(rows)
+    table = score_table(instance)
+    assert not table.exact
+    draws = simulation_draws(11, 0, 64, 4, 4, synchronized=name == "sysrs")
+    budgets = (4, 7, 10, 13, 16)
+    fast = KERNELS[name](table, budgets, draws, True, NoParams())
+    with compiled.numpy_only():
+        plain = KERNELS[name](table, budgets, draws, True, NoParams())
+    assert fast.exact_decisions == plain.exact_decisions > 0
+    assert fast.ranking is not None and plain.ranking is not None
+    assert np.array_equal(fast.ranking, plain.ranking)
 
 
 @settings(max_examples=100)

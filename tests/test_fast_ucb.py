@@ -43,7 +43,10 @@ def assert_same(fast: Chunk, ref: Chunk) -> None:
 @given(ucb_problems())
 def test_fast_equals_reference(problem: UcbProblem) -> None:
     instance, name, draws, a, budgets = problem
-    assert_same(KERNELS[name](score_table(instance), budgets, draws, True, Exploration(a)), reference(problem))
+    expected = reference(problem)
+    assert_same(KERNELS[name](score_table(instance), budgets, draws, True, Exploration(a)), expected)
+    chosen = KERNELS[name](score_table(instance), budgets, draws, False, Exploration(a))
+    assert chosen.ranking is None and np.array_equal(chosen.chosen, expected.chosen)
 
 
 @pytest.mark.usefixtures("backend")
@@ -64,6 +67,8 @@ def test_audit_mode_resolves_everything_exactly(problem: UcbProblem, tolerance: 
     instance, _, draws, a, budgets = problem
     fast = ucb_outcomes(score_table(instance), budgets, draws, a, tolerance=tolerance, certify=False)
     assert_same(fast, reference(problem))
+    chosen = ucb_outcomes(score_table(instance), budgets, draws, a, ranking=False, tolerance=tolerance, certify=False)
+    assert chosen.ranking is None and np.array_equal(chosen.chosen, fast.chosen)
 
 
 @pytest.mark.usefixtures("backend")
@@ -80,6 +85,9 @@ def test_certification_stays_sound_with_wider_tolerances(problem: UcbProblem, to
     # work on every near tie these small instances have, and must still give the reference's outcome.
     instance, _, draws, a, budgets = problem
     assert_same(ucb_outcomes(score_table(instance), budgets, draws, a, tolerance=tolerance), reference(problem))
+    # without the ranking only the chosen model's near ties are resolved: still the reference's choice
+    chosen = ucb_outcomes(score_table(instance), budgets, draws, a, ranking=False, tolerance=tolerance)
+    assert chosen.ranking is None and np.array_equal(chosen.chosen, reference(problem).chosen)
 
 
 def key_view(keys: np.ndarray, gap: float) -> RunView:
@@ -179,6 +187,24 @@ def test_float_sums_that_differ_only_by_rounding() -> None:
     fast = ucbe_kernel(table, budgets, draws, True, Exploration(Fraction(1)))
     assert fast.exact_decisions > 0
     assert_same(fast, reference_kernel("ucbe")(table, budgets, draws, True, Exploration(Fraction(1))))
+
+
+@pytest.mark.usefixtures("backend")
+@pytest.mark.parametrize("name", sorted(SYNCHRONIZED))
+def test_the_chosen_model_behind_a_tie_of_identical_models(name: str) -> None:
+    # Models 0 and 1 are the same row; model 2 has 1e-300 more in all, which every float sum loses:
+    # the three float means tie, 0 and 1 exactly, 2 only in floats. Exactly, model 2 is the best at
+    # the full budget, also when 0 and 1 come first in the priority: without the ranking, the near
+    # ties chained to the top (0 = 1, then 1 ~ 2) must still be resolved.
+    row = [0.5, 0.25, 0.25, 0.0]
+    instance = Instance([row, row, [0.5, 0.25, 0.25, 1e-300]])
+    table = score_table(instance)
+    assert not table.exact
+    draws = random_draws(3, 30, 3, 4, synchronized=SYNCHRONIZED[name])
+    assert any(draws.arm_priority[run].tolist()[2] == 2 for run in range(30))  # model 2 last in some runs
+    for ranking in (True, False):
+        chosen = KERNELS[name](table, (12,), draws, ranking, Exploration(Fraction(1))).chosen
+        assert chosen.tolist() == [[2]] * 30
 
 
 @pytest.mark.parametrize("name", sorted(SYNCHRONIZED))

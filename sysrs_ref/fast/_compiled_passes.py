@@ -15,7 +15,7 @@ from numba import njit
 
 from sysrs_ref.fast._compiled_draws import permutations
 
-__all__ = ["eliminate", "permutations", "prefix_at", "shared_prefix_at", "ucb_keys", "ucb_select"]
+__all__ = ["eliminate", "eliminate_floats", "permutations", "prefix_at", "shared_prefix_at", "ucb_keys", "ucb_select"]
 
 
 @njit(cache=True, nogil=True)
@@ -248,6 +248,57 @@ def eliminate(keys, slots, rank, out):
 
 
 @njit(cache=True, nogil=True)
+def eliminate_floats(sums, slots, counts, rank, out, unsettled):
+    """:func:`eliminate` on certified float sums (P, R, K), as :func:`sysrs_ref.fast.elimination._float_worst` decides.
+
+    In each phase the active model of smallest sum goes when it is the only one
+    within ``tolerance(n_k, largest)`` of the smallest (``counts[p]`` = n_k of
+    slab p), or when every sum that near is exactly 0.0 (the latest in the
+    priority then goes). Otherwise that run and budget needs exact sums:
+    ``unsettled[r, b]`` is set and its phases stop; the caller replays it exactly.
+    """
+    n_runs, n_models = rank.shape
+    n_budgets, n_phases = slots.shape
+    for run in range(n_runs):
+        for budget in range(n_budgets):
+            cells = out[run, budget]
+            for model in range(n_models):
+                cells[model] = model
+            for phase in range(n_phases):
+                size = n_models - phase
+                slot = slots[budget, phase]
+                position = 0
+                if slot < 0:
+                    latest = rank[run, cells[0]]
+                    for spot in range(1, size):
+                        value = rank[run, cells[spot]]
+                        if value > latest:
+                            latest, position = value, spot
+                else:
+                    row = sums[slot, run]
+                    smallest, largest = row[cells[0]], row[cells[0]]
+                    for spot in range(1, size):
+                        value = row[cells[spot]]
+                        smallest = min(smallest, value)
+                        largest = max(largest, value)
+                    threshold = smallest + np.float64(counts[slot] + 1) * 2.0**-50 * largest
+                    near, positive, latest = 0, False, -1
+                    for spot in range(size):
+                        value = row[cells[spot]]
+                        if value <= threshold:
+                            near += 1
+                            positive = positive or value > 0.0
+                            if rank[run, cells[spot]] > latest:
+                                latest, position = rank[run, cells[spot]], spot
+                    if near > 1 and positive:
+                        unsettled[run, budget] = True
+                        break
+                worst = cells[position]
+                cells[position] = cells[size - 1]
+                cells[size - 1] = worst
+
+
+@njit(cache=True, nogil=True)
 def _numerator(total, position, squares, a_denominator, denominator):
     """The index at count position + 1 as P q + r D over that count (common factor D q dropped); -1 if irrational."""
     root = squares[position]
@@ -356,7 +407,9 @@ def ucb_cut(keys, prefix, theta, above, upto, pulls, priority, classes, squares,
 def ucb_ranking(prefix, counts, scale, priority, ranks):
     """``ranks[r, b]``: the models by decreasing float mean P(N) / scale at their counts, ties by priority.
 
-    As :func:`sysrs_ref.fast.ucb._ranking` with exact float means (a stable sort of the means in priority order).
+    As :func:`sysrs_ref.fast.ucb._ranking` with exact float means (a stable sort
+    of the means in priority order). When *ranks* holds one model per run and
+    budget, only the first: the earliest in priority of the largest mean.
     """
     n_runs, n_budgets, n_models = counts.shape
     means = np.empty(n_models, dtype=np.float64)
@@ -366,6 +419,9 @@ def ucb_ranking(prefix, counts, scale, priority, ranks):
                 model = priority[run, place]
                 count = counts[run, budget, model]
                 means[place] = -(prefix[run, model, count - 1] / scale[count - 1])
+            if ranks.shape[2] == 1:
+                ranks[run, budget, 0] = priority[run, np.argmin(means)]  # the first of the smallest
+                continue
             order = np.argsort(means, kind="mergesort")
             for place in range(n_models):
                 ranks[run, budget, place] = priority[run, order[place]]

@@ -38,6 +38,7 @@ __all__ = [
     "active",
     "available",
     "eliminate",
+    "eliminate_floats",
     "numpy_only",
     "permutations",
     "prefix_at",
@@ -173,12 +174,14 @@ def ucb_ranking(
     counts: npt.NDArray[np.intp],
     scale: npt.NDArray[np.float64],
     priority: npt.NDArray[np.int32],
+    full: bool = True,
 ) -> npt.NDArray[np.intp]:
     """The models by decreasing float mean ``prefix[count - 1] / scale[count - 1]``, ties by priority (R, B, K).
 
     Exact only where the float means order as the exact ones do (``Bounds.means_exact``).
+    Without *full*, only each ranking's first model (R, B, 1): one pass instead of a sort.
     """
-    ranks = np.empty_like(counts)
+    ranks = np.empty(counts.shape if full else (*counts.shape[:2], 1), dtype=counts.dtype)
     module.ucb_ranking(prefix, counts, scale, priority, ranks)
     return ranks
 
@@ -218,6 +221,26 @@ def eliminate(
     out = np.empty((n_runs, slots.shape[0], n_models), dtype=np.int32)
     module.eliminate(keys, slots, rank, out)
     return out
+
+
+def eliminate_floats(
+    module: ModuleType,
+    sums: npt.NDArray[np.float64],
+    slots: npt.NDArray[np.int64],
+    counts: npt.NDArray[np.int64],
+    rank: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.bool_]]:
+    """SR / SySRs on float sums (P, R, K), n_k of slab p ``counts[p]``: (as :func:`eliminate`, unsettled (R, B)).
+
+    A run and budget whose eliminations the float filter cannot all certify is
+    marked in *unsettled* (its row of the first array is then meaningless):
+    the caller decides it with exact sums.
+    """
+    n_runs, n_models = rank.shape
+    out = np.empty((n_runs, slots.shape[0], n_models), dtype=np.int32)
+    unsettled = np.zeros((n_runs, slots.shape[0]), dtype=np.bool_)
+    module.eliminate_floats(sums, slots, counts, rank, out, unsettled)
+    return out, unsettled
 
 
 def permutations(

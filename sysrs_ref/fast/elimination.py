@@ -90,48 +90,65 @@ def successive_rejects_kernel(
     >>> out.ranking[:, 0].tolist(), out.spent.tolist()
     ([[0, 1, 2], [0, 1, 2]], [8])
     """
-    n_runs, n_models = draws.n_runs, table.n_models
+    n_runs = draws.n_runs
     sums = phase_sums(table, budgets, draws)
-    slot, rank, keys, floats = sums.slot, sums.rank, sums.keys, sums.floats
-    module = compiled.active()
-    if module is not None and keys is not None:  # exact keys: the same eliminations in compiled code
-        # (B, K - 1): the slab each phase of each budget reads, -1 before anything is seen
-        slots = np.array([[slot.get(n_k, -1) for n_k in lengths] for lengths in sums.schedules], dtype=np.int64)
-        order = compiled.eliminate(module, keys, slots, rank)
-        return Chunk(order[:, :, 0].copy(), order if ranking else None, sums.spent, 0)
-    chosen = np.empty((n_runs, len(budgets)), dtype=np.int32)
-    ranks = np.empty((n_runs, len(budgets), n_models), dtype=np.int32) if ranking else None
-    runs = np.arange(n_runs)
-    offsets = (runs * n_models)[:, None]
-    flat_rank = rank.reshape(-1)
+    every = np.arange(n_runs)
     decisions = 0
-    for column, lengths in enumerate(sums.schedules):
-        # cells[r, :size] are run r's models still in play, as flat cells r K + model of the
-        # (R, K) slabs; the eliminated one is swapped to the end of the live part, so the arrays
-        # stay rectangular.
-        cells = np.arange(n_runs * n_models, dtype=np.intp).reshape(n_runs, n_models)
-        for phase, n_k in enumerate(lengths):
-            size = n_models - phase
-            live = cells[:, :size]
-            if n_k == 0:  # nothing seen yet: every active model ties; the last in priority goes
-                position = np.take(flat_rank, live).argmax(axis=1)
-            elif keys is not None:
-                position = np.take(keys[slot[n_k]], live).argmin(axis=1)
-            else:
-                assert floats is not None
-                position, resolved = _float_worst(
-                    table, draws, n_k, np.take(floats[slot[n_k]], live), live - offsets, rank
-                )
-                decisions += resolved
-            worst = live[runs, position]
-            live[runs, position] = live[:, size - 1]
-            live[:, size - 1] = worst
-        # cells now list the winner first, then the eliminated models, last eliminated first
-        order = cells - offsets
-        chosen[:, column] = order[:, 0]
-        if ranks is not None:
-            ranks[:, column] = order
-    return Chunk(chosen, ranks, sums.spent, decisions)
+    module = compiled.active()
+    if module is not None:  # the same eliminations in compiled code; uncertified float ones exactly below
+        # (B, K - 1): the slab each phase of each budget reads, -1 before anything is seen
+        slots = np.array([[sums.slot.get(n_k, -1) for n_k in lengths] for lengths in sums.schedules], dtype=np.int64)
+        if sums.keys is not None:
+            order = compiled.eliminate(module, sums.keys, slots, sums.rank)
+        else:
+            assert sums.floats is not None
+            counts = np.array(sorted(sums.slot, key=sums.slot.__getitem__), dtype=np.int64)
+            order, unsettled = compiled.eliminate_floats(module, sums.floats, slots, counts, sums.rank)
+            for column in range(len(budgets)):
+                runs = np.flatnonzero(unsettled[:, column])
+                if runs.size:
+                    order[runs, column], resolved = _eliminations(table, draws, sums, column, runs)
+                    decisions += resolved
+    else:
+        order = np.empty((n_runs, len(budgets), table.n_models), dtype=np.int32)
+        for column in range(len(budgets)):
+            order[:, column], resolved = _eliminations(table, draws, sums, column, every)
+            decisions += resolved
+    return Chunk(order[:, :, 0].copy(), order if ranking else None, sums.spent, decisions)
+
+
+def _eliminations(
+    table: ScoreTable, draws: DrawBatch, sums: PhaseSums, column: int, runs: npt.NDArray[np.intp]
+) -> tuple[npt.NDArray[np.intp], int]:
+    """Budget *column*'s eliminations in *runs*, vectorized over them: (the winner, then the eliminated models,
+    last one first, per run; the number of float decisions made exactly)."""
+    n_models = table.n_models
+    subset: npt.NDArray[np.intp] | slice = runs if len(runs) < draws.n_runs else slice(None)  # all: no copies
+    rank = sums.rank[subset]
+    flat_rank = rank.reshape(-1)
+    offsets = (np.arange(len(runs)) * n_models)[:, None]
+    rows = np.arange(len(runs))
+    decisions = 0
+    # cells[r, :size] are run r's models still in play, as flat cells r K + model of its (R', K)
+    # slabs; the eliminated one is swapped to the end of the live part, so the arrays stay rectangular.
+    cells = np.arange(len(runs) * n_models, dtype=np.intp).reshape(len(runs), n_models)
+    for phase, n_k in enumerate(sums.schedules[column]):
+        size = n_models - phase
+        live = cells[:, :size]
+        if n_k == 0:  # nothing seen yet: every active model ties; the last in priority goes
+            position = np.take(flat_rank, live).argmax(axis=1)
+        elif sums.keys is not None:
+            position = np.take(sums.keys[sums.slot[n_k]][subset], live).argmin(axis=1)
+        else:
+            assert sums.floats is not None
+            slab = np.take(sums.floats[sums.slot[n_k]][subset], live)
+            position, resolved = _float_worst(table, draws, n_k, slab, live - offsets, rank, runs)
+            decisions += resolved
+        worst = live[rows, position]
+        live[rows, position] = live[:, size - 1]
+        live[:, size - 1] = worst
+    # cells now list the winner first, then the eliminated models, last eliminated first
+    return cells - offsets, decisions
 
 
 def _keys(
@@ -162,8 +179,9 @@ def _float_worst(
     sums: npt.NDArray[np.float64],
     live: npt.NDArray[np.intp],
     rank: npt.NDArray[np.int64],
+    runs: npt.NDArray[np.intp],
 ) -> tuple[npt.NDArray[np.intp], int]:
-    """The position in *live* of the model each run eliminates, from certified float sums."""
+    """The position in *live* of the model each of *runs* eliminates, from certified float sums (row i: runs[i])."""
     live_rank = np.take_along_axis(rank, live, axis=1)
     smallest = sums.min(axis=1)
     near = sums <= (smallest + tolerance(n_k, sums.max(axis=1)))[:, None]
@@ -171,8 +189,9 @@ def _float_worst(
     settled = (near.sum(axis=1) == 1) | ~(near & (sums > 0.0)).any(axis=1)
     position = np.where(near, live_rank, -1).argmax(axis=1)
     unsettled = np.flatnonzero(~settled)
-    for run in unsettled.tolist():
-        candidates = np.flatnonzero(near[run]).tolist()
-        exact = {spot: exact_prefix_sum(table, draws, run, int(live[run, spot]), n_k) for spot in candidates}
-        position[run] = min(candidates, key=lambda spot: (exact[spot], -int(live_rank[run, spot])))
+    for row in unsettled.tolist():
+        run = int(runs[row])
+        candidates = np.flatnonzero(near[row]).tolist()
+        exact = {spot: exact_prefix_sum(table, draws, run, int(live[row, spot]), n_k) for spot in candidates}
+        position[row] = min(candidates, key=lambda spot: (exact[spot], -int(live_rank[row, spot])))
     return position, len(unsettled)

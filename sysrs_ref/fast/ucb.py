@@ -260,14 +260,14 @@ def ucb_outcomes(
     grid = tuple(check_budget(budget, table.n_models, table.n_queries) for budget in budgets)
     setup = Setup(table, a, draws.synchronized, tolerance, certify)
     n_runs, n_models = draws.n_runs, table.n_models
-    ranks = np.empty((n_runs, len(grid), n_models), dtype=np.int32)
+    ranks = np.empty((n_runs, len(grid), n_models if ranking else 1), dtype=np.int32)
     group = min(n_runs, max(1, GROUP_BYTES // (8 * n_models * table.n_queries)))
     work = Workspace(setup, group, draws.synchronized)
     decisions = 0
     for start in range(0, n_runs, group):
         stop = min(n_runs, start + group)
         runs = Runs(setup, draws.chunk(start, stop), work)
-        ranks[start:stop] = _ranking(runs, _counts(runs, grid))
+        ranks[start:stop] = _ranking(runs, _counts(runs, grid), full=ranking)
         decisions += runs.decisions
     spent = np.array(grid, dtype=np.int64)
     return Chunk(ranks[:, :, 0].copy(), ranks if ranking else None, spent, decisions)
@@ -288,25 +288,35 @@ def run_view(table: ScoreTable, draws: DrawBatch, a: Fraction, run: int = 0) -> 
     return runs.view(0)
 
 
-def _ranking(runs: Runs, counts: IntArray) -> IntArray:
-    """Models by decreasing exact mean at their final counts, ties by rank, ``(R, B, K)``."""
+def _ranking(runs: Runs, counts: IntArray, full: bool = True) -> IntArray:
+    """Models by decreasing exact mean at their final counts, ties by rank, ``(R, B, K)``.
+
+    Without *full*, only the first of each ranking, the chosen model ``(R, B, 1)``:
+    near ties are then resolved exactly only among the models whose float means
+    are linked to the largest by a chain of near ties (the others' exact means are
+    certainly smaller).
+    """
     shape = counts.shape
     module = compiled.active()
     if module is not None and runs.bounds.means_exact:  # float means order exactly: a stable sort, compiled
-        return compiled.ucb_ranking(module, runs.prefix, counts, runs.setup.scale, runs.draws.arm_priority)
+        scale, arm_priority = runs.setup.scale, runs.draws.arm_priority
+        return compiled.ucb_ranking(module, runs.prefix, counts, scale, arm_priority, full)
     prefix_at = np.take_along_axis(runs.prefix, (counts - 1).transpose(0, 2, 1), axis=2).transpose(0, 2, 1)
     means: FloatArray = np.divide(prefix_at, runs.setup.scale[counts - 1], dtype=np.float64)
     priority = np.broadcast_to(runs.draws.arm_priority[:, None, :], shape).astype(np.intp)
     order = np.argsort(-np.take_along_axis(means, priority, axis=2), axis=2, kind="stable")
     ranks: IntArray = np.take_along_axis(priority, order, axis=2)
     if runs.bounds.means_exact:
-        return ranks
+        return ranks if full else ranks[:, :, :1]
     ordered = np.take_along_axis(means, ranks, axis=2)
     near = ordered[:, :, :-1] - ordered[:, :, 1:] <= runs.bounds.mean_tol
     sorted_counts = np.take_along_axis(counts, ranks, axis=2)
     ident = runs.identity(np.arange(shape[0])[:, None, None] * shape[2] + ranks, sorted_counts - 1)
     same = (ident[:, :, :-1] == ident[:, :, 1:]) & (sorted_counts[:, :, :-1] == sorted_counts[:, :, 1:])
-    for run, column in np.argwhere((near & ~same).any(axis=2)).tolist():
+    unsure = near & ~same
+    if not full:
+        unsure &= np.logical_and.accumulate(near, axis=2)  # the near ties chained to the top
+    for run, column in np.argwhere(unsure.any(axis=2)).tolist():
         view = runs.view(run)
         ranks[run, column] = resolve_ranking(view, ranks[run, column], means[run, column], counts[run, column])
-    return ranks
+    return ranks if full else ranks[:, :, :1]
