@@ -13,16 +13,24 @@ Run from the repository root (minutes; not in the default test run):
 - **W107**: ``reproduce --grid paper --algorithms paper,ucbe:a=100,syucbe:a=100 --runs 1000
   --workers 2 --no-plots``.
 
-Each command runs in its own process tree, measured by ``process_memory.run_measured``
-(wall seconds, and the peak PSS of the tree, sampled every 20 ms).
+Each command runs in its own process tree. The times come from runs that nothing
+samples (reading ``/proc`` every 20 ms costs a few percent of a core, which a 2-core
+machine running two workers pays in wall time); with ``--memory`` one more pass of
+each way is measured by ``process_memory.run_measured`` for the peak PSS of the tree.
+``PYTHONDONTWRITEBYTECODE`` is dropped from the commands' environment, as a user's
+shell has it: an editable install's modules are otherwise compiled from source by
+every process (about 0.1 s a command here).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from benchmarks.process_memory import run_measured, simulate_command
@@ -33,15 +41,22 @@ W7_ALGORITHMS = ("us", "syus", "sr", "sysrs", "ucbe:a=1", "syucbe:a=1")
 W107_ALGORITHMS = "paper,ucbe:a=100,syucbe:a=100"
 
 
-def _measure(commands: list[list[str]]) -> tuple[float, int]:
-    """Run *commands* one after the other; their total wall seconds and largest peak PSS (bytes)."""
+def _measure(commands: list[list[str]], memory: bool = False) -> tuple[float, int]:
+    """Run *commands* one after the other: their total wall seconds, and with *memory* the largest peak PSS (bytes)."""
     seconds, peak = 0.0, 0
+    environment = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
     for command in commands:
-        measured = run_measured(command, pss=True)
-        if measured.returncode != 0:
-            raise RuntimeError(f"{' '.join(command)} failed ({measured.returncode}): {measured.stderr.strip()}")
-        seconds += measured.seconds
-        peak = max(peak, measured.peak_pss)
+        if memory:
+            measured = run_measured(command, pss=True)
+            returncode, stderr, spent = measured.returncode, measured.stderr, measured.seconds
+            peak = max(peak, measured.peak_pss)
+        else:
+            began = time.perf_counter()
+            done = subprocess.run(command, capture_output=True, text=True, env=environment, check=False)
+            returncode, stderr, spent = done.returncode, done.stderr, time.perf_counter() - began
+        if returncode != 0:
+            raise RuntimeError(f"{' '.join(command)} failed ({returncode}): {stderr.strip()}")
+        seconds += spent
     return seconds, peak
 
 
@@ -66,27 +81,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--memory", action="store_true", help="one more pass of each way, for its peak PSS")
     args = parser.parse_args(argv)
     grid, algorithms = ("table", ",".join(W7_ALGORITHMS)) if args.workload == "w7" else ("paper", W107_ALGORITHMS)
     with tempfile.TemporaryDirectory() as folder:  # a fresh output folder each time: no cache
         commands = [
-            [_reproduce(Path(folder) / str(n), grid, algorithms, args.runs, args.workers)] for n in range(args.repeat)
+            [_reproduce(Path(folder) / str(n), grid, algorithms, args.runs, args.workers)]
+            for n in range(args.repeat + args.memory)
         ]
-        _report(f"{args.workload.upper()} by reproduce", [_measure(one) for one in commands])
+        measured = [_measure(one) for one in commands[: args.repeat]]
+        _report(
+            f"{args.workload.upper()} by reproduce", measured, _measure(commands[-1], True) if args.memory else None
+        )
     if args.workload == "w7":
         simulates = [
             simulate_command(dataset.name, "all", TABLE_BUDGETS, args.runs, args.workers)
             for dataset in shipped_datasets()
         ]
-        _report("W7 by 11 simulate calls", [_measure(simulates) for _ in range(args.repeat)])
+        measured = [_measure(simulates) for _ in range(args.repeat)]
+        _report("W7 by 11 simulate calls", measured, _measure(simulates, True) if args.memory else None)
     return 0
 
 
-def _report(way: str, measured: list[tuple[float, int]]) -> None:
+def _report(way: str, measured: list[tuple[float, int]], memory: tuple[float, int] | None) -> None:
     times = [seconds for seconds, _ in measured]
     shown = ", ".join(f"{t:.1f}" for t in times)
-    peak = max(peak for _, peak in measured)
-    print(f"{way}: median {statistics.median(times):.1f} s ({shown}); peak {peak / 2**30:.2f} GiB PSS", flush=True)
+    peak = "" if memory is None else f"; peak {memory[1] / 2**30:.2f} GiB PSS (in {memory[0]:.1f} s, sampled)"
+    print(f"{way}: median {statistics.median(times):.1f} s ({shown}){peak}", flush=True)
 
 
 if __name__ == "__main__":

@@ -54,12 +54,15 @@ def test_ucb_keys_are_numpys(instance: Instance, synchronized: bool, data: st.Da
 
 
 @settings(max_examples=400)
-@given(nonincreasing_keys())
-def test_ucb_select_finds_the_order_statistics(case: tuple[FloatArray, npt.NDArray[np.int64], FloatArray]) -> None:
-    """theta is the pulls-th largest key (by sorting), above / upto count the keys > / >= it, whatever the guesses."""
+@given(nonincreasing_keys(), st.booleans())
+def test_ucb_select_finds_the_order_statistics(
+    case: tuple[FloatArray, npt.NDArray[np.int64], FloatArray], binned: bool
+) -> None:
+    """theta is the pulls-th largest key (by sorting), above / upto count the keys > / >= it, whatever the guesses,
+    from the guesses' bracket or the histogram's."""
     keys, pulls, memory = case
     assert MODULE is not None
-    theta, above, upto = compiled.ucb_select(MODULE, keys, pulls, memory.copy())
+    theta, above, upto = compiled.ucb_select(MODULE, keys, pulls, memory.copy(), binned)
     for run in range(keys.shape[0]):
         descending = np.sort(keys[run].reshape(-1))[::-1]
         for column, wanted in enumerate(pulls.tolist()):
@@ -76,13 +79,15 @@ def test_ucb_select_is_the_numpy_cut_on_real_keys() -> None:
     draws = simulation_draws(3, 0, 6, table.n_models, table.n_queries, synchronized=False)
     runs = Runs(setup, draws, Workspace(setup, draws.n_runs, False))
     pulls = np.array([5, 400, 4000, 9000, 20000], dtype=np.intp)
-    shape = (draws.n_runs, len(pulls), table.n_models)
-    rows = np.broadcast_to(np.arange(shape[0] * shape[2]).reshape(shape[0], 1, shape[2]), shape)
-    fast = _order_statistics(runs, pulls, rows)
-    with compiled.numpy_only():
-        plain = _order_statistics(runs, pulls, rows)
-    for mine, numpys in zip(fast, plain, strict=True):
-        assert np.array_equal(mine, numpys)
+    many = np.unique(np.linspace(1, 40000, compiled.BINNED_FROM + 4).astype(np.intp))  # the binned bracket
+    for wanted in (pulls, many):
+        shape = (draws.n_runs, len(wanted), table.n_models)
+        rows = np.broadcast_to(np.arange(shape[0] * shape[2]).reshape(shape[0], 1, shape[2]), shape)
+        fast = _order_statistics(runs, wanted, rows)
+        with compiled.numpy_only():
+            plain = _order_statistics(runs, wanted, rows)
+        for mine, numpys in zip(fast, plain, strict=True):
+            assert np.array_equal(mine, numpys)
 
 
 @settings(max_examples=200)

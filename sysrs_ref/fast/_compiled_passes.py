@@ -48,19 +48,47 @@ def ucb_keys(values, orders, scale, roots, prefix, keys):
                 out[width - 1] = total + row[order[width - 1]]
 
 
+#: Bins of the binned first bracket of ucb_select (many budgets): about K W / 4096 keys in each.
+_BINS = 4096
+
+
+@njit(inline="always")
+def _bin(value, lowest, scale):
+    """The bin of a key: floor((value - lowest) * scale), at most _BINS - 1; nondecreasing in the value."""
+    at = (value - lowest) * scale
+    if not at > 0.0:  # also NaN, from infinite keys: all in bin 0 (scale is then 0)
+        return np.int64(0)
+    return _BINS - 1 if at >= _BINS - 1 else np.int64(at)
+
+
+@njit(inline="always")
+def _binned_count(row, start, stop, at_least, lowest, scale):
+    """*start* + how many keys of ``row[start:stop]`` (nonincreasing) lie in bins >= *at_least* (no branch a step)."""
+    base, length = start, stop - start
+    if length <= 0:
+        return start
+    while length > 1:
+        half = length >> 1
+        base = base + half if _bin(row[base + half], lowest, scale) >= at_least else base
+        length -= half
+    return base + (1 if _bin(row[base], lowest, scale) >= at_least else 0)
+
+
 @njit(cache=True, nogil=True)
-def ucb_select(keys, pulls, memory, theta, above, upto):
+def ucb_select(keys, pulls, memory, binned, theta, above, upto):
     """For each run r and budget b: theta[r, b] the ``pulls[b]``-th largest key; per model, how many keys are > and >= it.
 
     *keys* (R, K, W) are nonincreasing along W; 0 < pulls[b] <= K W. Each row's
     keys >= a pivot are counted by binary search, and a bracket [bottom, top]
     of values with fewer than pulls[b] keys above it and at least pulls[b] in
-    or above it is narrowed until it holds few keys (then sorted) or one value.
-    The first pivot is the previous run's theta (``memory[0]``, NaN at first),
-    then steps of the typical change (``memory[1]``) away from it, doubling
-    until theta is bracketed, then halving; every step only narrows the
-    bracket, so the result is exact whatever the guesses. Budgets go by
-    increasing pulls, each starting below the previous one's theta.
+    or above it is narrowed until it holds few keys (then partitioned) or one value.
+    Budgets go by increasing pulls, each starting below the previous one's theta.
+    The first bracket: with *binned* (many budgets), the bin of theta in a
+    histogram of the run's keys (_BINS bins of equal width in value, made once
+    a run); otherwise the previous run's theta (``memory[0]``, NaN at first)
+    is the first pivot, then steps of the typical change (``memory[1]``) away
+    from it, doubling until theta is bracketed, then halving. Every step only
+    narrows the bracket, so the result is exact whatever the guesses and bins.
     """
     n_runs, n_models, width = keys.shape
     n_budgets = pulls.shape[0]
@@ -70,10 +98,24 @@ def ucb_select(keys, pulls, memory, theta, above, upto):
     high_at = np.empty(n_models, dtype=np.int64)  # B_i: keys from here on are < the bracket's bottom
     probe = np.empty(n_models, dtype=np.int64)
     members = np.empty(64, dtype=np.float64)
+    at_least = np.zeros(_BINS + 1, dtype=np.int64)  # binned: at_least[j] keys lie in bins >= j
     guess, step = memory[0], memory[1]
     for run in range(n_runs):
         rows = keys[run]
         low_at[:] = 0
+        lowest, scale, current = 0.0, 0.0, _BINS - 1
+        if binned:
+            lowest, highest = rows[0, width - 1], rows[0, 0]
+            for model in range(1, n_models):
+                lowest = min(lowest, rows[model, width - 1])
+                highest = max(highest, rows[model, 0])
+            scale = _BINS / (highest - lowest) if highest > lowest else 0.0
+            at_least[:] = 0
+            for model in range(n_models):
+                for position in range(width):
+                    at_least[_bin(rows[model, position], lowest, scale)] += 1
+            for at in range(_BINS - 1, -1, -1):
+                at_least[at] += at_least[at + 1]
         for budget_index in range(n_budgets):
             budget = order[budget_index]
             wanted = pulls[budget]
@@ -82,7 +124,18 @@ def ucb_select(keys, pulls, memory, theta, above, upto):
             for model in range(n_models):
                 above_sum += low_at[model]
             below_sum = n_models * width
-            phase = 0 if not np.isnan(guess[budget]) else 2  # 0: the guess, 1: stepping away from it, 2: halving
+            if binned:  # the bracket: theta's bin, at_least[current + 1] < wanted <= at_least[current]
+                while at_least[current] < wanted:
+                    current -= 1
+                above_sum, below_sum = 0, 0
+                for model in range(n_models):
+                    row = rows[model]
+                    high_at[model] = _binned_count(row, low_at[model], width, current, lowest, scale)
+                    low_at[model] = _binned_count(row, low_at[model], high_at[model], current + 1, lowest, scale)
+                    above_sum += low_at[model]
+                    below_sum += high_at[model]
+            # 0: the guess, 1: stepping away from it, 2: halving
+            phase = 0 if not (binned or np.isnan(guess[budget])) else 2
             direction = 0.0
             last_pivot = 0.0
             delta = step[budget]
@@ -110,16 +163,16 @@ def ucb_select(keys, pulls, memory, theta, above, upto):
                         pivot = top
                 total = 0
                 for model in range(n_models):  # keys >= pivot in each row's bracket
-                    lo, hi = low_at[model], high_at[model]
+                    base, length = low_at[model], high_at[model] - low_at[model]
                     row = rows[model]
-                    while lo < hi:
-                        mid = (lo + hi) >> 1
-                        if row[mid] >= pivot:
-                            lo = mid + 1
-                        else:
-                            hi = mid
-                    probe[model] = lo
-                    total += lo
+                    if length > 0:
+                        while length > 1:  # no branch a step: the trip count depends on the length only
+                            half = length >> 1
+                            base = base + half if row[base + half] >= pivot else base
+                            length -= half
+                        base += 1 if row[base] >= pivot else 0
+                    probe[model] = base
+                    total += base
                 side = 1.0 if total >= wanted else -1.0  # theta >= pivot, or theta < pivot
                 if total >= wanted:
                     high_at[:] = probe
@@ -143,8 +196,8 @@ def ucb_select(keys, pulls, memory, theta, above, upto):
                     for position in range(low_at[model], high_at[model]):
                         members[at] = rows[model, position]
                         at += 1
-                chosen = np.sort(members[:size])
-                value = chosen[size - (wanted - above_sum)]
+                kth = size - (wanted - above_sum)
+                value = np.partition(members[:size], kth)[kth]
             theta[run, budget] = value
             if not np.isnan(guess[budget]):
                 change = abs(value - guess[budget])
