@@ -261,6 +261,11 @@ def prefix_at(values, orders, wanted, out):
                 out[slot, run, model] = total
 
 
+#: From this many consecutive phases on the same slab, eliminate() sorts the active models once instead of
+#: scanning them once a phase.
+_SORTED_FROM = 4
+
+
 @njit(cache=True, nogil=True)
 def eliminate(keys, slots, rank, out):
     """SR / SySRs on exact integer keys: ``out[r, b]`` = the winner, then the eliminated models, last one first.
@@ -268,19 +273,42 @@ def eliminate(keys, slots, rank, out):
     ``slots[b, phase]`` is the slab of *keys* (P, R, K) read in that phase of
     budget b (-1: nothing seen yet, so the latest model in the priority, the
     largest *rank*, goes). Each phase removes the active model of smallest key,
-    swapping it to the end of the active part, exactly as
-    :func:`sysrs_ref.fast.elimination.successive_rejects_kernel` does.
+    swapping it to the end of the active part, as
+    :func:`sysrs_ref.fast.elimination.successive_rejects_kernel` does. The keys
+    of a slab are distinct (the rank is part of them), so consecutive phases
+    on one slab (n_k unchanged, common early in a long schedule) remove its
+    smallest keys in increasing order: from :data:`_SORTED_FROM` such phases
+    on, one sort of the active models does them all.
     """
     n_runs, n_models = rank.shape
     n_budgets, n_phases = slots.shape
+    values = np.empty(n_models, dtype=np.int64)
     for run in range(n_runs):
         for budget in range(n_budgets):
             cells = out[run, budget]
             for model in range(n_models):
                 cells[model] = model
-            for phase in range(n_phases):
+            phase = 0
+            while phase < n_phases:
                 size = n_models - phase
                 slot = slots[budget, phase]
+                same = 1
+                while phase + same < n_phases and slots[budget, phase + same] == slot:
+                    same += 1
+                if same >= _SORTED_FROM:
+                    for spot in range(size):  # smallest first: the smallest key, or the largest rank
+                        if slot < 0:
+                            values[spot] = -np.int64(rank[run, cells[spot]])
+                        else:
+                            values[spot] = np.int64(keys[slot, run, cells[spot]])
+                    by_value = np.argsort(values[:size])
+                    gone = cells[:size].copy()
+                    for step in range(same):  # phase + step eliminates the step-th smallest
+                        cells[size - 1 - step] = gone[by_value[step]]
+                    for spot in range(same, size):
+                        cells[spot - same] = gone[by_value[spot]]
+                    phase += same
+                    continue
                 position = 0
                 if slot < 0:
                     latest = rank[run, cells[0]]
@@ -298,6 +326,7 @@ def eliminate(keys, slots, rank, out):
                 worst = cells[position]
                 cells[position] = cells[size - 1]
                 cells[size - 1] = worst
+                phase += 1
 
 
 @njit(cache=True, nogil=True)
