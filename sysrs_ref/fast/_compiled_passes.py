@@ -61,19 +61,6 @@ def _bin(value, lowest, scale):
     return _BINS - 1 if at >= _BINS - 1 else np.int64(at)
 
 
-@njit(inline="always")
-def _binned_count(row, start, stop, at_least, lowest, scale):
-    """*start* + how many keys of ``row[start:stop]`` (nonincreasing) lie in bins >= *at_least* (no branch a step)."""
-    base, length = start, stop - start
-    if length <= 0:
-        return start
-    while length > 1:
-        half = length >> 1
-        base = base + half if _bin(row[base + half], lowest, scale) >= at_least else base
-        length -= half
-    return base + (1 if _bin(row[base], lowest, scale) >= at_least else 0)
-
-
 @njit(cache=True, nogil=True)
 def ucb_select(keys, pulls, memory, binned, theta, above, upto):
     """For each run r and budget b: theta[r, b] the ``pulls[b]``-th largest key; per model, how many keys are > and >= it.
@@ -84,8 +71,9 @@ def ucb_select(keys, pulls, memory, binned, theta, above, upto):
     or above it is narrowed until it holds few keys (then partitioned) or one value.
     Budgets go by increasing pulls, each starting below the previous one's theta.
     The first bracket: with *binned* (many budgets), the bin of theta in a
-    histogram of the run's keys (_BINS bins of equal width in value, made once
-    a run); otherwise the previous run's theta (``memory[0]``, NaN at first)
+    histogram of the run's keys (_BINS bins of equal width in value, over the
+    previous run's thetas and a margin, keys beyond in the end bins; made once
+    a run), whose ends each row reaches by walking on from the last budget's; otherwise the previous run's theta (``memory[0]``, NaN at first)
     is the first pivot, then steps of the typical change (``memory[1]``) away
     from it, doubling until theta is bracketed, then halving. Every step only
     narrows the bracket, so the result is exact whatever the guesses and bins.
@@ -99,16 +87,26 @@ def ucb_select(keys, pulls, memory, binned, theta, above, upto):
     probe = np.empty(n_models, dtype=np.int64)
     members = np.empty(64, dtype=np.float64)
     at_least = np.zeros(_BINS + 1, dtype=np.int64)  # binned: at_least[j] keys lie in bins >= j
+    upper_at = np.empty(n_models, dtype=np.int64)  # binned: each row's keys in bins > theta's
+    lower_at = np.empty(n_models, dtype=np.int64)  # binned: each row's keys in bins >= theta's
     guess, step = memory[0], memory[1]
     for run in range(n_runs):
         rows = keys[run]
         low_at[:] = 0
         lowest, scale, current = 0.0, 0.0, _BINS - 1
+        upper_at[:] = 0
+        lower_at[:] = 0
         if binned:
             lowest, highest = rows[0, width - 1], rows[0, 0]
             for model in range(1, n_models):
                 lowest = min(lowest, rows[model, width - 1])
                 highest = max(highest, rows[model, 0])
+            low_guess, high_guess = np.inf, -np.inf  # the previous run's thetas: the bins go where theta will be
+            for budget in range(n_budgets):
+                low_guess, high_guess = min(low_guess, guess[budget]), max(high_guess, guess[budget])
+            if low_guess < high_guess:  # no NaN among them, and two of them differ (keys outside: end bins)
+                margin = 0.25 * (high_guess - low_guess)
+                lowest, highest = max(lowest, low_guess - margin), min(highest, high_guess + margin)
             scale = _BINS / (highest - lowest) if highest > lowest else 0.0
             at_least[:] = 0
             for model in range(n_models):
@@ -128,12 +126,19 @@ def ucb_select(keys, pulls, memory, binned, theta, above, upto):
                 while at_least[current] < wanted:
                     current -= 1
                 above_sum, below_sum = 0, 0
-                for model in range(n_models):
+                for model in range(n_models):  # walk on: both ends only move right as theta falls
                     row = rows[model]
-                    high_at[model] = _binned_count(row, low_at[model], width, current, lowest, scale)
-                    low_at[model] = _binned_count(row, low_at[model], high_at[model], current + 1, lowest, scale)
+                    upper, lower = upper_at[model], lower_at[model]
+                    while upper < width and _bin(row[upper], lowest, scale) > current:
+                        upper += 1
+                    lower = max(lower, upper)
+                    while lower < width and _bin(row[lower], lowest, scale) >= current:
+                        lower += 1
+                    upper_at[model], lower_at[model] = upper, lower
+                    low_at[model] = max(low_at[model], upper)  # also above the last theta: above this one
+                    high_at[model] = lower
                     above_sum += low_at[model]
-                    below_sum += high_at[model]
+                    below_sum += lower
             # 0: the guess, 1: stepping away from it, 2: halving
             phase = 0 if not (binned or np.isnan(guess[budget])) else 2
             direction = 0.0
