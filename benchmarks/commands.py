@@ -13,27 +13,21 @@ Run from the repository root (minutes; not in the default test run):
 - **W107**: ``reproduce --grid paper --algorithms paper,ucbe:a=100,syucbe:a=100 --runs 1000
   --workers 2 --no-plots``.
 
-Each command runs in its own process tree. The times come from runs that nothing
-samples (reading ``/proc`` every 20 ms costs a few percent of a core, which a 2-core
-machine running two workers pays in wall time); with ``--memory`` one more pass of
-each way is measured by ``process_memory.run_measured`` for the peak PSS of the tree.
-``PYTHONDONTWRITEBYTECODE`` is dropped from the commands' environment, as a user's
-shell has it: an editable install's modules are otherwise compiled from source by
-every process (about 0.1 s a command here).
+Each command runs in its own process tree, as a user's shell runs it
+(``process_memory.user_environment``). The times come from runs that nothing samples
+(``process_memory.run_timed``); with ``--memory`` one more pass of each way is
+measured by ``process_memory.run_measured`` for the peak PSS of the tree.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from benchmarks.process_memory import run_measured, simulate_command
+from benchmarks.process_memory import run_measured, run_timed, simulate_command
 from sysrs_ref.datasets import shipped_datasets
 
 TABLE_BUDGETS = "8%,12%,16%,20%,25%,30%,35%"
@@ -44,19 +38,12 @@ W107_ALGORITHMS = "paper,ucbe:a=100,syucbe:a=100"
 def _measure(commands: list[list[str]], memory: bool = False) -> tuple[float, int]:
     """Run *commands* one after the other: their total wall seconds, and with *memory* the largest peak PSS (bytes)."""
     seconds, peak = 0.0, 0
-    environment = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
     for command in commands:
-        if memory:
-            measured = run_measured(command, pss=True)
-            returncode, stderr, spent = measured.returncode, measured.stderr, measured.seconds
-            peak = max(peak, measured.peak_pss)
-        else:
-            began = time.perf_counter()
-            done = subprocess.run(command, capture_output=True, text=True, env=environment, check=False)
-            returncode, stderr, spent = done.returncode, done.stderr, time.perf_counter() - began
-        if returncode != 0:
-            raise RuntimeError(f"{' '.join(command)} failed ({returncode}): {stderr.strip()}")
-        seconds += spent
+        measured = run_measured(command, pss=True) if memory else run_timed(command)
+        if measured.returncode != 0:
+            raise RuntimeError(f"{' '.join(command)} failed ({measured.returncode}): {measured.stderr.strip()}")
+        seconds += measured.seconds
+        peak = max(peak, measured.peak_pss)
     return seconds, peak
 
 

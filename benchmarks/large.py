@@ -10,9 +10,9 @@ The matrix is ``irt_probabilities(K, L, seed)``'s drawn 0/1 matrix (exactly
 ``irt_benchmark(K, L, seed)``'s), written once as a ``.npy`` into a temporary
 folder. Each algorithm of the paper's table then runs in its own process,
 ``python -m sysrs_ref simulate --scores FILE --algorithm A --budgets ... --runs R
---workers W --quiet --json``, and the script prints its wall time and the peak
-memory of the process tree (the parent and its workers, sampled every 20 ms
-from /proc): its proportional set size (PSS, each page shared between the
+--workers W --quiet --json``, twice: once unsampled for its wall time, once for
+the peak memory of the process tree (the parent and its workers, sampled every
+20 ms from /proc, which slows the run a little): its proportional set size (PSS, each page shared between the
 forked workers and their parent counted once), and the summed resident sizes
 (RSS, which count such a page once per process, as benchmarks/test_memory.py does). With
 ``--check N`` the first N runs at the first budget are replayed by the pure
@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.process_memory import run_measured, simulate_command
+from benchmarks.process_memory import run_measured, run_timed, simulate_command
 from sysrs_ref import Instance, select
 from sysrs_ref.algorithms import get_algorithm
 from sysrs_ref.simulation import simulation_draws
@@ -40,11 +40,13 @@ ALGORITHMS = ("us", "syus", "sr", "sysrs", "ucbe", "syucbe")
 
 
 def _run(command: list[str]) -> tuple[float, int, int, str]:
-    """Run *command*; its wall seconds, peak tree RSS and PSS (bytes) and stdout. RuntimeError if it fails."""
-    measured = run_measured(command, pss=True)
+    """Run *command* twice: unsampled for its wall seconds (and stdout), then sampled for its peak tree RSS and
+    PSS (bytes). RuntimeError if it fails."""
+    timed = run_timed(command)
+    measured = run_measured(command, pss=True) if timed.returncode == 0 else timed
     if measured.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed ({measured.returncode}): {measured.stderr.strip()}")
-    return measured.seconds, measured.peak, measured.peak_pss, measured.stdout
+    return timed.seconds, measured.peak, measured.peak_pss, timed.stdout
 
 
 def main(argv: list[str] | None = None) -> int:
