@@ -165,7 +165,7 @@ class ScoreTable:
         >>> realised_table((Fraction(0), Fraction(1)), np.array([[1, 1, 0, 1], [0, 1, 1, 0]]), 2).largest_row_sum()
         2
         """
-        shaped = np.asarray(self.values).reshape(self.n_models, self.blocks, self.n_queries)
+        shaped = self.compact.reshape(self.n_models, self.blocks, self.n_queries)  # summed in int64 without a copy
         return int(shaped.sum(axis=2, dtype=np.int64).max(initial=0))
 
     def exact_sum(self, model: int, queries: Iterable[int]) -> int:
