@@ -266,6 +266,25 @@ def prefix_at(values, orders, wanted, out):
                 out[slot, run, model] = total
 
 
+@njit(inline="always")
+def _latest_in_priority(rank, cells, size):
+    """The position in ``cells[:size]`` of the model latest in the priority (largest *rank*): it goes when no
+    score is seen yet."""
+    position, latest = 0, rank[cells[0]]
+    for spot in range(1, size):
+        if rank[cells[spot]] > latest:
+            latest, position = rank[cells[spot]], spot
+    return position
+
+
+@njit(inline="always")
+def _remove(cells, position, size):
+    """Eliminate ``cells[position]``: swap it to the end of the active part ``cells[:size]``."""
+    worst = cells[position]
+    cells[position] = cells[size - 1]
+    cells[size - 1] = worst
+
+
 #: From this many consecutive phases on the same slab, eliminate() sorts the active models once instead of
 #: scanning them once a phase.
 _SORTED_FROM = 4
@@ -316,11 +335,7 @@ def eliminate(keys, slots, rank, out):
                     continue
                 position = 0
                 if slot < 0:
-                    latest = rank[run, cells[0]]
-                    for spot in range(1, size):
-                        value = rank[run, cells[spot]]
-                        if value > latest:
-                            latest, position = value, spot
+                    position = _latest_in_priority(rank[run], cells, size)
                 else:
                     row = keys[slot, run]
                     smallest = row[cells[0]]
@@ -328,9 +343,7 @@ def eliminate(keys, slots, rank, out):
                         value = row[cells[spot]]
                         if value < smallest:
                             smallest, position = value, spot
-                worst = cells[position]
-                cells[position] = cells[size - 1]
-                cells[size - 1] = worst
+                _remove(cells, position, size)
                 phase += 1
 
 
@@ -356,11 +369,7 @@ def eliminate_floats(sums, slots, counts, rank, out, unsettled):
                 slot = slots[budget, phase]
                 position = 0
                 if slot < 0:
-                    latest = rank[run, cells[0]]
-                    for spot in range(1, size):
-                        value = rank[run, cells[spot]]
-                        if value > latest:
-                            latest, position = value, spot
+                    position = _latest_in_priority(rank[run], cells, size)
                 else:
                     row = sums[slot, run]
                     smallest, largest = row[cells[0]], row[cells[0]]
@@ -380,9 +389,7 @@ def eliminate_floats(sums, slots, counts, rank, out, unsettled):
                     if near > 1 and positive:
                         unsettled[run, budget] = True
                         break
-                worst = cells[position]
-                cells[position] = cells[size - 1]
-                cells[size - 1] = worst
+                _remove(cells, position, size)
 
 
 @njit(cache=True, nogil=True)
