@@ -127,6 +127,24 @@ def test_every_kernel_gives_numpys_outcome(case: tuple[Instance, str, tuple[int,
 
 
 @pytest.mark.parametrize("name", ["sr", "sysrs"])
+@pytest.mark.parametrize(
+    "rows", [[[1, 0, 1], [0, 1, 1], [1, 1, 0]], [[0.1, 0.2, 1e-300], [0.3, 0.0, 0.0], [0.2, 0.1, 0.0]]]
+)
+def test_a_budget_of_k_alone_sees_no_score(name: str, rows: list[list[float]]) -> None:
+    """Budget K alone (every n_k is 0: no prefix sums at all, on integer or float tables): priority decides every
+    phase, with the compiled passes as with numpy."""
+    instance = Instance(rows)
+    table = score_table(instance)
+    draws = simulation_draws(2, 0, 8, 3, 3, synchronized=name == "sysrs")
+    fast = KERNELS[name](table, (3,), draws, True, NoParams())
+    with compiled.numpy_only():
+        plain = KERNELS[name](table, (3,), draws, True, NoParams())
+    assert fast.ranking is not None and plain.ranking is not None
+    assert np.array_equal(fast.ranking, plain.ranking)
+    assert fast.chosen[:, 0].tolist() == draws.arm_priority[:, 0].tolist()  # nothing seen: the first in priority
+
+
+@pytest.mark.parametrize("name", ["sr", "sysrs"])
 def test_eliminations_over_long_runs_of_one_slab_are_numpys(name: str) -> None:
     """SR on 60 real models: early phases share n_k for tens of phases (the compiled pass sorts them once);
     every winner and elimination order is numpy's, phase by phase."""

@@ -98,10 +98,10 @@ def successive_rejects_kernel(
     if module is not None:  # the same eliminations in compiled code; uncertified float ones exactly below
         # (B, K - 1): the slab each phase of each budget reads, -1 before anything is seen
         slots = np.array([[sums.slot.get(n_k, -1) for n_k in lengths] for lengths in sums.schedules], dtype=np.int64)
-        if sums.keys is not None:
-            order = compiled.eliminate(module, sums.keys, slots, sums.rank)
+        if sums.floats is None:  # integer keys, or no phase of any budget sees a score (every slot is -1)
+            keys = sums.keys if sums.keys is not None else np.zeros((0, n_runs, table.n_models), dtype=np.int64)
+            order = compiled.eliminate(module, keys, slots, sums.rank)
         else:
-            assert sums.floats is not None
             counts = np.array(sorted(sums.slot, key=sums.slot.__getitem__), dtype=np.int64)
             order, unsettled = compiled.eliminate_floats(module, sums.floats, slots, counts, sums.rank)
             for column in range(len(budgets)):
