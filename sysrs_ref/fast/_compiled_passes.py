@@ -1,11 +1,12 @@
-"""The compiled (numba) passes: UCB-E / SyUCB-E keys and cuts, and integer prefix sums.
+"""The compiled (numba) passes: UCB-E / SyUCB-E keys, cuts and rankings; the others re-exported.
 
 Imported only through :mod:`sysrs_ref.fast.compiled`, never directly: numba is
 optional, and this module needs it. Each function computes exactly what the
 numpy passes it replaces compute (:mod:`sysrs_ref.fast.ucb_runs`,
 :mod:`sysrs_ref.fast.ucb`, :func:`sysrs_ref.fast._kernel.prefix_at`), with the
 same float operations in the same order, and the tests compare them. The
-draws (numpy's permutations on PCG64) are in :mod:`sysrs_ref.fast._compiled_draws`.
+draws (numpy's permutations on PCG64) are in :mod:`sysrs_ref.fast._compiled_draws`,
+the phase-by-phase kernels' prefix sums and eliminations in :mod:`sysrs_ref.fast._compiled_phases`.
 """
 
 from __future__ import annotations
@@ -14,8 +15,19 @@ import numpy as np
 from numba import njit
 
 from sysrs_ref.fast._compiled_draws import permutations
+from sysrs_ref.fast._compiled_phases import eliminate, eliminate_floats, prefix_at, shared_prefix_at
 
-__all__ = ["eliminate", "eliminate_floats", "permutations", "prefix_at", "shared_prefix_at", "ucb_keys", "ucb_select"]
+__all__ = [
+    "eliminate",
+    "eliminate_floats",
+    "permutations",
+    "prefix_at",
+    "shared_prefix_at",
+    "ucb_cut",
+    "ucb_keys",
+    "ucb_ranking",
+    "ucb_select",
+]
 
 
 @njit(cache=True, nogil=True)
@@ -61,6 +73,35 @@ def _bin(value, lowest, scale):
     return _BINS - 1 if at >= _BINS - 1 else np.int64(at)
 
 
+@njit(inline="always")
+def _histogram(rows, guess, at_least):
+    """Fill ``at_least[j]`` with how many keys of *rows* (K, W, nonincreasing) lie in bins >= j; (lowest, scale).
+
+    The bins span the previous run's thetas (*guess*) and a quarter of their
+    range either side, or the keys' whole range when there are no guesses;
+    keys beyond go to the end bins.
+    """
+    n_models, width = rows.shape
+    lowest, highest = rows[0, width - 1], rows[0, 0]
+    for model in range(1, n_models):
+        lowest = min(lowest, rows[model, width - 1])
+        highest = max(highest, rows[model, 0])
+    low_guess, high_guess = np.inf, -np.inf
+    for budget in range(guess.shape[0]):
+        low_guess, high_guess = min(low_guess, guess[budget]), max(high_guess, guess[budget])
+    if low_guess < high_guess:  # no NaN among them, and two of them differ
+        margin = 0.25 * (high_guess - low_guess)
+        lowest, highest = max(lowest, low_guess - margin), min(highest, high_guess + margin)
+    scale = _BINS / (highest - lowest) if highest > lowest else 0.0
+    at_least[:] = 0
+    for model in range(n_models):
+        for position in range(width):
+            at_least[_bin(rows[model, position], lowest, scale)] += 1
+    for at in range(_BINS - 1, -1, -1):
+        at_least[at] += at_least[at + 1]
+    return lowest, scale
+
+
 @njit(cache=True, nogil=True)
 def ucb_select(keys, pulls, memory, binned, theta, above, upto):
     """For each run r and budget b: theta[r, b] the ``pulls[b]``-th largest key; per model, how many keys are > and >= it.
@@ -71,10 +112,9 @@ def ucb_select(keys, pulls, memory, binned, theta, above, upto):
     or above it is narrowed until it holds few keys (then partitioned) or one value.
     Budgets go by increasing pulls, each starting below the previous one's theta.
     The first bracket: with *binned* (many budgets), the bin of theta in a
-    histogram of the run's keys (_BINS bins of equal width in value, over the
-    previous run's thetas and a margin, keys beyond in the end bins; made once
-    a run), whose ends each row reaches by walking on from the last budget's; otherwise the previous run's theta (``memory[0]``, NaN at first)
-    is the first pivot, then steps of the typical change (``memory[1]``) away
+    histogram of the run's keys (:func:`_histogram`, made once a run), whose
+    ends each row reaches by walking on from the last budget's; otherwise the
+    previous run's theta (``memory[0]``, NaN at first) is the first pivot, then steps of the typical change (``memory[1]``) away
     from it, doubling until theta is bracketed, then halving. Every step only
     narrows the bracket, so the result is exact whatever the guesses and bins.
     """
@@ -97,35 +137,14 @@ def ucb_select(keys, pulls, memory, binned, theta, above, upto):
         upper_at[:] = 0
         lower_at[:] = 0
         if binned:
-            lowest, highest = rows[0, width - 1], rows[0, 0]
-            for model in range(1, n_models):
-                lowest = min(lowest, rows[model, width - 1])
-                highest = max(highest, rows[model, 0])
-            low_guess, high_guess = np.inf, -np.inf  # the previous run's thetas: the bins go where theta will be
-            for budget in range(n_budgets):
-                low_guess, high_guess = min(low_guess, guess[budget]), max(high_guess, guess[budget])
-            if low_guess < high_guess:  # no NaN among them, and two of them differ (keys outside: end bins)
-                margin = 0.25 * (high_guess - low_guess)
-                lowest, highest = max(lowest, low_guess - margin), min(highest, high_guess + margin)
-            scale = _BINS / (highest - lowest) if highest > lowest else 0.0
-            at_least[:] = 0
-            for model in range(n_models):
-                for position in range(width):
-                    at_least[_bin(rows[model, position], lowest, scale)] += 1
-            for at in range(_BINS - 1, -1, -1):
-                at_least[at] += at_least[at + 1]
+            lowest, scale = _histogram(rows, guess, at_least)
         for budget_index in range(n_budgets):
             budget = order[budget_index]
             wanted = pulls[budget]
-            high_at[:] = width
-            above_sum = 0
-            for model in range(n_models):
-                above_sum += low_at[model]
-            below_sum = n_models * width
+            above_sum, below_sum = 0, 0
             if binned:  # the bracket: theta's bin, at_least[current + 1] < wanted <= at_least[current]
                 while at_least[current] < wanted:
                     current -= 1
-                above_sum, below_sum = 0, 0
                 for model in range(n_models):  # walk on: both ends only move right as theta falls
                     row = rows[model]
                     upper, lower = upper_at[model], lower_at[model]
@@ -139,6 +158,11 @@ def ucb_select(keys, pulls, memory, binned, theta, above, upto):
                     high_at[model] = lower
                     above_sum += low_at[model]
                     below_sum += lower
+            else:  # the bracket: below the last theta
+                high_at[:] = width
+                for model in range(n_models):
+                    above_sum += low_at[model]
+                below_sum = n_models * width
             # 0: the guess, 1: stepping away from it, 2: halving
             phase = 0 if not (binned or np.isnan(guess[budget])) else 2
             direction = 0.0
@@ -219,177 +243,6 @@ def ucb_select(keys, pulls, memory, binned, theta, above, upto):
                 above[run, budget, model] = strict
                 upto[run, budget, model] = loose
             low_at[:] = above[run, budget]  # the next budget's theta is <= this one
-
-
-@njit(cache=True, nogil=True)
-def shared_prefix_at(columns, orders, wanted, out):
-    """:func:`prefix_at` for synchronized draws: *columns* is the table query-major (L, K), one order per run.
-
-    Every model adds the same query's score at each step, so the inner loop
-    runs over the models, on contiguous memory.
-    """
-    n_runs = orders.shape[0]
-    n_models = columns.shape[1]
-    n_counts = wanted.shape[0]
-    totals = np.zeros(n_models, dtype=out.dtype)
-    for run in range(n_runs):
-        order = orders[run, 0]
-        totals[:] = 0
-        position = 0
-        for slot in range(n_counts):
-            stop = wanted[slot]
-            while position < stop:
-                column = columns[order[position]]
-                for model in range(n_models):
-                    totals[model] += column[model]
-                position += 1
-            out[slot, run, :] = totals
-
-
-@njit(cache=True, nogil=True)
-def prefix_at(values, orders, wanted, out):
-    """``out[p, r, i]``: the sum of model i's first ``wanted[p]`` scores along run r's order, left to right."""
-    n_runs, n_rows, _ = orders.shape
-    n_models = values.shape[0]
-    n_counts = wanted.shape[0]
-    for run in range(n_runs):
-        for model in range(n_models):
-            order = orders[run, 0 if n_rows == 1 else model]
-            row = values[model]
-            total = 0  # numba types it as the sums: int64, or float64 on float scores
-            position = 0
-            for slot in range(n_counts):
-                stop = wanted[slot]
-                while position < stop:
-                    total += row[order[position]]
-                    position += 1
-                out[slot, run, model] = total
-
-
-@njit(inline="always")
-def _latest_in_priority(rank, cells, size):
-    """The position in ``cells[:size]`` of the model latest in the priority (largest *rank*): it goes when no
-    score is seen yet."""
-    position, latest = 0, rank[cells[0]]
-    for spot in range(1, size):
-        if rank[cells[spot]] > latest:
-            latest, position = rank[cells[spot]], spot
-    return position
-
-
-@njit(inline="always")
-def _remove(cells, position, size):
-    """Eliminate ``cells[position]``: swap it to the end of the active part ``cells[:size]``."""
-    worst = cells[position]
-    cells[position] = cells[size - 1]
-    cells[size - 1] = worst
-
-
-#: From this many consecutive phases on the same slab, eliminate() sorts the active models once instead of
-#: scanning them once a phase.
-_SORTED_FROM = 4
-
-
-@njit(cache=True, nogil=True)
-def eliminate(keys, slots, rank, out):
-    """SR / SySRs on exact integer keys: ``out[r, b]`` = the winner, then the eliminated models, last one first.
-
-    ``slots[b, phase]`` is the slab of *keys* (P, R, K) read in that phase of
-    budget b (-1: nothing seen yet, so the latest model in the priority, the
-    largest *rank*, goes). Each phase removes the active model of smallest key,
-    swapping it to the end of the active part, as
-    :func:`sysrs_ref.fast.elimination.successive_rejects_kernel` does. The keys
-    of a slab are distinct (the rank is part of them), so consecutive phases
-    on one slab (n_k unchanged, common early in a long schedule) remove its
-    smallest keys in increasing order: from :data:`_SORTED_FROM` such phases
-    on, one sort of the active models does them all.
-    """
-    n_runs, n_models = rank.shape
-    n_budgets, n_phases = slots.shape
-    values = np.empty(n_models, dtype=np.int64)
-    for run in range(n_runs):
-        for budget in range(n_budgets):
-            cells = out[run, budget]
-            for model in range(n_models):
-                cells[model] = model
-            phase = 0
-            while phase < n_phases:
-                size = n_models - phase
-                slot = slots[budget, phase]
-                same = 1
-                while phase + same < n_phases and slots[budget, phase + same] == slot:
-                    same += 1
-                if same >= _SORTED_FROM:
-                    for spot in range(size):  # smallest first: the smallest key, or the largest rank
-                        if slot < 0:
-                            values[spot] = -np.int64(rank[run, cells[spot]])
-                        else:
-                            values[spot] = np.int64(keys[slot, run, cells[spot]])
-                    by_value = np.argsort(values[:size])
-                    gone = cells[:size].copy()
-                    for step in range(same):  # phase + step eliminates the step-th smallest
-                        cells[size - 1 - step] = gone[by_value[step]]
-                    for spot in range(same, size):
-                        cells[spot - same] = gone[by_value[spot]]
-                    phase += same
-                    continue
-                position = 0
-                if slot < 0:
-                    position = _latest_in_priority(rank[run], cells, size)
-                else:
-                    row = keys[slot, run]
-                    smallest = row[cells[0]]
-                    for spot in range(1, size):
-                        value = row[cells[spot]]
-                        if value < smallest:
-                            smallest, position = value, spot
-                _remove(cells, position, size)
-                phase += 1
-
-
-@njit(cache=True, nogil=True)
-def eliminate_floats(sums, slots, counts, rank, out, unsettled):
-    """:func:`eliminate` on certified float sums (P, R, K), as :func:`sysrs_ref.fast.elimination._float_worst` decides.
-
-    In each phase the active model of smallest sum goes when it is the only one
-    within ``tolerance(n_k, largest)`` of the smallest (``counts[p]`` = n_k of
-    slab p), or when every sum that near is exactly 0.0 (the latest in the
-    priority then goes). Otherwise that run and budget needs exact sums:
-    ``unsettled[r, b]`` is set and its phases stop; the caller replays it exactly.
-    """
-    n_runs, n_models = rank.shape
-    n_budgets, n_phases = slots.shape
-    for run in range(n_runs):
-        for budget in range(n_budgets):
-            cells = out[run, budget]
-            for model in range(n_models):
-                cells[model] = model
-            for phase in range(n_phases):
-                size = n_models - phase
-                slot = slots[budget, phase]
-                position = 0
-                if slot < 0:
-                    position = _latest_in_priority(rank[run], cells, size)
-                else:
-                    row = sums[slot, run]
-                    smallest, largest = row[cells[0]], row[cells[0]]
-                    for spot in range(1, size):
-                        value = row[cells[spot]]
-                        smallest = min(smallest, value)
-                        largest = max(largest, value)
-                    threshold = smallest + np.float64(counts[slot] + 1) * 2.0**-50 * largest
-                    near, positive, latest = 0, False, -1
-                    for spot in range(size):
-                        value = row[cells[spot]]
-                        if value <= threshold:
-                            near += 1
-                            positive = positive or value > 0.0
-                            if rank[run, cells[spot]] > latest:
-                                latest, position = rank[run, cells[spot]], spot
-                    if near > 1 and positive:
-                        unsettled[run, budget] = True
-                        break
-                _remove(cells, position, size)
 
 
 @njit(cache=True, nogil=True)

@@ -92,7 +92,6 @@ def successive_rejects_kernel(
     """
     n_runs = draws.n_runs
     sums = phase_sums(table, budgets, draws)
-    every = np.arange(n_runs)
     decisions = 0
     module = compiled.active()
     if module is not None:  # the same eliminations in compiled code; uncertified float ones exactly below
@@ -112,7 +111,7 @@ def successive_rejects_kernel(
     else:
         order = np.empty((n_runs, len(budgets), table.n_models), dtype=np.int32)
         for column in range(len(budgets)):
-            order[:, column], resolved = _eliminations(table, draws, sums, column, every)
+            order[:, column], resolved = _eliminations(table, draws, sums, column, np.arange(n_runs))
             decisions += resolved
     return Chunk(order[:, :, 0].copy(), order if ranking else None, sums.spent, decisions)
 
