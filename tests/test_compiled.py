@@ -25,6 +25,7 @@ from sysrs_ref.datasets import load_dataset
 from sysrs_ref.fast import KERNELS, DrawBatch, compiled, score_table
 from sysrs_ref.fast._kernel import prefix_at
 from sysrs_ref.fast.batch import simulation_draws
+from sysrs_ref.fast.elimination import phase_sums
 from sysrs_ref.fast.ucb import _order_statistics
 from sysrs_ref.fast.ucb_runs import Runs, Setup, Workspace
 from tests.strategies import draws_for, fast_cases, instances, nonincreasing_keys, permutation_cases
@@ -146,12 +147,30 @@ def test_a_budget_of_k_alone_sees_no_score(name: str, rows: list[list[float]]) -
 
 @pytest.mark.parametrize("name", ["sr", "sysrs"])
 def test_eliminations_over_long_runs_of_one_slab_are_numpys(name: str) -> None:
-    """SR on 60 real models: early phases share n_k for tens of phases (the compiled pass sorts them once);
-    every winner and elimination order is numpy's, phase by phase."""
+    """SR on 60 real models: early phases share n_k for tens of phases, late ones change it every phase; every
+    winner and elimination order is numpy's, phase by phase."""
     instance = Instance(np.asarray(load_dataset("ifeval").array)[:60, :90])
     table = score_table(instance)
     draws = simulation_draws(5, 0, 12, 60, 90, synchronized=name == "sysrs")
     budgets = (60, 61, 200, 540, 1000, 2700, 5400)
+    fast = KERNELS[name](table, budgets, draws, True, NoParams())
+    with compiled.numpy_only():
+        plain = KERNELS[name](table, budgets, draws, True, NoParams())
+    assert fast.ranking is not None and plain.ranking is not None
+    assert np.array_equal(fast.ranking, plain.ranking)
+
+
+@pytest.mark.parametrize("name", ["sr", "sysrs"])
+def test_eliminations_on_int64_keys_are_numpys(name: str) -> None:
+    """Scores such as 0.1 have 2^55 as denominator: the exact keys need int64, and the compiled pass masks the
+    eliminated models with int64's largest value (int32's would hide nothing); the outcome is numpy's."""
+    rows = np.random.default_rng(11).integers(0, 10, size=(5, 12)) / 10
+    instance = Instance(rows)
+    table = score_table(instance)
+    draws = simulation_draws(3, 0, 40, 5, 12, synchronized=name == "sysrs")
+    budgets = (5, 11, 20, 36, 60)
+    keys = phase_sums(table, budgets, draws).keys
+    assert table.exact and keys is not None and keys.dtype == np.int64 and keys.max() > 2**31
     fast = KERNELS[name](table, budgets, draws, True, NoParams())
     with compiled.numpy_only():
         plain = KERNELS[name](table, budgets, draws, True, NoParams())

@@ -78,66 +78,52 @@ def _remove(cells, position, size):
     cells[size - 1] = worst
 
 
-#: From this many consecutive phases on the same slab, eliminate() sorts the active models once instead of
-#: scanning them once a phase.
-_SORTED_FROM = 4
-
-
 @njit(cache=True, nogil=True)
-def eliminate(keys, slots, rank, out):
+def eliminate(keys, slots, rank, limits, out):
     """SR / SySRs on exact integer keys: ``out[r, b]`` = the winner, then the eliminated models, last one first.
 
     ``slots[b, phase]`` is the slab of *keys* (P, R, K) read in that phase of
-    budget b (-1: nothing seen yet, so the latest model in the priority, the
-    largest *rank*, goes). Each phase removes the active model of smallest key,
-    swapping it to the end of the active part, as
-    :func:`sysrs_ref.fast.elimination.successive_rejects_kernel` does. The keys
-    of a slab are distinct (the rank is part of them), so consecutive phases
-    on one slab (n_k unchanged, common early in a long schedule) remove its
-    smallest keys in increasing order: from :data:`_SORTED_FROM` such phases
-    on, one sort of the active models does them all.
+    budget b (-1: nothing seen yet, so the active model latest in the
+    priority, the largest *rank*, goes). Each phase removes the active model
+    of smallest key, as :func:`sysrs_ref.fast.elimination.successive_rejects_kernel`
+    does; the one removed in phase p is written at ``K - 1 - p``.
+
+    *limits* holds the smallest and largest value of the keys' dtype. An
+    eliminated model's mask is the largest, an active one's the smallest, so
+    ``max(key, mask)`` hides the eliminated ones and each phase is two passes
+    over the slab's contiguous row that the compiler vectorizes: the smallest
+    masked key, then the model holding it. That model is unique because the
+    keys of a slab are distinct (the rank is part of them) and every real key
+    is below the largest value (the keys' dtype is chosen so).
     """
     n_runs, n_models = rank.shape
     n_budgets, n_phases = slots.shape
-    values = np.empty(n_models, dtype=np.int64)
+    active, gone = limits[0], limits[1]
+    mask = np.empty(n_models, dtype=limits.dtype)
     for run in range(n_runs):
         for budget in range(n_budgets):
             cells = out[run, budget]
-            for model in range(n_models):
-                cells[model] = model
-            phase = 0
-            while phase < n_phases:
-                size = n_models - phase
+            mask[:] = active
+            for phase in range(n_phases):
                 slot = slots[budget, phase]
-                same = 1
-                while phase + same < n_phases and slots[budget, phase + same] == slot:
-                    same += 1
-                if same >= _SORTED_FROM:
-                    for spot in range(size):  # smallest first: the smallest key, or the largest rank
-                        if slot < 0:
-                            values[spot] = -np.int64(rank[run, cells[spot]])
-                        else:
-                            values[spot] = np.int64(keys[slot, run, cells[spot]])
-                    by_value = np.argsort(values[:size])
-                    gone = cells[:size].copy()
-                    for step in range(same):  # phase + step eliminates the step-th smallest
-                        cells[size - 1 - step] = gone[by_value[step]]
-                    for spot in range(same, size):
-                        cells[spot - same] = gone[by_value[spot]]
-                    phase += same
-                    continue
-                position = 0
+                worst = 0
                 if slot < 0:
-                    position = _latest_in_priority(rank[run], cells, size)
+                    latest = -1
+                    for model in range(n_models):
+                        if mask[model] == active and rank[run, model] > latest:
+                            latest, worst = rank[run, model], model
                 else:
                     row = keys[slot, run]
-                    smallest = row[cells[0]]
-                    for spot in range(1, size):
-                        value = row[cells[spot]]
-                        if value < smallest:
-                            smallest, position = value, spot
-                _remove(cells, position, size)
-                phase += 1
+                    smallest = gone
+                    for model in range(n_models):
+                        smallest = min(smallest, max(row[model], mask[model]))
+                    for model in range(n_models):  # the one model whose key it is: a sum, so it vectorizes too
+                        worst += model if row[model] == smallest else 0
+                cells[n_models - 1 - phase] = worst
+                mask[worst] = gone
+            for model in range(n_models):
+                if mask[model] == active:
+                    cells[0] = model
 
 
 @njit(cache=True, nogil=True)

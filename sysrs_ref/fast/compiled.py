@@ -233,7 +233,8 @@ def eliminate(
     """
     n_runs, n_models = rank.shape
     out = np.empty((n_runs, slots.shape[0], n_models), dtype=np.int32)
-    module.eliminate(keys, slots, rank, out)
+    limits = np.iinfo(keys.dtype)
+    module.eliminate(keys, slots, rank, np.array([limits.min, limits.max], dtype=keys.dtype), out)
     return out
 
 
