@@ -1303,6 +1303,33 @@ def nonincreasing_keys(draw: st.DrawFn) -> tuple[FloatArray, npt.NDArray[np.int6
     return keys, pulls, memory
 
 
+#: An instance, synchronized or not, its draws, a, cuts' pulls below K (L - 1), and the first guess for the largest.
+TruncationCase = tuple[Instance, bool, DrawBatch, Fraction, npt.NDArray[np.intp], FloatArray]
+
+
+@st.composite
+def truncation_cases(draw: st.DrawFn) -> TruncationCase:
+    """For keys made only as far as the cuts reach (``ucb_keys_upto``): 2-9 queries, 1-4 draws, 1-4 cuts of
+    0 < pulls < K (L - 1), and (theta, its typical change) for the largest: NaN, a plausible key (ties with the
+    rows' keys are common on 0/1 scores), or arbitrary, even far outside the keys' range."""
+    instance = draw(instances(max_models=5, min_queries=2, max_queries=9))
+    synchronized = draw(st.booleans())
+    n_models, n_queries = instance.shape
+    runs = draw(st.lists(draws_for(n_models, n_queries, synchronized), min_size=1, max_size=4))
+    a = draw(st.sampled_from([Fraction(1, 10), Fraction(1), Fraction(9, 4), Fraction(100)]))
+    total = n_models * (n_queries - 1)
+    assume(total > 1)
+    pulls = np.array(draw(st.lists(st.integers(1, total - 1), min_size=1, max_size=4)), dtype=np.intp)
+    guess = st.one_of(
+        st.just(math.nan),
+        st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, 1 + math.sqrt(0.5)]),
+        st.floats(-1e6, 1e6, allow_nan=False),
+    )
+    step = st.one_of(st.just(math.nan), st.just(0.0), st.floats(1e-12, 10.0))
+    memory = np.array([draw(guess), draw(step)], dtype=np.float64)
+    return instance, synchronized, DrawBatch.from_draws(runs), a, pulls, memory
+
+
 #: Seeds, a run range and a shape for the compiled permutations (sysrs_ref.fast.compiled.permutations).
 permutation_cases = st.tuples(
     st.integers(0, 2**64 - 1), st.integers(0, 10**6), st.integers(1, 6), st.integers(2, 40), st.integers(1, 300)

@@ -103,6 +103,7 @@ def key_view(keys: np.ndarray, gap: float) -> RunView:
         np.zeros(len(keys), np.int32),
         zero,
         zero,
+        zero,
         np.zeros(1, np.int64),
     )
 

@@ -6,7 +6,8 @@ numpy passes it replaces compute (:mod:`sysrs_ref.fast.ucb_runs`,
 :mod:`sysrs_ref.fast.ucb`, :func:`sysrs_ref.fast._kernel.prefix_at`), with the
 same float operations in the same order, and the tests compare them. The
 draws (numpy's permutations on PCG64) are in :mod:`sysrs_ref.fast._compiled_draws`,
-the phase-by-phase kernels' prefix sums and eliminations in :mod:`sysrs_ref.fast._compiled_phases`.
+the UCB keys in :mod:`sysrs_ref.fast._compiled_keys`, the phase-by-phase kernels'
+prefix sums and eliminations in :mod:`sysrs_ref.fast._compiled_phases`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from sysrs_ref.fast._compiled_draws import permutations
+from sysrs_ref.fast._compiled_keys import _mean, ucb_keys, ucb_keys_upto
 from sysrs_ref.fast._compiled_phases import eliminate, eliminate_floats, prefix_at, shared_prefix_at
 
 __all__ = [
@@ -25,39 +27,10 @@ __all__ = [
     "shared_prefix_at",
     "ucb_cut",
     "ucb_keys",
+    "ucb_keys_upto",
     "ucb_ranking",
     "ucb_select",
 ]
-
-
-@njit(cache=True, nogil=True)
-def ucb_keys(values, orders, scale, roots, prefix, keys):
-    """``prefix[r, i, N-1]`` = P_i(N) along run r's order of model i; ``keys`` = running min of P / scale + root.
-
-    One pass per (run, model) row: gather, running sum (left to right, as
-    ``np.cumsum``), index and running minimum (as ``np.minimum.accumulate``).
-    """
-    n_runs, n_rows, width = orders.shape
-    n_models = values.shape[0]
-    for run in range(n_runs):
-        for model in range(n_models):
-            order = orders[run, 0 if n_rows == 1 else model]
-            row = values[model]
-            out = prefix[run, model]
-            key = keys[run, model]
-            out[0] = row[order[0]]
-            total = out[0]  # in the sums' dtype (int64 for integer tables)
-            lowest = np.inf
-            for position in range(width - 1):
-                if position > 0:
-                    total += row[order[position]]
-                    out[position] = total
-                index = total / scale[position] + roots[position]
-                if index < lowest:
-                    lowest = index
-                key[position] = lowest
-            if width > 1:
-                out[width - 1] = total + row[order[width - 1]]
 
 
 #: Bins of the binned first bracket of ucb_select (many budgets): about K W / 4096 keys in each.
@@ -74,17 +47,18 @@ def _bin(value, lowest, scale):
 
 
 @njit(inline="always")
-def _histogram(rows, guess, at_least):
-    """Fill ``at_least[j]`` with how many keys of *rows* (K, W, nonincreasing) lie in bins >= j; (lowest, scale).
+def _histogram(rows, lengths, guess, at_least):
+    """Fill ``at_least[j]`` with how many keys of *rows* (K, W, nonincreasing; row i's first ``lengths[i]``) lie in
+    bins >= j; (lowest, scale).
 
     The bins span the previous run's thetas (*guess*) and a quarter of their
     range either side, or the keys' whole range when there are no guesses;
     keys beyond go to the end bins.
     """
-    n_models, width = rows.shape
-    lowest, highest = rows[0, width - 1], rows[0, 0]
+    n_models = rows.shape[0]
+    lowest, highest = rows[0, lengths[0] - 1], rows[0, 0]
     for model in range(1, n_models):
-        lowest = min(lowest, rows[model, width - 1])
+        lowest = min(lowest, rows[model, lengths[model] - 1])
         highest = max(highest, rows[model, 0])
     low_guess, high_guess = np.inf, -np.inf
     for budget in range(guess.shape[0]):
@@ -95,18 +69,34 @@ def _histogram(rows, guess, at_least):
     scale = _BINS / (highest - lowest) if highest > lowest else 0.0
     at_least[:] = 0
     for model in range(n_models):
-        for position in range(width):
+        for position in range(lengths[model]):
             at_least[_bin(rows[model, position], lowest, scale)] += 1
     for at in range(_BINS - 1, -1, -1):
         at_least[at] += at_least[at + 1]
     return lowest, scale
 
 
+@njit(inline="always")
+def _count_from(row, low, high, pivot):
+    """low + how many of ``row[low:high]`` (nonincreasing) are >= pivot: a binary search with no branch a step
+    (the trip count depends on the length only), on unsigned positions (no fix-up for negative indices)."""
+    base, length = np.uint64(low), np.uint64(high - low)
+    if high > low:
+        while length > np.uint64(1):
+            half = length >> np.uint64(1)
+            base = base + half if row[base + half] >= pivot else base
+            length -= half
+        base += np.uint64(1) if row[base] >= pivot else np.uint64(0)
+    return np.int64(base)
+
+
 @njit(cache=True, nogil=True)
-def ucb_select(keys, pulls, memory, binned, theta, above, upto):
+def ucb_select(keys, stops, pulls, memory, binned, theta, above, upto):
     """For each run r and budget b: theta[r, b] the ``pulls[b]``-th largest key; per model, how many keys are > and >= it.
 
-    *keys* (R, K, W) are nonincreasing along W; 0 < pulls[b] <= K W. Each row's
+    *keys* (R, K, W) are nonincreasing along W; 0 < pulls[b] <= K W. Only
+    ``keys[r, i, :stops[r, i]]`` are read: a row made only that far
+    (:func:`sysrs_ref.fast._compiled_keys.ucb_keys_upto`) counts as that long. Each row's
     keys >= a pivot are counted by binary search, and a bracket [bottom, top]
     of values with fewer than pulls[b] keys above it and at least pulls[b] in
     or above it is narrowed until it holds few keys (then partitioned) or one value.
@@ -118,7 +108,7 @@ def ucb_select(keys, pulls, memory, binned, theta, above, upto):
     from it, doubling until theta is bracketed, then halving. Every step only
     narrows the bracket, so the result is exact whatever the guesses and bins.
     """
-    n_runs, n_models, width = keys.shape
+    n_runs, n_models, _ = keys.shape
     n_budgets = pulls.shape[0]
     order = np.argsort(pulls)  # ascending pulls: descending theta
     limit = max(64, n_models)
@@ -131,13 +121,13 @@ def ucb_select(keys, pulls, memory, binned, theta, above, upto):
     lower_at = np.empty(n_models, dtype=np.int64)  # binned: each row's keys in bins >= theta's
     guess, step = memory[0], memory[1]
     for run in range(n_runs):
-        rows = keys[run]
+        rows, lengths = keys[run], stops[run]
         low_at[:] = 0
         lowest, scale, current = 0.0, 0.0, _BINS - 1
         upper_at[:] = 0
         lower_at[:] = 0
         if binned:
-            lowest, scale = _histogram(rows, guess, at_least)
+            lowest, scale = _histogram(rows, lengths, guess, at_least)
         for budget_index in range(n_budgets):
             budget = order[budget_index]
             wanted = pulls[budget]
@@ -146,12 +136,12 @@ def ucb_select(keys, pulls, memory, binned, theta, above, upto):
                 while at_least[current] < wanted:
                     current -= 1
                 for model in range(n_models):  # walk on: both ends only move right as theta falls
-                    row = rows[model]
+                    row, length = rows[model], lengths[model]
                     upper, lower = upper_at[model], lower_at[model]
-                    while upper < width and _bin(row[upper], lowest, scale) > current:
+                    while upper < length and _bin(row[upper], lowest, scale) > current:
                         upper += 1
                     lower = max(lower, upper)
-                    while lower < width and _bin(row[lower], lowest, scale) >= current:
+                    while lower < length and _bin(row[lower], lowest, scale) >= current:
                         lower += 1
                     upper_at[model], lower_at[model] = upper, lower
                     low_at[model] = max(low_at[model], upper)  # also above the last theta: above this one
@@ -159,10 +149,10 @@ def ucb_select(keys, pulls, memory, binned, theta, above, upto):
                     above_sum += low_at[model]
                     below_sum += lower
             else:  # the bracket: below the last theta
-                high_at[:] = width
+                high_at[:] = lengths
                 for model in range(n_models):
                     above_sum += low_at[model]
-                below_sum = n_models * width
+                    below_sum += lengths[model]
             # 0: the guess, 1: stepping away from it, 2: halving
             phase = 0 if not (binned or np.isnan(guess[budget])) else 2
             direction = 0.0
@@ -192,16 +182,9 @@ def ucb_select(keys, pulls, memory, binned, theta, above, upto):
                         pivot = top
                 total = 0
                 for model in range(n_models):  # keys >= pivot in each row's bracket
-                    base, length = low_at[model], high_at[model] - low_at[model]
-                    row = rows[model]
-                    if length > 0:
-                        while length > 1:  # no branch a step: the trip count depends on the length only
-                            half = length >> 1
-                            base = base + half if row[base + half] >= pivot else base
-                            length -= half
-                        base += 1 if row[base] >= pivot else 0
-                    probe[model] = base
-                    total += base
+                    found = _count_from(rows[model], low_at[model], high_at[model], pivot)
+                    probe[model] = found
+                    total += found
                 side = 1.0 if total >= wanted else -1.0  # theta >= pivot, or theta < pivot
                 if total >= wanted:
                     high_at[:] = probe
@@ -255,7 +238,9 @@ def _numerator(total, position, squares, a_denominator, denominator):
 
 
 @njit(cache=True, nogil=True)
-def ucb_cut(keys, prefix, theta, above, upto, pulls, priority, classes, squares, scale, roots, settings, counts):
+def ucb_cut(
+    keys, prefix, theta, above, upto, pulls, priority, classes, squares, inverse, divisors, roots, settings, counts
+):
     """The certified cuts of :func:`sysrs_ref.fast.ucb._cut`, decided as its numpy code decides them.
 
     For each run r and budget b (``pulls[b]`` cells of the order), with theta,
@@ -324,7 +309,7 @@ def ucb_cut(keys, prefix, theta, above, upto, pulls, priority, classes, squares,
                 if high - low < 2 or not clear:
                     continue
                 for position in range(low + 1, high):
-                    index = prefix[run, model, position] / scale[position] + roots[position]
+                    index = _mean(prefix[run, model, position], position, inverse, divisors) + roots[position]
                     if index > value + gap:
                         continue
                     if rational:

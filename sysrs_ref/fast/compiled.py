@@ -45,6 +45,7 @@ __all__ = [
     "prefix_at",
     "ucb_cut",
     "ucb_keys",
+    "ucb_keys_upto",
     "ucb_ranking",
     "ucb_select",
 ]
@@ -97,13 +98,42 @@ def ucb_keys(
     module: ModuleType,
     values: npt.NDArray[Any],
     orders: npt.NDArray[np.int32],
-    scale: npt.NDArray[np.float64],
-    roots: npt.NDArray[np.float64],
+    means: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]],
     prefix: npt.NDArray[Any],
     keys: npt.NDArray[np.float64],
 ) -> None:
-    """Fill *prefix* (R, K, L) and *keys* (R, K, L - 1) as :class:`~sysrs_ref.fast.ucb_runs.Runs` does with numpy."""
-    module.ucb_keys(values, orders, scale, roots, prefix, keys)
+    """Fill *prefix* (R, K, L) and *keys* (R, K, L - 1) as :class:`~sysrs_ref.fast.ucb_runs.Runs` does with numpy.
+
+    *means* is (inverse, divisors, roots) of the :class:`~sysrs_ref.fast.ucb_runs.Setup`:
+    index = :func:`~sysrs_ref.fast.ucb_exact.float_means` of P, plus the root.
+    """
+    module.ucb_keys(values, orders, *means, prefix, keys)
+
+
+def ucb_keys_upto(
+    module: ModuleType,
+    values: npt.NDArray[Any],
+    orders: npt.NDArray[np.int32],
+    means: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]],
+    prefix: npt.NDArray[Any],
+    keys: npt.NDArray[np.float64],
+    needed: int,
+    memory: npt.NDArray[np.float64],
+    stops: npt.NDArray[np.int64],
+) -> None:
+    """:func:`ucb_keys`, each row only as far as a cut of at most *needed* pulls can reach; row lengths in *stops* (R, K).
+
+    ``keys[r, i, :stops[r, i]]`` and ``prefix[r, i, :stops[r, i]]`` are
+    :func:`ucb_keys`'s, and every order statistic of at most *needed* pulls,
+    its counts (:func:`ucb_select` with *stops*) and its certification
+    (:func:`ucb_cut`) are the whole rows'. *memory* (theta and its typical
+    change, as :func:`ucb_select` keeps them, for the budget of *needed*
+    pulls) sets where the rows stop first: only speed depends on it.
+    0 < needed < K (L - 1).
+    """
+    guess, step = float(memory[0]), float(memory[1])
+    guess = -np.inf if np.isnan(guess) else guess
+    module.ucb_keys_upto(values, orders, *means, prefix, keys, needed, guess, step, stops)
 
 
 #: From this many budgets on, :func:`ucb_select` brackets theta by a histogram of each run's keys (made once a run).
@@ -116,6 +146,7 @@ def ucb_select(
     pulls: npt.NDArray[np.int64],
     memory: npt.NDArray[np.float64],
     binned: bool | None = None,
+    stops: npt.NDArray[np.int64] | None = None,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.intp], npt.NDArray[np.intp]]:
     """(theta, above, upto): each run's ``pulls[b]``-th largest key, and per model how many keys are > and >= it.
 
@@ -126,14 +157,18 @@ def ucb_select(
     :data:`BINNED_FROM` budgets on) starts each budget from theta's bin in a
     histogram of the run's keys instead: it costs a pass over the keys a run
     and saves most of the searches of every budget (also only speed).
+    With *stops* (R, K), row i of run r is its first ``stops[r, i]`` keys
+    (rows made by :func:`ucb_keys_upto`); by default every row is whole.
     """
-    n_runs, n_models, _ = keys.shape
+    n_runs, n_models, width = keys.shape
+    if stops is None:
+        stops = np.full((n_runs, n_models), width, dtype=np.int64)
     theta = np.empty((n_runs, len(pulls)), dtype=np.float64)
     above = np.empty((n_runs, len(pulls), n_models), dtype=np.intp)
     upto = np.empty_like(above)
     if binned is None:
         binned = len(pulls) >= BINNED_FROM
-    module.ucb_select(keys, pulls, memory, binned, theta, above, upto)
+    module.ucb_select(keys, stops, pulls, memory, binned, theta, above, upto)
     return theta, above, upto
 
 
@@ -174,7 +209,8 @@ def ucb_cut(
         runs.draws.arm_priority,
         setup.classes,
         setup.squares,
-        setup.scale,
+        setup.inverse,
+        setup.divisors,
         setup.roots,
         settings,
         cells,

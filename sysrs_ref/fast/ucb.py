@@ -61,7 +61,7 @@ from sysrs_ref.fast._reference_kernel import reference_kernel
 from sysrs_ref.fast.batch import DrawBatch
 from sysrs_ref.fast.run import CELL_BYTES, KERNELS
 from sysrs_ref.fast.table import ScoreTable
-from sysrs_ref.fast.ucb_exact import RunView, count_above, resolve_cut, resolve_ranking, segments
+from sysrs_ref.fast.ucb_exact import RunView, count_above, float_means, resolve_cut, resolve_ranking, segments
 from sysrs_ref.fast.ucb_runs import GROUP_BYTES, Runs, Setup, Workspace
 from sysrs_ref.schedule import check_budget
 
@@ -164,7 +164,8 @@ def _order_statistics(runs: Runs, pulls: IntArray, rows: IntArray) -> tuple[Floa
     n_runs, n_models, width = keys.shape
     module = compiled.active()
     if module is not None:  # in compiled code: the same three arrays
-        return compiled.ucb_select(module, keys, pulls.astype(np.int64), runs.work.guesses(len(pulls)))
+        memory = runs.work.guesses(len(pulls))
+        return compiled.ucb_select(module, keys, pulls.astype(np.int64), memory, stops=runs.stops)
     sample = runs.work.sample[:n_runs]
     sample[...] = keys.reshape(n_runs, n_models * width)
     kth = n_models * width - pulls
@@ -213,8 +214,9 @@ def _interiors_clear(
     run1, column1, arm1, start1 = run[first], column[first], arm[first], start[first]
     owner, position = segments(start1 + 1, upto[run1, column1, arm1] - start1 - 1)
     row = rows[run1, column1, arm1][owner]
-    values = runs.prefix.reshape(-1)[row * (width + 1) + position] / runs.setup.scale[position]
-    values += runs.setup.roots[position]
+    setup = runs.setup
+    sums = runs.prefix.reshape(-1)[row * (width + 1) + position]
+    values = float_means(sums, setup.inverse[position], setup.divisors[position]) + setup.roots[position]
     bad = np.flatnonzero(values <= theta[run1, column1][owner] + runs.bounds.gap)
     if len(bad) and runs.setup.rational_int64:
         numerator, count = runs.rational(row[bad], position[bad])
@@ -263,10 +265,14 @@ def ucb_outcomes(
     ranks = np.empty((n_runs, len(grid), n_models if ranking else 1), dtype=np.int32)
     group = min(n_runs, max(1, GROUP_BYTES // (8 * n_models * table.n_queries)))
     work = Workspace(setup, group, draws.synchronized)
+    pulls = np.array([budget - n_models for budget in grid], dtype=np.intp)
+    total = n_models * (table.n_queries - 1)
+    # Rows only as far as the cuts reach, unless a budget spends everything (its ranking reads whole rows).
+    cuts = None if (pulls >= total).any() else pulls[pulls > 0]
     decisions = 0
     for start in range(0, n_runs, group):
         stop = min(n_runs, start + group)
-        runs = Runs(setup, draws.chunk(start, stop), work)
+        runs = Runs(setup, draws.chunk(start, stop), work, cuts)
         ranks[start:stop] = _ranking(runs, _counts(runs, grid), full=ranking)
         decisions += runs.decisions
     spent = np.array(grid, dtype=np.int64)

@@ -20,6 +20,7 @@ import functools
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -32,6 +33,7 @@ __all__ = [
     "RunView",
     "bounds_for",
     "count_above",
+    "float_means",
     "resolve_cut",
     "resolve_ranking",
     "segments",
@@ -65,13 +67,16 @@ class Bounds:
 def bounds_for(table: ScoreTable, a: Fraction) -> Bounds:
     """The error bounds for *table* and exploration *a* (2^-1000 < a < 2^1000).
 
-    Index U = mean + sqrt(a/N) in float64: the mean P / (N D) from an int64
-    prefix sum has relative error below 3.01 u (u = 2^-53: conversion of P, of
-    N D, the division), sqrt(fl(a) / N) below 2.01 u, the sum u: the error is
-    below 8 u (1 + sqrt(a)). On float scores the prefix sum adds (N - 1) u P and
-    each score's rounding u (plus 2^-1075 for a subnormal), so a mean (at most
-    1) is off by less than (L + 3) 1.01 u; we allow (2 L + 8) u. Integer scores
-    whose denominator is too large for a float (L D >= 2^900) take this path too.
+    Index U = mean + sqrt(a/N) in float64: the mean P / (N D), computed from
+    an int64 prefix sum as P times the float reciprocal of N D, has relative
+    error below 4.01 u (u = 2^-53: conversion of P, of N D, the reciprocal, the
+    product), sqrt(fl(a) / N) below 2.01 u, the sum u: the error is below
+    5.01 u + 3.01 u sqrt(a) < 8 u (1 + sqrt(a)). On float scores the prefix sum
+    adds (N - 1) u P and each score's rounding u (plus 2^-1075 for a
+    subnormal), and the reciprocal and product two more, so a mean (at most 1)
+    is off by less than (L + 4) 1.01 u; we allow (2 L + 8) u. Final means are
+    divided (one rounding less). Integer scores whose denominator is too large
+    for a float (L D >= 2^900) take the float path too.
 
     >>> from sysrs_ref import Instance
     >>> from sysrs_ref.fast import score_table
@@ -87,6 +92,26 @@ def bounds_for(table: ScoreTable, a: Fraction) -> Bounds:
         return Bounds(4 * err, 0.0 if exact_floats else 2.0**-48, exact_floats)
     mean_err = (2 * n_queries + 8) * UNIT
     return Bounds(4 * (mean_err + 8 * UNIT * root), 4 * mean_err, False, integer=False)
+
+
+def float_means(sums: npt.NDArray[Any], inverse: FloatArray, divisors: FloatArray) -> FloatArray:
+    """The means of the float indices: *sums* times *inverse*, or divided by *divisors* where those are nonzero.
+
+    A multiplication by the reciprocal costs a fraction of a division, with one
+    rounding more (:func:`bounds_for` allows for it). Where sqrt(a/N) is
+    rational an index can equal another count's exactly, and the correctly
+    rounded quotient keeps such equal keys equal in floats, so their cuts are
+    certified without exact arithmetic: there the mean is divided.
+    The compiled passes compute the same floats (:mod:`sysrs_ref.fast._compiled_keys`).
+
+    >>> float_means(np.array([6, 6]), np.array([1 / 9, 1 / 9]), np.array([0.0, 9.0])).tolist()
+    [0.6666666666666666, 0.6666666666666666]
+    """
+    out: FloatArray = np.multiply(sums, inverse, dtype=np.float64)
+    exact = np.broadcast_to(divisors != 0.0, out.shape)
+    if exact.any():
+        out[exact] = np.divide(np.broadcast_to(sums, out.shape)[exact], np.broadcast_to(divisors, out.shape)[exact])
+    return out
 
 
 def count_above(rows: FloatArray, row_ids: IntArray, theta: FloatArray, *, strict: bool) -> IntArray:
@@ -155,7 +180,8 @@ class RunView:
     prefix: npt.NDArray[np.int64] | FloatArray  # (K, L): prefix sums along each arm's order
     orders: npt.NDArray[np.int32]  # (1 or K, L)
     rank: npt.NDArray[np.int32]  # (K,)
-    scale: FloatArray  # (L,): float(N * D) (integer scores) or N (float scores) for N = 1 .. L
+    inverse: FloatArray  # (L,): 1 / float(N * D) (integer scores) or 1 / N (float scores) for N = 1 .. L
+    divisors: FloatArray  # (L,): float(N * D) or N where sqrt(a / N) is rational, else 0 (see float_means)
     roots: FloatArray  # (L-1,): float sqrt(a / N)
     squares: npt.NDArray[np.int64]  # (L,): square_roots(a, L)
     decisions: int = 0
@@ -163,7 +189,7 @@ class RunView:
 
     def index(self, arm: int, start: int, stop: int) -> FloatArray:
         """Float indices of *arm* at counts start+1 .. stop, computed as the kernel does (bit for bit)."""
-        out: FloatArray = self.prefix[arm, start:stop] / self.scale[start:stop]
+        out = float_means(self.prefix[arm, start:stop], self.inverse[start:stop], self.divisors[start:stop])
         out += self.roots[start:stop]
         return out
 

@@ -19,7 +19,7 @@ import numpy.typing as npt
 from sysrs_ref.fast import compiled
 from sysrs_ref.fast.batch import DrawBatch
 from sysrs_ref.fast.table import ScoreTable
-from sysrs_ref.fast.ucb_exact import Bounds, RunView, bounds_for, square_roots
+from sysrs_ref.fast.ucb_exact import Bounds, RunView, bounds_for, float_means, square_roots
 
 __all__ = ["GROUP_BYTES", "Runs", "Setup", "Workspace", "prefix_sums", "row_classes"]
 
@@ -52,6 +52,10 @@ class Setup:
             self.scale = np.arange(1, n_queries + 1, dtype=np.float64)
         self.roots = np.sqrt(float(a) / np.arange(1, n_queries, dtype=np.float64))
         self.squares = square_roots(a, n_queries)
+        # The indices' means are P times the float reciprocal of the scale, divided only where sqrt(a / N) is
+        # rational (ucb_exact.float_means); the final means are divided (Bounds.means_exact relies on it).
+        self.inverse = 1.0 / self.scale
+        self.divisors = np.where(self.squares >= 0, self.scale, 0.0)
         # Rational indices (P q + r D) / (N D q) compared in int64, when that cannot overflow.
         self.rational_int64 = False
         if self.integer:
@@ -107,6 +111,7 @@ class Workspace:
         index = np.int32 if n_models * stride < 2**31 else np.intp  # int32 indices take faster
         self.cells = None if synchronized else np.empty((capacity, n_models, n_queries), dtype=index)
         self.offsets = (np.arange(n_models, dtype=index) * stride)[None, :, None]  # rows of B L for B blocks
+        self.stops = np.empty((capacity, n_models), dtype=np.int64)  # row lengths of keys made only as far as needed
         self._guesses = np.empty((2, 0), dtype=np.float64)
 
     def guesses(self, n_budgets: int) -> FloatArray:
@@ -117,20 +122,38 @@ class Workspace:
 
 
 class Runs:
-    """A group of runs: prefix sums and float keys, and what the exact resolutions need."""
+    """A group of runs: prefix sums and float keys, and what the exact resolutions need.
 
-    def __init__(self, setup: Setup, draws: DrawBatch, work: Workspace) -> None:
+    With the cuts' *pulls* (every budget's n - K, each 0 < n - K < K (L - 1)),
+    the compiled sweep makes each row only as far as the largest cut can reach
+    (:func:`sysrs_ref.fast.compiled.ucb_keys_upto`): ``stops[r, i]`` is row
+    i's length in run r, and every cut, count and certification read from the
+    rows is the whole rows'. A run's rows are made whole before its exact
+    resolution (:meth:`view`) reads them. Without *pulls*, or on numpy, every
+    row is whole and ``stops`` is None.
+    """
+
+    def __init__(self, setup: Setup, draws: DrawBatch, work: Workspace, pulls: IntArray | None = None) -> None:
         self.setup, self.draws, self.bounds, self.work = setup, draws, setup.bounds, work
         n_runs, width = draws.n_runs, setup.table.n_queries - 1
         self.prefix: Prefix = work.prefix[:n_runs]
         keys: FloatArray = work.keys[:n_runs]
+        self.stops: npt.NDArray[np.int64] | None = None
         module = compiled.active()
+        self._module = module
         if module is not None:  # the same arrays in one compiled sweep
             scores = setup.table.compact if setup.integer else setup.values
-            compiled.ucb_keys(module, scores, draws.query_orders, setup.scale, setup.roots, self.prefix, keys)
+            orders, means = draws.query_orders, (setup.inverse, setup.divisors, setup.roots)
+            if pulls is not None and len(pulls):
+                self.stops = work.stops[:n_runs]
+                memory = work.guesses(len(pulls))[:, int(np.argmax(pulls))]
+                needed = int(pulls.max())
+                compiled.ucb_keys_upto(module, scores, orders, means, self.prefix, keys, needed, memory, self.stops)
+            else:
+                compiled.ucb_keys(module, scores, orders, means, self.prefix, keys)
         else:
             prefix_sums(setup.values, draws, self.prefix, work)
-            np.divide(self.prefix[:, :, :width], setup.scale[:width], out=keys)
+            keys[...] = float_means(self.prefix[:, :, :width], setup.inverse[:width], setup.divisors[:width])
             np.add(keys, setup.roots, out=keys)
             np.minimum.accumulate(keys, axis=2, out=keys)
         self.keys = keys
@@ -142,9 +165,16 @@ class Runs:
         return sum(view.decisions for view in self._views.values())
 
     def view(self, run: int) -> RunView:
-        """Run *run*'s arrays for the exact resolutions (one view per run, so exact sums are reused)."""
+        """Run *run*'s arrays for the exact resolutions (one view per run, so exact sums are reused); its rows whole."""
         if run not in self._views:
             setup = self.setup
+            if self.stops is not None and self._module is not None:  # rows made only as far as the cuts reach
+                one = slice(run, run + 1)
+                scores = setup.table.compact if setup.integer else setup.values
+                orders = self.draws.query_orders[one]
+                means = (setup.inverse, setup.divisors, setup.roots)
+                compiled.ucb_keys(self._module, scores, orders, means, self.prefix[one], self.keys[one])
+                self.stops[run] = self.keys.shape[2]
             self._views[run] = RunView(
                 setup.table,
                 setup.a,
@@ -153,7 +183,8 @@ class Runs:
                 self.prefix[run],
                 self.draws.query_orders[run],
                 self.draws.rank[run],
-                setup.scale,
+                setup.inverse,
+                setup.divisors,
                 setup.roots,
                 setup.squares,
             )
