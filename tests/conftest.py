@@ -18,10 +18,11 @@ __all__ = ["backend", "exported"]
 
 @pytest.fixture(scope="module", params=["compiled", "numpy"])
 def backend(request: pytest.FixtureRequest) -> Iterator[str]:
-    """Run a test twice: with the compiled passes (numba) and with numpy alone (the fallback).
+    """Run a test twice: with the compiled passes (C) and with numpy alone (the fallback).
 
-    Module-scoped, so Hypothesis tests may use it. Where numba is not installed the
-    compiled case is the numpy one again (compiled.active() is None), so both still run.
+    Module-scoped, so Hypothesis tests may use it. Where the passes were not built the
+    compiled case is the numpy one again (compiled.active() is None), so both still run
+    (and tests/test_native_build.py fails).
     """
     if request.param == "numpy":
         with compiled.numpy_only():

@@ -1,9 +1,10 @@
-"""The compiled passes (numba, sysrs_ref.fast.compiled) compute exactly what the numpy passes compute.
+"""The compiled passes (C, sysrs_ref.fast.compiled) compute exactly what the numpy passes compute.
 
 Every pass is compared with its numpy counterpart on the same inputs, array for
 array, and every kernel's outcome with the compiled passes on and off; the
-fast paths' own tests compare both with the reference. numba is a dependency
-of the default install, so these tests run wherever the suite runs.
+fast paths' own tests compare both with the reference. The README's install
+builds the passes (sysrs_ref/fast/_native.c), and tests/test_native_build.py
+fails where they were not built, so these tests run wherever the suite runs.
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ from sysrs_ref.fast.ucb_runs import Runs, Setup, Workspace
 from tests.strategies import draws_for, fast_cases, instances, nonincreasing_keys, permutation_cases
 
 MODULE = compiled.active()
-pytestmark = pytest.mark.skipif(MODULE is None, reason="numba is not installed here: numpy runs everything")
+pytestmark = pytest.mark.skipif(
+    MODULE is None, reason="the compiled passes were not built here (see test_native_build)"
+)
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -65,7 +68,7 @@ def test_ucb_select_finds_the_order_statistics(
     from the guesses' bracket or the histogram's."""
     keys, pulls, memory = case
     assert MODULE is not None
-    theta, above, upto = compiled.ucb_select(MODULE, keys, pulls, memory.copy(), binned)
+    theta, above, upto, nearest = compiled.ucb_select(MODULE, keys, pulls, memory.copy(), binned)
     for run in range(keys.shape[0]):
         descending = np.sort(keys[run].reshape(-1))[::-1]
         for column, wanted in enumerate(pulls.tolist()):
@@ -73,6 +76,8 @@ def test_ucb_select_finds_the_order_statistics(
             assert theta[run, column] == value
             assert (above[run, column] == (keys[run] > value).sum(axis=1)).all()
             assert (upto[run, column] == (keys[run] >= value).sum(axis=1)).all()
+            assert nearest[run, column, 0] == min(keys[run][keys[run] > value], default=np.inf)
+            assert nearest[run, column, 1] == max(keys[run][keys[run] < value], default=-np.inf)
 
 
 def test_ucb_select_is_the_numpy_cut_on_real_keys() -> None:

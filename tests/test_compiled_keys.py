@@ -22,7 +22,9 @@ from sysrs_ref.fast.ucb_runs import Runs, Setup, Workspace
 from tests.strategies import TruncationCase, truncation_cases
 
 MODULE = compiled.active()
-pytestmark = pytest.mark.skipif(MODULE is None, reason="numba is not installed here: numpy runs everything")
+pytestmark = pytest.mark.skipif(
+    MODULE is None, reason="the compiled passes were not built here (see test_native_build)"
+)
 
 
 @settings(max_examples=300)

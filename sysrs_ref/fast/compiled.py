@@ -1,18 +1,21 @@
-"""Optional compiled passes (numba) for the fast paths: the same numbers as the numpy passes, in one sweep.
+"""Optional compiled passes (C) for the fast paths: the same numbers as the numpy passes, in one sweep.
 
-numpy stays the definition and the fallback. Where numba is installed (it is
-a dependency of the default install) and not switched off, a few passes that
-numpy makes in several sweeps over every (run, model, query) cell are made in
-one compiled loop instead: the UCB-E / SyUCB-E keys and the cut of every
-budget (:mod:`sysrs_ref.fast.ucb`), and the prefix sums of the phase-by-phase
-kernels (:func:`sysrs_ref.fast._kernel.prefix_at`). Each computes exactly the
-array its numpy pass computes (the same float operations in the same order),
-so outcomes cannot depend on the backend; the tests run both and compare.
+numpy stays the definition and the fallback. Where the C passes were built
+(``pip install`` compiles ``sysrs_ref/fast/_native.c``; the build is optional,
+so an install without a C compiler still works) and they are not switched
+off, the passes that numpy makes in several sweeps over every (run, model,
+query) cell are made in one compiled loop instead: the draws, the UCB-E /
+SyUCB-E keys, order statistics, cuts and rankings (:mod:`sysrs_ref.fast.ucb`),
+the prefix sums of the phase-by-phase kernels
+(:func:`sysrs_ref.fast._kernel.prefix_at`) and SR's eliminations. Each
+computes exactly the array its numpy pass computes (the same float
+operations in the same order), so outcomes cannot depend on the backend; the
+tests run both and compare. The library loads in a millisecond: nothing is
+compiled at run time.
 
 Switch the compiled passes off with the environment variable
 ``SYSRS_REF_COMPILED=0`` (read when the first pass runs), or for a block of
-code with :func:`numpy_only`. Compiled code is cached beside the module
-(numba's ``cache=True``); the first run on a machine compiles it, a few seconds.
+code with :func:`numpy_only`.
 
 >>> with numpy_only():
 ...     active() is None
@@ -57,12 +60,12 @@ _state: dict[str, ModuleType | bool | None] = {}
 
 
 def available() -> bool:
-    """Whether numba imports here (the compiled passes may then run, unless switched off)."""
+    """Whether the compiled passes were built and load here (they may then run, unless switched off)."""
     return _load() is not None
 
 
 def active() -> ModuleType | None:
-    """The compiled module when the compiled passes are on and numba is installed, else None (use numpy)."""
+    """The compiled passes' module when they are on and load here, else None (use numpy)."""
     if _state.get("off"):
         return None
     if os.environ.get(ENVIRONMENT, "1").strip().lower() in ("0", "false", "no", "off"):
@@ -73,11 +76,11 @@ def active() -> ModuleType | None:
 def _load() -> ModuleType | None:
     if "module" not in _state:
         try:
-            from sysrs_ref.fast import _compiled_passes
-        except ImportError:  # numba not installed (or not for this platform): numpy does it all
+            from sysrs_ref.fast import _native
+        except ImportError:  # not built here (no C compiler at install time): numpy does it all
             _state["module"] = None
         else:
-            _state["module"] = _compiled_passes
+            _state["module"] = _native
     module = _state["module"]
     assert module is None or isinstance(module, ModuleType)
     return module
@@ -147,8 +150,10 @@ def ucb_select(
     memory: npt.NDArray[np.float64],
     binned: bool | None = None,
     stops: npt.NDArray[np.int64] | None = None,
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.intp], npt.NDArray[np.intp]]:
-    """(theta, above, upto): each run's ``pulls[b]``-th largest key, and per model how many keys are > and >= it.
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float64]]:
+    """(theta, above, upto, nearest): each run's ``pulls[b]``-th largest key, per model how many keys are > and >=
+    it, and the nearest keys either side of it (the smallest key above theta, the largest below, ``(R, B, 2)``,
+    infinite when there is none; :func:`ucb_cut` certifies a cut with them).
 
     *keys* (R, K, W) are nonincreasing along W, and 0 < pulls[b] <= K W.
     *memory* (2, B), NaN at first, carries the last theta of each budget and
@@ -166,10 +171,11 @@ def ucb_select(
     theta = np.empty((n_runs, len(pulls)), dtype=np.float64)
     above = np.empty((n_runs, len(pulls), n_models), dtype=np.intp)
     upto = np.empty_like(above)
+    nearest = np.empty((n_runs, len(pulls), 2), dtype=np.float64)
     if binned is None:
         binned = len(pulls) >= BINNED_FROM
-    module.ucb_select(keys, stops, pulls, memory, binned, theta, above, upto)
-    return theta, above, upto
+    module.ucb_select(keys, stops, pulls, memory, binned, theta, above, upto, nearest)
+    return theta, above, upto, nearest
 
 
 def ucb_cut(
@@ -178,6 +184,7 @@ def ucb_cut(
     theta: npt.NDArray[np.float64],
     above: npt.NDArray[np.intp],
     upto: npt.NDArray[np.intp],
+    nearest: npt.NDArray[np.float64],
     pulls: npt.NDArray[np.intp],
 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
     """(cells, certified): each arm's cells among the first ``pulls[b]`` of the order, where the cut is certified.
@@ -200,7 +207,7 @@ def ucb_cut(
     )
     cells = np.zeros_like(above)
     certified: npt.NDArray[np.bool_] = module.ucb_cut(
-        runs.keys,
+        nearest,
         runs.prefix,
         theta,
         above,

@@ -129,14 +129,17 @@ def _cut(runs: Runs, pulls: IntArray) -> IntArray:
     keys, gap = runs.keys, runs.bounds.gap
     n_runs, n_models, width = keys.shape
     shape = (n_runs, len(pulls), n_models)
-    rows = np.broadcast_to(np.arange(n_runs * n_models).reshape(n_runs, 1, n_models), shape)
-    theta, above, upto = _order_statistics(runs, pulls, rows)
     module = compiled.active()
-    if module is not None:  # the same decisions, made in compiled code
-        cells, settled = compiled.ucb_cut(module, runs, theta, above, upto, pulls)
+    if module is not None:  # the same order statistics and decisions, made in compiled code
+        memory = runs.work.guesses(len(pulls))
+        wanted = pulls.astype(np.int64)
+        theta, above, upto, nearest = compiled.ucb_select(module, keys, wanted, memory, stops=runs.stops)
+        cells, settled = compiled.ucb_cut(module, runs, theta, above, upto, nearest, pulls)
         for run, column in np.argwhere(~settled).tolist():
             cells[run, column] = resolve_cut(runs.view(run), int(pulls[column]), float(theta[run, column]))
         return cells
+    rows = np.broadcast_to(np.arange(n_runs * n_models).reshape(n_runs, 1, n_models), shape)
+    theta, above, upto = _order_statistics(runs, pulls, rows)
     at_key = keys.reshape(-1)
     nearest_up = np.where(above > 0, at_key[rows * width + np.maximum(above - 1, 0)], np.inf).min(axis=2)
     nearest_down = np.where(upto < width, at_key[rows * width + np.minimum(upto, width - 1)], -np.inf).max(axis=2)
@@ -165,7 +168,7 @@ def _order_statistics(runs: Runs, pulls: IntArray, rows: IntArray) -> tuple[Floa
     module = compiled.active()
     if module is not None:  # in compiled code: the same three arrays
         memory = runs.work.guesses(len(pulls))
-        return compiled.ucb_select(module, keys, pulls.astype(np.int64), memory, stops=runs.stops)
+        return compiled.ucb_select(module, keys, pulls.astype(np.int64), memory, stops=runs.stops)[:3]
     sample = runs.work.sample[:n_runs]
     sample[...] = keys.reshape(n_runs, n_models * width)
     kth = n_models * width - pulls

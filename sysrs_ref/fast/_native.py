@@ -1,0 +1,380 @@
+"""The compiled passes in C (``_native.c``, built by ``pip install``), called through ctypes with checked arrays.
+
+Imported only through :mod:`sysrs_ref.fast.compiled`, never directly. Importing
+this module raises ImportError when the library was not built here (no C
+compiler at install time: the extension is optional), and the fast paths then
+run on numpy alone. Each function takes numpy arrays as
+:mod:`sysrs_ref.fast.compiled` prepares them, checks their dtype, shape and C
+order (an unexpected array raises TypeError or ValueError, never reaches C),
+and calls the C function for that dtype. The C code computes what the numpy
+passes compute, with the same float operations in the same order; the tests
+compare them array for array.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib.util
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "eliminate",
+    "eliminate_floats",
+    "library_path",
+    "permutations",
+    "prefix_at",
+    "shared_prefix_at",
+    "ucb_cut",
+    "ucb_keys",
+    "ucb_keys_upto",
+    "ucb_ranking",
+    "ucb_select",
+]
+
+Array = npt.NDArray[Any]
+
+
+def library_path() -> str:
+    """Where the built library is (ImportError when it was not built)."""
+    spec = importlib.util.find_spec("sysrs_ref.fast._native_lib")
+    if spec is None or spec.origin is None:
+        raise ImportError("the compiled passes were not built here (sysrs_ref.fast._native_lib is missing)")
+    return spec.origin
+
+
+try:
+    _LIBRARY = ctypes.CDLL(library_path())
+except OSError as error:  # built for another platform, or damaged
+    raise ImportError(f"the compiled passes cannot be loaded: {error}") from error
+
+_P, _I, _D = ctypes.c_void_p, ctypes.c_int64, ctypes.c_double
+_CODES = {np.dtype(t): code for t, code in ((np.int8, "i8"), (np.int16, "i16"), (np.int32, "i32"), (np.int64, "i64"))}
+_CODES[np.dtype(np.float64)] = "f64"
+
+
+def _function(name: str, argtypes: list[Any], restype: Any = None) -> Callable[..., Any]:
+    function = getattr(_LIBRARY, name)
+    function.argtypes, function.restype = argtypes, restype
+    return function  # type: ignore[no-any-return]
+
+
+def _typed(prefix: str, argtypes: list[Any], restype: Any = None) -> dict[str, Callable[..., Any]]:
+    """Every variant ``prefix_<dtype codes>`` the library has, by its codes."""
+    found = {}
+    for codes in ("i8_i32", "i16_i32", "i32_i32", "i64_i32", "i8_i64", "i16_i64", "i32_i64", "i64_i64", "f64_f64"):
+        found[codes] = _function(f"{prefix}_{codes}", argtypes, restype)
+    return found
+
+
+_KEYS = _typed("ucb_keys", [_P, _I, _I, _P, _I, _I, _I, _P, _P, _P, _P, _P])
+_KEYS_UPTO = _typed("ucb_keys_upto", [_P, _I, _I, _P, _I, _I, _I, _P, _P, _P, _P, _P, _I, _D, _D, _P])
+_SELECT = _function("ucb_select", [_P, _I, _I, _I, _P, _P, _I, _P, ctypes.c_int, _P, _P, _P, _P], ctypes.c_int)
+_CUT = {code: _function(f"ucb_cut_{code}", [_P, _P, _I, _I, _I, _I] + [_P] * 13) for code in ("i32", "i64", "f64")}
+_RANKING = {
+    code: _function(f"ucb_ranking_{code}", [_P, _I, _I, _I, _I, _P, _P, _P, _P, _I], ctypes.c_int)
+    for code in ("i32", "i64", "f64")
+}
+_PREFIX = _typed("prefix_at", [_P, _I, _I, _P, _I, _I, _I, _P, _I, _P])
+_SHARED = _typed("shared_prefix_at", [_P, _I, _P, _I, _I, _P, _I, _P], ctypes.c_int)
+_ELIMINATE = {
+    code: _function(f"eliminate_{code}", [_P, _I, _I, _P, _I, _I, _P, _P], ctypes.c_int) for code in ("i32", "i64")
+}
+_ELIMINATE_FLOATS = _function("eliminate_floats", [_P, _I, _I, _P, _I, _I, _P, _P, _P, _P])
+_PERMUTATIONS = _function("permutations", [_P, _I, _P, _I, _P, _I, _I], ctypes.c_int)
+
+
+class _Arrays:
+    """The arrays of one call into C, checked, and kept alive until the call returns.
+
+    A copy made to give C a C-ordered array of the right dtype is referenced
+    here, so its memory cannot be freed while C reads it.
+    """
+
+    def __init__(self) -> None:
+        self._kept: list[Array] = []
+
+    def input(self, array: Array, dtype: Any, shape: tuple[int, ...] | None = None) -> int:
+        """The address of *array* as a C-ordered array of *dtype* (copied only if it is not one already)."""
+        return self.output(np.ascontiguousarray(array, dtype=dtype), dtype, shape)
+
+    def output(self, array: Array, dtype: Any, shape: tuple[int, ...] | None = None) -> int:
+        """The address of *array*, which C writes: it must already have *dtype*, *shape* and C order."""
+        if array.dtype != np.dtype(dtype):
+            raise TypeError(f"a compiled pass got a {array.dtype} array where it takes {np.dtype(dtype)}")
+        if shape is not None and array.shape != shape:
+            raise ValueError(f"a compiled pass got an array of shape {array.shape} where it takes {shape}")
+        if not array.flags.c_contiguous:
+            raise ValueError("a compiled pass got an array that is not in C order")
+        self._kept.append(array)
+        return int(array.ctypes.data)
+
+
+def _codes(values: Array, sums: Array) -> str:
+    code = f"{_CODES.get(values.dtype, '?')}_{_CODES.get(sums.dtype, '?')}"
+    if code not in _KEYS:
+        raise TypeError(f"no compiled pass for scores of dtype {values.dtype} summed in {sums.dtype}")
+    return code
+
+
+def _code(array: Array, table: dict[str, Any], what: str) -> str:
+    code = _CODES.get(array.dtype, "?")
+    if code not in table:
+        raise TypeError(f"no compiled {what} for an array of dtype {array.dtype}")
+    return code
+
+
+def _checked(status: int) -> None:
+    if status != 0:
+        raise MemoryError("a compiled pass ran out of memory")
+
+
+def _keys_arguments(
+    arrays: _Arrays, values: Array, orders: Array, means: tuple[Array, Array, Array], prefix: Array, keys: Array
+) -> list[int]:
+    n_runs, n_rows, length = orders.shape
+    n_models, stride = values.shape
+    if n_rows not in (1, n_models):
+        raise ValueError(f"orders of shape {orders.shape} do not fit {n_models} models")
+    inverse, divisors, roots = means
+    return [
+        arrays.input(values, values.dtype),
+        n_models,
+        stride,
+        arrays.input(orders, np.int32),
+        n_runs,
+        n_rows,
+        length,
+        arrays.input(inverse, np.float64, (length,)),
+        arrays.input(divisors, np.float64, (length,)),
+        arrays.input(roots, np.float64, (length - 1,)),
+        arrays.output(prefix, prefix.dtype, (n_runs, n_models, length)),
+        arrays.output(keys, np.float64, (n_runs, n_models, length - 1)),
+    ]
+
+
+def ucb_keys(
+    values: Array, orders: Array, inverse: Array, divisors: Array, roots: Array, prefix: Array, keys: Array
+) -> None:
+    """Every row's prefix sums and keys (:func:`sysrs_ref.fast.compiled.ucb_keys`)."""
+    arrays = _Arrays()
+    _KEYS[_codes(values, prefix)](*_keys_arguments(arrays, values, orders, (inverse, divisors, roots), prefix, keys))
+
+
+def ucb_keys_upto(
+    values: Array,
+    orders: Array,
+    inverse: Array,
+    divisors: Array,
+    roots: Array,
+    prefix: Array,
+    keys: Array,
+    needed: int,
+    guess: float,
+    step: float,
+    stops: Array,
+) -> None:
+    """The rows as far as a cut of *needed* pulls reaches (:func:`sysrs_ref.fast.compiled.ucb_keys_upto`)."""
+    arrays = _Arrays()
+    arguments = _keys_arguments(arrays, values, orders, (inverse, divisors, roots), prefix, keys)
+    lengths = arrays.output(stops, np.int64, (orders.shape[0], values.shape[0]))
+    _KEYS_UPTO[_codes(values, prefix)](*arguments, int(needed), float(guess), float(step), lengths)
+
+
+def ucb_select(
+    keys: Array,
+    stops: Array,
+    pulls: Array,
+    memory: Array,
+    binned: bool,
+    theta: Array,
+    above: Array,
+    upto: Array,
+    nearest: Array,
+) -> None:
+    """theta, above, upto and nearest of every run and budget (:func:`sysrs_ref.fast.compiled.ucb_select`)."""
+    n_runs, n_models, width = keys.shape
+    n_budgets = len(pulls)
+    arrays = _Arrays()
+    status = _SELECT(
+        arrays.input(keys, np.float64),
+        n_runs,
+        n_models,
+        width,
+        arrays.input(stops, np.int64, (n_runs, n_models)),
+        arrays.input(pulls, np.int64, (n_budgets,)),
+        n_budgets,
+        arrays.output(memory, np.float64, (2, n_budgets)),  # updated in place: the next call's guesses
+        int(bool(binned)),
+        arrays.output(theta, np.float64, (n_runs, n_budgets)),
+        arrays.output(above, np.int64, (n_runs, n_budgets, n_models)),
+        arrays.output(upto, np.int64, (n_runs, n_budgets, n_models)),
+        arrays.output(nearest, np.float64, (n_runs, n_budgets, 2)),
+    )
+    _checked(status)
+
+
+def ucb_cut(
+    nearest: Array,
+    prefix: Array,
+    theta: Array,
+    above: Array,
+    upto: Array,
+    pulls: Array,
+    priority: Array,
+    classes: Array,
+    squares: Array,
+    inverse: Array,
+    divisors: Array,
+    roots: Array,
+    settings: Array,
+    counts: Array,
+) -> npt.NDArray[np.bool_]:
+    """The certified cuts (:func:`sysrs_ref.fast.compiled.ucb_cut`); True where certified."""
+    n_runs, n_budgets, n_models = above.shape
+    width = prefix.shape[2] - 1
+    certified = np.zeros((n_runs, n_budgets), dtype=np.uint8)
+    cube = (n_runs, n_budgets, n_models)
+    arrays = _Arrays()
+    _CUT[_code(prefix, _CUT, "cut")](
+        arrays.input(nearest, np.float64, (n_runs, n_budgets, 2)),
+        arrays.input(prefix, prefix.dtype, (n_runs, n_models, width + 1)),
+        n_runs,
+        n_budgets,
+        n_models,
+        width,
+        arrays.input(theta, np.float64, (n_runs, n_budgets)),
+        arrays.input(above, np.int64, cube),
+        arrays.input(upto, np.int64, cube),
+        arrays.input(pulls, np.int64, (n_budgets,)),
+        arrays.input(priority, np.int32, (n_runs, n_models)),
+        arrays.input(classes, np.int64, (n_models,)),
+        arrays.input(squares, np.int64, (width + 1,)),
+        arrays.input(inverse, np.float64, (width + 1,)),
+        arrays.input(divisors, np.float64, (width + 1,)),
+        arrays.input(roots, np.float64, (width,)),
+        arrays.input(settings, np.float64, (6,)),
+        arrays.output(counts, np.int64, cube),
+        arrays.output(certified, np.uint8),
+    )
+    return certified.astype(np.bool_)
+
+
+def ucb_ranking(prefix: Array, counts: Array, scale: Array, priority: Array, ranks: Array) -> None:
+    """The models by decreasing float mean at their counts (:func:`sysrs_ref.fast.compiled.ucb_ranking`)."""
+    n_runs, n_budgets, n_models = counts.shape
+    if ranks.shape[:2] != (n_runs, n_budgets) or ranks.shape[2] not in (1, n_models):
+        raise ValueError("ucb_ranking's ranks must be (runs, budgets, 1 or K)")
+    length = prefix.shape[2]
+    arrays = _Arrays()
+    status = _RANKING[_code(prefix, _RANKING, "ranking")](
+        arrays.input(prefix, prefix.dtype, (n_runs, n_models, length)),
+        n_runs,
+        n_budgets,
+        n_models,
+        length,
+        arrays.input(counts, np.int64),
+        arrays.input(scale, np.float64, (length,)),
+        arrays.input(priority, np.int32, (n_runs, n_models)),
+        arrays.output(ranks, np.int64),
+        ranks.shape[2],
+    )
+    _checked(status)
+
+
+def prefix_at(values: Array, orders: Array, wanted: Array, out: Array) -> None:
+    """Each model's sums at the wanted counts along its own order (:func:`sysrs_ref.fast.compiled.prefix_at`)."""
+    n_runs, n_rows, length = orders.shape
+    n_models, stride = values.shape
+    n_counts = len(wanted)
+    arrays = _Arrays()
+    _PREFIX[_codes(values, out)](
+        arrays.input(values, values.dtype),
+        n_models,
+        stride,
+        arrays.input(orders, np.int32),
+        n_runs,
+        n_rows,
+        length,
+        arrays.input(wanted, np.int64, (n_counts,)),
+        n_counts,
+        arrays.output(out, out.dtype, (n_counts, n_runs, n_models)),
+    )
+
+
+def shared_prefix_at(columns: Array, orders: Array, wanted: Array, out: Array) -> None:
+    """:func:`prefix_at` for synchronized draws, on the table query-major (*columns*: L' x K)."""
+    n_runs, _, length = orders.shape
+    n_models = columns.shape[1]
+    n_counts = len(wanted)
+    arrays = _Arrays()
+    status = _SHARED[_codes(columns, out)](
+        arrays.input(columns, columns.dtype),
+        n_models,
+        arrays.input(orders, np.int32, (n_runs, 1, length)),
+        n_runs,
+        length,
+        arrays.input(wanted, np.int64, (n_counts,)),
+        n_counts,
+        arrays.output(out, out.dtype, (n_counts, n_runs, n_models)),
+    )
+    _checked(status)
+
+
+def eliminate(keys: Array, slots: Array, rank: Array, limits: Array, out: Array) -> None:
+    """SR / SySRs on exact integer keys (:func:`sysrs_ref.fast.compiled.eliminate`); *limits* is implied by the dtype."""
+    n_runs, n_models = rank.shape
+    n_budgets, n_phases = slots.shape
+    arrays = _Arrays()
+    status = _ELIMINATE[_code(keys, _ELIMINATE, "elimination")](
+        arrays.input(keys, keys.dtype, (keys.shape[0], n_runs, n_models)),
+        n_runs,
+        n_models,
+        arrays.input(slots, np.int64),
+        n_budgets,
+        n_phases,
+        arrays.input(rank, np.int64),
+        arrays.output(out, np.int32, (n_runs, n_budgets, n_models)),
+    )
+    _checked(status)
+
+
+def eliminate_floats(sums: Array, slots: Array, counts: Array, rank: Array, out: Array, unsettled: Array) -> None:
+    """SR / SySRs on certified float sums (:func:`sysrs_ref.fast.compiled.eliminate_floats`)."""
+    n_runs, n_models = rank.shape
+    n_budgets, n_phases = slots.shape
+    flags = np.zeros((n_runs, n_budgets), dtype=np.uint8)
+    arrays = _Arrays()
+    _ELIMINATE_FLOATS(
+        arrays.input(sums, np.float64, (sums.shape[0], n_runs, n_models)),
+        n_runs,
+        n_models,
+        arrays.input(slots, np.int64),
+        n_budgets,
+        n_phases,
+        arrays.input(counts, np.int64, (sums.shape[0],)),
+        arrays.input(rank, np.int64),
+        arrays.output(out, np.int32, (n_runs, n_budgets, n_models)),
+        arrays.output(flags, np.uint8),
+    )
+    unsettled |= flags.astype(np.bool_)
+
+
+def permutations(states: Array, priority: Array, orders: Array) -> None:
+    """numpy's PCG64 permutations, bit for bit (:func:`sysrs_ref.fast.compiled.permutations`)."""
+    n_runs, n_models = priority.shape
+    _, count, n_queries = orders.shape
+    arrays = _Arrays()
+    status = _PERMUTATIONS(
+        arrays.input(states, np.uint64, (n_runs, 6)),
+        n_runs,
+        arrays.output(priority, np.int32),
+        n_models,
+        arrays.output(orders, np.int32, (n_runs, count, n_queries)),
+        count,
+        n_queries,
+    )
+    _checked(status)
