@@ -3,7 +3,7 @@
 Every pass is compared with its numpy counterpart on the same inputs, array for
 array, and every kernel's outcome with the compiled passes on and off; the
 fast paths' own tests compare both with the reference. The README's install
-builds the passes (sysrs_ref/fast/_native.c), and tests/test_native_build.py
+builds the passes (sysrs_ref/fast/_csrc), and tests/test_native_build.py
 fails where they were not built, so these tests run wherever the suite runs.
 """
 

@@ -1,7 +1,7 @@
 """The compiled passes are built by the README's install, load, and fall back to numpy when they cannot.
 
 A missing build is a failure here, not a skip: ``pip install -e '.[dev]'``
-compiles ``sysrs_ref/fast/_native.c`` (it needs a C compiler). Run the suite
+compiles ``sysrs_ref/fast/_csrc`` (it needs a C compiler). Run the suite
 with ``SYSRS_REF_COMPILED=0`` to test numpy alone on purpose.
 """
 
@@ -26,7 +26,7 @@ def test_the_compiled_passes_are_built_here() -> None:
         assert compiled.active() is None
         return
     assert compiled.available(), (
-        "the compiled passes were not built: `pip install -e '.[dev]'` compiles sysrs_ref/fast/_native.c and "
+        "the compiled passes were not built: `pip install -e '.[dev]'` compiles sysrs_ref/fast/_csrc and "
         "needs a C compiler (gcc or clang); set SYSRS_REF_COMPILED=0 to test numpy alone on purpose"
     )
     assert compiled.active() is not None

@@ -1,4 +1,4 @@
-"""The compiled passes in C (``_native.c``, built by ``pip install``), called through ctypes with checked arrays.
+"""The compiled passes in C (``_csrc/*.c``, built by ``pip install``), called through ctypes with checked arrays.
 
 Imported only through :mod:`sysrs_ref.fast.compiled`, never directly. Importing
 this module raises ImportError when the library was not built here (no C
@@ -73,7 +73,10 @@ def _typed(prefix: str, argtypes: list[Any], restype: Any = None) -> dict[str, C
 _KEYS = _typed("ucb_keys", [_P, _I, _I, _P, _I, _I, _I, _P, _P, _P, _P, _P])
 _KEYS_UPTO = _typed("ucb_keys_upto", [_P, _I, _I, _P, _I, _I, _I, _P, _P, _P, _P, _P, _I, _D, _D, _P])
 _SELECT = _function("ucb_select", [_P, _I, _I, _I, _P, _P, _I, _P, ctypes.c_int, _P, _P, _P, _P], ctypes.c_int)
-_CUT = {code: _function(f"ucb_cut_{code}", [_P, _P, _I, _I, _I, _I] + [_P] * 13) for code in ("i32", "i64", "f64")}
+_CUT = {
+    code: _function(f"ucb_cut_{code}", [_P, _P, _I, _I, _I, _I] + [_P] * 13, ctypes.c_int)
+    for code in ("i32", "i64", "f64")
+}
 _RANKING = {
     code: _function(f"ucb_ranking_{code}", [_P, _I, _I, _I, _I, _P, _P, _P, _P, _I], ctypes.c_int)
     for code in ("i32", "i64", "f64")
@@ -224,7 +227,7 @@ def ucb_cut(
     above: Array,
     upto: Array,
     pulls: Array,
-    priority: Array,
+    rank: Array,
     classes: Array,
     squares: Array,
     inverse: Array,
@@ -239,7 +242,7 @@ def ucb_cut(
     certified = np.zeros((n_runs, n_budgets), dtype=np.uint8)
     cube = (n_runs, n_budgets, n_models)
     arrays = _Arrays()
-    _CUT[_code(prefix, _CUT, "cut")](
+    status = _CUT[_code(prefix, _CUT, "cut")](
         arrays.input(nearest, np.float64, (n_runs, n_budgets, 2)),
         arrays.input(prefix, prefix.dtype, (n_runs, n_models, width + 1)),
         n_runs,
@@ -250,7 +253,7 @@ def ucb_cut(
         arrays.input(above, np.int64, cube),
         arrays.input(upto, np.int64, cube),
         arrays.input(pulls, np.int64, (n_budgets,)),
-        arrays.input(priority, np.int32, (n_runs, n_models)),
+        arrays.input(rank, np.int32, (n_runs, n_models)),
         arrays.input(classes, np.int64, (n_models,)),
         arrays.input(squares, np.int64, (width + 1,)),
         arrays.input(inverse, np.float64, (width + 1,)),
@@ -260,6 +263,7 @@ def ucb_cut(
         arrays.output(counts, np.int64, cube),
         arrays.output(certified, np.uint8),
     )
+    _checked(status)
     return certified.astype(np.bool_)
 
 

@@ -1,7 +1,7 @@
 """Optional compiled passes (C) for the fast paths: the same numbers as the numpy passes, in one sweep.
 
 numpy stays the definition and the fallback. Where the C passes were built
-(``pip install`` compiles ``sysrs_ref/fast/_native.c``; the build is optional,
+(``pip install`` compiles ``sysrs_ref/fast/_csrc``; the build is optional,
 so an install without a C compiler still works) and they are not switched
 off, the passes that numpy makes in several sweeps over every (run, model,
 query) cell are made in one compiled loop instead: the draws, the UCB-E /
@@ -213,7 +213,7 @@ def ucb_cut(
         above,
         upto,
         pulls.astype(np.int64),
-        runs.draws.arm_priority,
+        runs.draws.rank,
         setup.classes,
         setup.squares,
         setup.inverse,

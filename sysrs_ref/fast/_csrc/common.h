@@ -1,0 +1,44 @@
+/*
+ * What every source of the compiled passes shares (sysrs_ref.fast.compiled; loaded with ctypes by
+ * sysrs_ref/fast/_native.py, which checks every array before it calls in).
+ *
+ * Each pass computes exactly what the numpy pass it replaces computes, with the same float operations in the
+ * same order: pyproject.toml builds with -ffp-contract=off (no fused multiply-adds) and without -ffast-math.
+ * Positions are unsigned or provably non-negative in the hot loops; integer scores are summed in int64 (exact:
+ * the callers check that every sum fits), float scores in double, left to right.
+ */
+#ifndef SYSRS_NATIVE_COMMON_H
+#define SYSRS_NATIVE_COMMON_H
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(_WIN32)
+#define EXPORT __declspec(dllexport)
+#else
+#define EXPORT __attribute__((visibility("default")))
+#endif
+
+/* Integer passes that vectorize (the eliminations) are also built for x86-64 processors with AVX2, and the
+ * processor picks at load time (GCC on Linux; the integer results are the same either way). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define VECTORIZED __attribute__((target_clones("avx2", "default")))
+#else
+#define VECTORIZED
+#endif
+
+/* Template names: NAME(ucb_keys_) is ucb_keys_<SUFFIX> in the .inc files, included once per dtype. */
+#define CONCAT_(a, b) a##b
+#define CONCAT(a, b) CONCAT_(a, b)
+#define NAME(base) CONCAT(base, SUFFIX)
+
+/* The mean of an index (sysrs_ref.fast.ucb_exact.float_means): divided where sqrt(a/N) is rational (divisor
+ * nonzero), else times the float reciprocal. */
+static inline double index_mean(double total, uint64_t position, const double *inverse, const double *divisors) {
+    double divisor = divisors[position];
+    return divisor != 0.0 ? total / divisor : total * inverse[position];
+}
+
+#endif

@@ -1,0 +1,273 @@
+/* UCB-E / SyUCB-E order statistics (sysrs_ref.fast.ucb._order_statistics, sysrs_ref.fast.compiled.ucb_select). */
+#include "common.h"
+
+/* Bins of the binned first bracket (many budgets): about K W / 4096 keys in each. */
+#define BINS 4096
+
+/* The bin of a key: floor((value - lowest) * scale), at most BINS - 1; nondecreasing in the value. */
+static inline int64_t bin_of(double value, double lowest, double scale) {
+    double at = (value - lowest) * scale;
+    if (!(at > 0.0)) return 0; /* also NaN, from infinite keys: all in bin 0 (scale is then 0) */
+    return at >= BINS - 1 ? BINS - 1 : (int64_t)at;
+}
+
+/* at_least[j] = keys of the run's rows (row i's first lengths[i]) in bins >= j; the bins span the previous
+ * thetas (guess) and a quarter of their range either side, or the keys' whole range without guesses. */
+static void histogram(const double *rows, int64_t n_models, int64_t width, const int64_t *lengths,
+                      const double *guess, int64_t n_budgets, int64_t *at_least, double *lowest_out,
+                      double *scale_out) {
+    double lowest = rows[lengths[0] - 1], highest = rows[0];
+    for (int64_t model = 1; model < n_models; model++) {
+        double last = rows[model * width + lengths[model] - 1], first = rows[model * width];
+        lowest = last < lowest ? last : lowest;
+        highest = first > highest ? first : highest;
+    }
+    double low_guess = INFINITY, high_guess = -INFINITY;
+    for (int64_t budget = 0; budget < n_budgets; budget++) {
+        /* as min() and max() of two floats in numba: a NaN guess is passed over */
+        low_guess = guess[budget] < low_guess ? guess[budget] : low_guess;
+        high_guess = guess[budget] > high_guess ? guess[budget] : high_guess;
+    }
+    if (low_guess < high_guess) {
+        double margin = 0.25 * (high_guess - low_guess);
+        double low = low_guess - margin, high = high_guess + margin;
+        lowest = low > lowest ? low : lowest;
+        highest = high < highest ? high : highest;
+    }
+    double scale = highest > lowest ? BINS / (highest - lowest) : 0.0;
+    memset(at_least, 0, (BINS + 1) * sizeof(int64_t));
+    for (int64_t model = 0; model < n_models; model++)
+        for (int64_t position = 0; position < lengths[model]; position++)
+            at_least[bin_of(rows[model * width + position], lowest, scale)]++;
+    for (int64_t at = BINS - 1; at >= 0; at--) at_least[at] += at_least[at + 1];
+    *lowest_out = lowest;
+    *scale_out = scale;
+}
+
+/* low + how many of row[low:high] (nonincreasing) are >= pivot: a binary search with no branch a step. */
+static inline int64_t count_from(const double *row, int64_t low, int64_t high, double pivot) {
+    uint64_t base = (uint64_t)low, length = (uint64_t)(high - low);
+    if (high > low) {
+        while (length > 1) {
+            uint64_t half = length >> 1;
+            base = row[base + half] >= pivot ? base + half : base;
+            length -= half;
+        }
+        base += row[base] >= pivot ? 1 : 0;
+    }
+    return (int64_t)base;
+}
+
+/* The k-th smallest of values[0:n] (values reordered): quickselect. */
+static double kth_smallest(double *values, int64_t n, int64_t k) {
+    int64_t low = 0, high = n - 1;
+    while (low < high) {
+        double pivot = values[low + (high - low) / 2];
+        int64_t i = low, j = high;
+        while (i <= j) {
+            while (values[i] < pivot) i++;
+            while (values[j] > pivot) j--;
+            if (i <= j) {
+                double kept = values[i];
+                values[i] = values[j];
+                values[j] = kept;
+                i++;
+                j--;
+            }
+        }
+        if (k <= j)
+            high = j;
+        else if (k >= i)
+            low = i;
+        else
+            break;
+    }
+    return values[k];
+}
+
+static int compare_pulls(const void *x, const void *y, const int64_t *pulls) {
+    int64_t a = pulls[*(const int64_t *)x], b = pulls[*(const int64_t *)y];
+    if (a != b) return a < b ? -1 : 1;
+    return *(const int64_t *)x < *(const int64_t *)y ? -1 : 1;
+}
+
+/* Budgets by increasing pulls (ties by position): insertion sort, the grids are small. */
+static void order_by_pulls(const int64_t *pulls, int64_t n_budgets, int64_t *order) {
+    for (int64_t i = 0; i < n_budgets; i++) {
+        int64_t at = i;
+        order[i] = i;
+        while (at > 0 && compare_pulls(&order[at], &order[at - 1], pulls) < 0) {
+            int64_t kept = order[at];
+            order[at] = order[at - 1];
+            order[at - 1] = kept;
+            at--;
+        }
+    }
+}
+
+/*
+ * For each run and budget: theta the pulls[b]-th largest key, and per model how many keys are > and >= it
+ * (sysrs_ref.fast.compiled.ucb_select); nearest[r, b] = (the smallest key above theta, the largest below it), read
+ * while the rows are at hand (the certification of the cut needs them). memory (2, B): each budget's last theta
+ * and its typical change, updated. Returns 0, or -1 when memory runs out.
+ */
+EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int64_t width, const int64_t *stops,
+                      const int64_t *pulls, int64_t n_budgets, double *memory, int binned, double *theta,
+                      int64_t *above, int64_t *upto, double *nearest) {
+    int64_t limit = n_models > 64 ? n_models : 64;
+    int64_t capacity = 64;
+    int64_t *order = malloc(n_budgets * sizeof(int64_t));
+    int64_t *low_at = malloc(n_models * sizeof(int64_t));  /* keys before are >= the bracket's top */
+    int64_t *high_at = malloc(n_models * sizeof(int64_t)); /* keys from here on are < its bottom */
+    int64_t *probe = malloc(n_models * sizeof(int64_t));
+    int64_t *upper_at = calloc(n_models, sizeof(int64_t)); /* binned: each row's keys in bins > theta's */
+    int64_t *lower_at = calloc(n_models, sizeof(int64_t)); /* binned: each row's keys in bins >= theta's */
+    int64_t *at_least = calloc(BINS + 1, sizeof(int64_t));
+    double *members = malloc(capacity * sizeof(double));
+    double *guess = memory, *step = memory + n_budgets;
+    int status = 0;
+    if (!order || !low_at || !high_at || !probe || !upper_at || !lower_at || !at_least || !members) {
+        status = -1;
+        goto done;
+    }
+    order_by_pulls(pulls, n_budgets, order);
+    for (int64_t run = 0; run < n_runs; run++) {
+        const double *rows = keys + run * n_models * width;
+        const int64_t *lengths = stops + run * n_models;
+        double lowest = 0.0, scale = 0.0;
+        int64_t current = BINS - 1;
+        for (int64_t model = 0; model < n_models; model++) low_at[model] = upper_at[model] = lower_at[model] = 0;
+        if (binned) histogram(rows, n_models, width, lengths, guess, n_budgets, at_least, &lowest, &scale);
+        for (int64_t budget_index = 0; budget_index < n_budgets; budget_index++) {
+            int64_t budget = order[budget_index], wanted = pulls[budget];
+            int64_t above_sum = 0, below_sum = 0;
+            if (binned) { /* the bracket: theta's bin, at_least[current + 1] < wanted <= at_least[current] */
+                while (at_least[current] < wanted) current--;
+                for (int64_t model = 0; model < n_models; model++) { /* both ends only move right */
+                    const double *row = rows + model * width;
+                    int64_t length = lengths[model], upper = upper_at[model], lower = lower_at[model];
+                    while (upper < length && bin_of(row[upper], lowest, scale) > current) upper++;
+                    lower = lower > upper ? lower : upper;
+                    while (lower < length && bin_of(row[lower], lowest, scale) >= current) lower++;
+                    upper_at[model] = upper;
+                    lower_at[model] = lower;
+                    low_at[model] = low_at[model] > upper ? low_at[model] : upper;
+                    high_at[model] = lower;
+                    above_sum += low_at[model];
+                    below_sum += lower;
+                }
+            } else { /* the bracket: below the last theta */
+                for (int64_t model = 0; model < n_models; model++) {
+                    high_at[model] = lengths[model];
+                    above_sum += low_at[model];
+                    below_sum += lengths[model];
+                }
+            }
+            /* 0: the guess, 1: stepping away from it, 2: halving */
+            int phase = !(binned || isnan(guess[budget])) ? 0 : 2;
+            double direction = 0.0, last_pivot = 0.0, delta = step[budget];
+            double top, bottom, value;
+            int64_t size;
+            for (;;) {
+                size = below_sum - above_sum;
+                top = -INFINITY;
+                bottom = INFINITY;
+                for (int64_t model = 0; model < n_models; model++) {
+                    if (low_at[model] < high_at[model]) {
+                        double first = rows[model * width + low_at[model]];
+                        double last = rows[model * width + high_at[model] - 1];
+                        top = first > top ? first : top;
+                        bottom = last < bottom ? last : bottom;
+                    }
+                }
+                if (size <= limit || top == bottom) break;
+                double pivot;
+                if (phase == 0) {
+                    pivot = guess[budget];
+                } else if (phase == 1) {
+                    pivot = last_pivot + direction * delta;
+                    delta *= 2.0;
+                } else {
+                    pivot = bottom + (top - bottom) * 0.5;
+                }
+                if (!(bottom < pivot && pivot <= top)) { /* outside the bracket: halve it instead */
+                    phase = 2;
+                    pivot = bottom + (top - bottom) * 0.5;
+                    if (pivot <= bottom) pivot = top;
+                }
+                int64_t total = 0;
+                for (int64_t model = 0; model < n_models; model++) {
+                    int64_t found = count_from(rows + model * width, low_at[model], high_at[model], pivot);
+                    probe[model] = found;
+                    total += found;
+                }
+                double side = total >= wanted ? 1.0 : -1.0; /* theta >= pivot, or theta < pivot */
+                if (total >= wanted) {
+                    memcpy(high_at, probe, n_models * sizeof(int64_t));
+                    below_sum = total;
+                } else {
+                    memcpy(low_at, probe, n_models * sizeof(int64_t));
+                    above_sum = total;
+                }
+                if (phase == 0) {
+                    phase = delta > 0 ? 1 : 2;
+                    direction = side;
+                } else if (phase == 1 && side != direction) {
+                    phase = 2; /* crossed: theta is bracketed */
+                }
+                last_pivot = pivot;
+            }
+            if (top == bottom && size > limit) {
+                value = top;
+            } else {
+                if (size > capacity) {
+                    double *grown = realloc(members, 2 * size * sizeof(double));
+                    if (!grown) {
+                        status = -1;
+                        goto done;
+                    }
+                    members = grown;
+                    capacity = 2 * size;
+                }
+                int64_t at = 0;
+                for (int64_t model = 0; model < n_models; model++)
+                    for (int64_t position = low_at[model]; position < high_at[model]; position++)
+                        members[at++] = rows[model * width + position];
+                value = kth_smallest(members, size, size - (wanted - above_sum));
+            }
+            theta[run * n_budgets + budget] = value;
+            if (!isnan(guess[budget])) {
+                double change = fabs(value - guess[budget]);
+                step[budget] = isnan(step[budget]) ? change : 0.5 * step[budget] + 0.5 * change;
+            }
+            guess[budget] = value;
+            int64_t *strict_out = above + (run * n_budgets + budget) * n_models;
+            int64_t *loose_out = upto + (run * n_budgets + budget) * n_models;
+            double nearest_up = INFINITY, nearest_down = -INFINITY;
+            for (int64_t model = 0; model < n_models; model++) {
+                const double *row = rows + model * width;
+                int64_t strict = low_at[model], loose;
+                while (strict < high_at[model] && row[strict] > value) strict++;
+                loose = strict;
+                while (loose < high_at[model] && row[loose] >= value) loose++;
+                strict_out[model] = strict;
+                loose_out[model] = loose;
+                if (strict > 0 && row[strict - 1] < nearest_up) nearest_up = row[strict - 1];
+                if (loose < lengths[model] && row[loose] > nearest_down) nearest_down = row[loose];
+            }
+            nearest[2 * (run * n_budgets + budget)] = nearest_up;
+            nearest[2 * (run * n_budgets + budget) + 1] = nearest_down;
+            memcpy(low_at, strict_out, n_models * sizeof(int64_t)); /* the next budget's theta is <= this one */
+        }
+    }
+done:
+    free(order);
+    free(low_at);
+    free(high_at);
+    free(probe);
+    free(upper_at);
+    free(lower_at);
+    free(at_least);
+    free(members);
+    return status;
+}
