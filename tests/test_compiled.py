@@ -27,7 +27,7 @@ from sysrs_ref.fast import KERNELS, DrawBatch, compiled, score_table
 from sysrs_ref.fast._kernel import prefix_at
 from sysrs_ref.fast.batch import simulation_draws
 from sysrs_ref.fast.elimination import phase_sums
-from sysrs_ref.fast.ucb import _order_statistics
+from sysrs_ref.fast.ucb import _cut, _order_statistics
 from sysrs_ref.fast.ucb_runs import Runs, Setup, Workspace
 from tests.strategies import draws_for, fast_cases, instances, nonincreasing_keys, permutation_cases
 
@@ -68,7 +68,7 @@ def test_ucb_select_finds_the_order_statistics(
     from the guesses' bracket or the histogram's."""
     keys, pulls, memory = case
     assert MODULE is not None
-    theta, above, upto, nearest = compiled.ucb_select(MODULE, keys, pulls, memory.copy(), binned)
+    theta, above, upto, facts = compiled.ucb_select(MODULE, keys, pulls, memory.copy(), binned)
     for run in range(keys.shape[0]):
         descending = np.sort(keys[run].reshape(-1))[::-1]
         for column, wanted in enumerate(pulls.tolist()):
@@ -76,8 +76,12 @@ def test_ucb_select_finds_the_order_statistics(
             assert theta[run, column] == value
             assert (above[run, column] == (keys[run] > value).sum(axis=1)).all()
             assert (upto[run, column] == (keys[run] >= value).sum(axis=1)).all()
-            assert nearest[run, column, 0] == min(keys[run][keys[run] > value], default=np.inf)
-            assert nearest[run, column, 1] == max(keys[run][keys[run] < value], default=-np.inf)
+            assert facts.nearest[run, column, 0] == min(keys[run][keys[run] > value], default=np.inf)
+            assert facts.nearest[run, column, 1] == max(keys[run][keys[run] < value], default=-np.inf)
+            band = np.flatnonzero(upto[run, column] > above[run, column])
+            assert facts.sizes[run, column].tolist() == [above[run, column].sum(), len(band)]
+            listed = min(len(band), facts.bands.shape[2])
+            assert facts.bands[run, column, :listed].tolist() == band[:listed].tolist()
 
 
 def test_ucb_select_is_the_numpy_cut_on_real_keys() -> None:
@@ -253,3 +257,23 @@ def test_numpy_only_and_the_environment_switch_them_off() -> None:
         environment = {**os.environ, compiled.ENVIRONMENT: value}
         out = subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True, text=True, check=True)
         assert out.stdout.split() == expected.split()
+
+
+@pytest.mark.parametrize("synchronized", [False, True])
+def test_a_band_longer_than_the_listed_one_is_rescanned(synchronized: bool) -> None:
+    """20 models with the same row tie at theta in every cut (with one shared order; with their own orders when
+    every score is 1): more band arms than ucb_select lists (16), so the certification rescans the models; every
+    arm's cells are numpy's."""
+    row = [1, 0, 1, 1, 0, 0, 1, 0, 1, 1, 0, 1] if synchronized else [1] * 12
+    table = score_table(Instance([row] * 20))
+    draws = simulation_draws(9, 0, 6, 20, len(row), synchronized=synchronized)
+    pulls = np.array([25, 80, 150, 219], dtype=np.intp)
+    setup = Setup(table, Fraction(1), synchronized)
+    runs = Runs(setup, draws, Workspace(setup, draws.n_runs, synchronized))
+    assert MODULE is not None
+    facts = compiled.ucb_select(MODULE, runs.keys, pulls.astype(np.int64), np.full((2, len(pulls)), np.nan))[3]
+    assert (facts.sizes[:, :, 1] > facts.bands.shape[2]).all()
+    fast = _cut(runs, pulls)
+    with compiled.numpy_only():
+        plain = _cut(runs, pulls)
+    assert np.array_equal(fast, plain)

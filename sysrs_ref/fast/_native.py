@@ -72,9 +72,11 @@ def _typed(prefix: str, argtypes: list[Any], restype: Any = None) -> dict[str, C
 
 _KEYS = _typed("ucb_keys", [_P, _I, _I, _P, _I, _I, _I, _P, _P, _P, _P, _P])
 _KEYS_UPTO = _typed("ucb_keys_upto", [_P, _I, _I, _P, _I, _I, _I, _P, _P, _P, _P, _P, _I, _D, _D, _P])
-_SELECT = _function("ucb_select", [_P, _I, _I, _I, _P, _P, _I, _P, ctypes.c_int, _P, _P, _P, _P], ctypes.c_int)
+_SELECT = _function("ucb_select", [_P, _I, _I, _I, _P, _P, _I, _P, ctypes.c_int] + [_P] * 6, ctypes.c_int)
+#: Band arms a cut's summary lists (BAND in _csrc/common.h).
+BAND = 16
 _CUT = {
-    code: _function(f"ucb_cut_{code}", [_P, _P, _I, _I, _I, _I] + [_P] * 13, ctypes.c_int)
+    code: _function(f"ucb_cut_{code}", [_P, _P, _P, _P, _I, _I, _I, _I] + [_P] * 13, ctypes.c_int)
     for code in ("i32", "i64", "f64")
 }
 _RANKING = {
@@ -197,8 +199,10 @@ def ucb_select(
     above: Array,
     upto: Array,
     nearest: Array,
+    sizes: Array,
+    bands: Array,
 ) -> None:
-    """theta, above, upto and nearest of every run and budget (:func:`sysrs_ref.fast.compiled.ucb_select`)."""
+    """theta, above, upto and what the cut needs, of every run and budget (:func:`sysrs_ref.fast.compiled.ucb_select`)."""
     n_runs, n_models, width = keys.shape
     n_budgets = len(pulls)
     arrays = _Arrays()
@@ -216,12 +220,16 @@ def ucb_select(
         arrays.output(above, np.int64, (n_runs, n_budgets, n_models)),
         arrays.output(upto, np.int64, (n_runs, n_budgets, n_models)),
         arrays.output(nearest, np.float64, (n_runs, n_budgets, 2)),
+        arrays.output(sizes, np.int64, (n_runs, n_budgets, 2)),
+        arrays.output(bands, np.int64, (n_runs, n_budgets, BAND)),
     )
     _checked(status)
 
 
 def ucb_cut(
     nearest: Array,
+    sizes: Array,
+    bands: Array,
     prefix: Array,
     theta: Array,
     above: Array,
@@ -244,6 +252,8 @@ def ucb_cut(
     arrays = _Arrays()
     status = _CUT[_code(prefix, _CUT, "cut")](
         arrays.input(nearest, np.float64, (n_runs, n_budgets, 2)),
+        arrays.input(sizes, np.int64, (n_runs, n_budgets, 2)),
+        arrays.input(bands, np.int64, (n_runs, n_budgets, BAND)),
         arrays.input(prefix, prefix.dtype, (n_runs, n_models, width + 1)),
         n_runs,
         n_budgets,

@@ -28,7 +28,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BINNED_FROM",
+    "CutFacts",
     "ENVIRONMENT",
     "active",
     "available",
@@ -139,6 +140,17 @@ def ucb_keys_upto(
     module.ucb_keys_upto(values, orders, *means, prefix, keys, needed, guess, step, stops)
 
 
+class CutFacts(NamedTuple):
+    """What :func:`ucb_select` gathers for :func:`ucb_cut`, per run and budget, while the rows are at hand."""
+
+    #: (R, B, 2): the smallest key above theta and the largest below it (infinite when there is none).
+    nearest: npt.NDArray[np.float64]
+    #: (R, B, 2): the keys above theta in all, and the band arms (arms with keys at theta).
+    sizes: npt.NDArray[np.int64]
+    #: (R, B, 16): the first band arms, by model (a cut with more is rescanned).
+    bands: npt.NDArray[np.int64]
+
+
 #: From this many budgets on, :func:`ucb_select` brackets theta by a histogram of each run's keys (made once a run).
 BINNED_FROM = 16
 
@@ -150,10 +162,9 @@ def ucb_select(
     memory: npt.NDArray[np.float64],
     binned: bool | None = None,
     stops: npt.NDArray[np.int64] | None = None,
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float64]]:
-    """(theta, above, upto, nearest): each run's ``pulls[b]``-th largest key, per model how many keys are > and >=
-    it, and the nearest keys either side of it (the smallest key above theta, the largest below, ``(R, B, 2)``,
-    infinite when there is none; :func:`ucb_cut` certifies a cut with them).
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.intp], npt.NDArray[np.intp], CutFacts]:
+    """(theta, above, upto, facts): each run's ``pulls[b]``-th largest key, per model how many keys are > and >= it,
+    and what :func:`ucb_cut` certifies each cut with (:class:`CutFacts`), gathered while the rows are at hand.
 
     *keys* (R, K, W) are nonincreasing along W, and 0 < pulls[b] <= K W.
     *memory* (2, B), NaN at first, carries the last theta of each budget and
@@ -171,11 +182,15 @@ def ucb_select(
     theta = np.empty((n_runs, len(pulls)), dtype=np.float64)
     above = np.empty((n_runs, len(pulls), n_models), dtype=np.intp)
     upto = np.empty_like(above)
-    nearest = np.empty((n_runs, len(pulls), 2), dtype=np.float64)
+    facts = CutFacts(
+        np.empty((n_runs, len(pulls), 2), dtype=np.float64),
+        np.empty((n_runs, len(pulls), 2), dtype=np.int64),
+        np.empty((n_runs, len(pulls), module.BAND), dtype=np.int64),
+    )
     if binned is None:
         binned = len(pulls) >= BINNED_FROM
-    module.ucb_select(keys, stops, pulls, memory, binned, theta, above, upto, nearest)
-    return theta, above, upto, nearest
+    module.ucb_select(keys, stops, pulls, memory, binned, theta, above, upto, *facts)
+    return theta, above, upto, facts
 
 
 def ucb_cut(
@@ -184,7 +199,7 @@ def ucb_cut(
     theta: npt.NDArray[np.float64],
     above: npt.NDArray[np.intp],
     upto: npt.NDArray[np.intp],
-    nearest: npt.NDArray[np.float64],
+    facts: CutFacts,
     pulls: npt.NDArray[np.intp],
 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
     """(cells, certified): each arm's cells among the first ``pulls[b]`` of the order, where the cut is certified.
@@ -207,7 +222,7 @@ def ucb_cut(
     )
     cells = np.zeros_like(above)
     certified: npt.NDArray[np.bool_] = module.ucb_cut(
-        nearest,
+        *facts,
         runs.prefix,
         theta,
         above,

@@ -133,8 +133,8 @@ def _cut(runs: Runs, pulls: IntArray) -> IntArray:
     if module is not None:  # the same order statistics and decisions, made in compiled code
         memory = runs.work.guesses(len(pulls))
         wanted = pulls.astype(np.int64)
-        theta, above, upto, nearest = compiled.ucb_select(module, keys, wanted, memory, stops=runs.stops)
-        cells, settled = compiled.ucb_cut(module, runs, theta, above, upto, nearest, pulls)
+        theta, above, upto, facts = compiled.ucb_select(module, keys, wanted, memory, stops=runs.stops)
+        cells, settled = compiled.ucb_cut(module, runs, theta, above, upto, facts, pulls)
         for run, column in np.argwhere(~settled).tolist():
             cells[run, column] = resolve_cut(runs.view(run), int(pulls[column]), float(theta[run, column]))
         return cells

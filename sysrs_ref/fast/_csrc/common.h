@@ -29,6 +29,9 @@
 #define VECTORIZED
 #endif
 
+/* Band arms (arms with keys at theta) a cut's summary lists (ucb_select); a cut with more is rescanned. */
+#define BAND 16
+
 /* Template names: NAME(ucb_keys_) is ucb_keys_<SUFFIX> in the .inc files, included once per dtype. */
 #define CONCAT_(a, b) a##b
 #define CONCAT(a, b) CONCAT_(a, b)

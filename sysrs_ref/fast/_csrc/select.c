@@ -107,13 +107,14 @@ static void order_by_pulls(const int64_t *pulls, int64_t n_budgets, int64_t *ord
 
 /*
  * For each run and budget: theta the pulls[b]-th largest key, and per model how many keys are > and >= it
- * (sysrs_ref.fast.compiled.ucb_select); nearest[r, b] = (the smallest key above theta, the largest below it), read
- * while the rows are at hand (the certification of the cut needs them). memory (2, B): each budget's last theta
- * and its typical change, updated. Returns 0, or -1 when memory runs out.
+ * (sysrs_ref.fast.compiled.ucb_select). While the rows are at hand, what the cut's certification (cut.inc) needs:
+ * nearest[r, b] = (the smallest key above theta, the largest below it), sizes[r, b] = (the keys above theta in
+ * all, the band arms: those with keys at theta) and band[r, b] the first BAND band arms, by model. memory (2, B):
+ * each budget's last theta and its typical change, updated. Returns 0, or -1 when memory runs out.
  */
 EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int64_t width, const int64_t *stops,
                       const int64_t *pulls, int64_t n_budgets, double *memory, int binned, double *theta,
-                      int64_t *above, int64_t *upto, double *nearest) {
+                      int64_t *above, int64_t *upto, double *nearest, int64_t *sizes, int64_t *band) {
     int64_t limit = n_models > 64 ? n_models : 64;
     int64_t capacity = 64;
     int64_t *order = malloc(n_budgets * sizeof(int64_t));
@@ -244,6 +245,7 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
             int64_t *strict_out = above + (run * n_budgets + budget) * n_models;
             int64_t *loose_out = upto + (run * n_budgets + budget) * n_models;
             double nearest_up = INFINITY, nearest_down = -INFINITY;
+            int64_t cut = run * n_budgets + budget, total_above = 0, n_band = 0;
             for (int64_t model = 0; model < n_models; model++) {
                 const double *row = rows + model * width;
                 int64_t strict = low_at[model], loose;
@@ -254,9 +256,16 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
                 loose_out[model] = loose;
                 if (strict > 0 && row[strict - 1] < nearest_up) nearest_up = row[strict - 1];
                 if (loose < lengths[model] && row[loose] > nearest_down) nearest_down = row[loose];
+                total_above += strict;
+                if (loose > strict) {
+                    if (n_band < BAND) band[cut * BAND + n_band] = model;
+                    n_band++;
+                }
             }
-            nearest[2 * (run * n_budgets + budget)] = nearest_up;
-            nearest[2 * (run * n_budgets + budget) + 1] = nearest_down;
+            nearest[2 * cut] = nearest_up;
+            nearest[2 * cut + 1] = nearest_down;
+            sizes[2 * cut] = total_above;
+            sizes[2 * cut + 1] = n_band;
             memcpy(low_at, strict_out, n_models * sizeof(int64_t)); /* the next budget's theta is <= this one */
         }
     }
