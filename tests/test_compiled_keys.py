@@ -19,6 +19,7 @@ from sysrs_ref.datasets import load_dataset
 from sysrs_ref.fast import KERNELS, compiled, score_table
 from sysrs_ref.fast.batch import simulation_draws
 from sysrs_ref.fast.ucb_runs import Runs, Setup, Workspace
+from tests.backends import assert_same_outcome
 from tests.strategies import TruncationCase, truncation_cases
 
 MODULE = compiled.active()
@@ -84,11 +85,7 @@ def test_ucb_outcomes_run_by_run_are_numpys(case: TruncationCase) -> None:
         fast = KERNELS[name](table, budgets, draws, True, params)
     with compiled.numpy_only():
         plain = KERNELS[name](table, budgets, draws, True, params)
-    assert np.array_equal(fast.chosen, plain.chosen)
-    assert fast.ranking is not None and plain.ranking is not None
-    assert np.array_equal(fast.ranking, plain.ranking)
-    assert np.array_equal(fast.spent, plain.spent)
-    assert fast.exact_decisions == plain.exact_decisions
+    assert_same_outcome(fast, plain)
 
 
 @pytest.mark.parametrize("synchronized", [False, True])

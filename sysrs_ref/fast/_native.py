@@ -137,14 +137,12 @@ def _checked(status: int) -> None:
         raise MemoryError("a compiled pass ran out of memory")
 
 
-def _keys_arguments(
-    arrays: _Arrays, values: Array, orders: Array, means: tuple[Array, Array, Array], prefix: Array, keys: Array
-) -> list[int]:
+def _table_arguments(arrays: _Arrays, values: Array, orders: Array) -> list[int]:
+    """The scores (K x stride) and the orders (R x (1 or K) x L) as the row-by-row passes take them."""
     n_runs, n_rows, length = orders.shape
     n_models, stride = values.shape
     if n_rows not in (1, n_models):
         raise ValueError(f"orders of shape {orders.shape} do not fit {n_models} models")
-    inverse, divisors, roots = means
     return [
         arrays.input(values, values.dtype),
         n_models,
@@ -153,6 +151,17 @@ def _keys_arguments(
         n_runs,
         n_rows,
         length,
+    ]
+
+
+def _keys_arguments(
+    arrays: _Arrays, values: Array, orders: Array, means: tuple[Array, Array, Array], prefix: Array, keys: Array
+) -> list[int]:
+    n_runs, _, length = orders.shape
+    n_models = values.shape[0]
+    inverse, divisors, roots = means
+    return [
+        *_table_arguments(arrays, values, orders),
         arrays.input(inverse, np.float64, (length,)),
         arrays.input(divisors, np.float64, (length,)),
         arrays.input(roots, np.float64, (length - 1,)),
@@ -301,18 +310,10 @@ def ucb_ranking(prefix: Array, counts: Array, scale: Array, priority: Array, ran
 
 def prefix_at(values: Array, orders: Array, wanted: Array, out: Array) -> None:
     """Each model's sums at the wanted counts along its own order (:func:`sysrs_ref.fast.compiled.prefix_at`)."""
-    n_runs, n_rows, length = orders.shape
-    n_models, stride = values.shape
-    n_counts = len(wanted)
+    n_runs, n_counts, n_models = orders.shape[0], len(wanted), values.shape[0]
     arrays = _Arrays()
     _PREFIX[_codes(values, out)](
-        arrays.input(values, values.dtype),
-        n_models,
-        stride,
-        arrays.input(orders, np.int32),
-        n_runs,
-        n_rows,
-        length,
+        *_table_arguments(arrays, values, orders),
         arrays.input(wanted, np.int64, (n_counts,)),
         n_counts,
         arrays.output(out, out.dtype, (n_counts, n_runs, n_models)),
