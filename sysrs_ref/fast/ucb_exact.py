@@ -94,24 +94,29 @@ def bounds_for(table: ScoreTable, a: Fraction) -> Bounds:
     return Bounds(4 * (mean_err + 8 * UNIT * root), 4 * mean_err, False, integer=False)
 
 
-def float_means(sums: npt.NDArray[Any], inverse: FloatArray, divisors: FloatArray) -> FloatArray:
+def float_means(
+    sums: npt.NDArray[Any], inverse: FloatArray, divisors: FloatArray, out: FloatArray | None = None
+) -> FloatArray:
     """The means of the float indices: *sums* times *inverse*, or divided by *divisors* where those are nonzero.
 
-    A multiplication by the reciprocal costs a fraction of a division, with one
-    rounding more (:func:`bounds_for` allows for it). Where sqrt(a/N) is
-    rational an index can equal another count's exactly, and the correctly
-    rounded quotient keeps such equal keys equal in floats, so their cuts are
-    certified without exact arithmetic: there the mean is divided.
-    The compiled passes compute the same floats (:mod:`sysrs_ref.fast._compiled_keys`).
+    *inverse* and *divisors* run along the last axis of *sums* (one entry per
+    count N); the means go to *out* when given. A multiplication by the
+    reciprocal costs a fraction of a division, with one rounding more
+    (:func:`bounds_for` allows for it). Where sqrt(a/N) is rational an index
+    can equal another count's exactly, and the correctly rounded quotient
+    keeps such equal keys equal in floats, so their cuts are certified
+    without exact arithmetic: there, in the few columns with a nonzero
+    divisor, the mean is divided. The compiled passes compute the same floats
+    (``sysrs_ref/fast/_csrc/common.h``).
 
     >>> float_means(np.array([6, 6]), np.array([1 / 9, 1 / 9]), np.array([0.0, 9.0])).tolist()
     [0.6666666666666666, 0.6666666666666666]
     """
-    out: FloatArray = np.multiply(sums, inverse, dtype=np.float64)
-    exact = np.broadcast_to(divisors != 0.0, out.shape)
-    if exact.any():
-        out[exact] = np.divide(np.broadcast_to(sums, out.shape)[exact], np.broadcast_to(divisors, out.shape)[exact])
-    return out
+    means: FloatArray = np.multiply(sums, inverse, out=out, dtype=np.float64)
+    columns = np.flatnonzero(divisors)
+    if len(columns):
+        means[..., columns] = np.divide(sums[..., columns], divisors[columns], dtype=np.float64)
+    return means
 
 
 def count_above(rows: FloatArray, row_ids: IntArray, theta: FloatArray, *, strict: bool) -> IntArray:

@@ -153,7 +153,7 @@ class Runs:
                 compiled.ucb_keys(module, scores, orders, means, self.prefix, keys)
         else:
             prefix_sums(setup.values, draws, self.prefix, work)
-            keys[...] = float_means(self.prefix[:, :, :width], setup.inverse[:width], setup.divisors[:width])
+            float_means(self.prefix[:, :, :width], setup.inverse[:width], setup.divisors[:width], out=keys)
             np.add(keys, setup.roots, out=keys)
             np.minimum.accumulate(keys, axis=2, out=keys)
         self.keys = keys
