@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 from fractions import Fraction
+from unittest import mock
 
 import numpy as np
 import numpy.typing as npt
@@ -23,11 +24,12 @@ from hypothesis import strategies as st
 from sysrs_ref import ALGORITHMS, Instance, random_draw
 from sysrs_ref.algorithms.params import NoParams
 from sysrs_ref.datasets import load_dataset
-from sysrs_ref.fast import KERNELS, DrawBatch, compiled, score_table
+from sysrs_ref.fast import KERNELS, DrawBatch, compiled, score_table, ucb
 from sysrs_ref.fast._kernel import prefix_at
 from sysrs_ref.fast.batch import simulation_draws
 from sysrs_ref.fast.elimination import phase_sums
 from sysrs_ref.fast.ucb import _cut, _order_statistics
+from sysrs_ref.fast.ucb_exact import RunView, resolve_cut
 from sysrs_ref.fast.ucb_runs import Runs, Setup, Workspace
 from tests.backends import assert_same_outcome
 from tests.strategies import draws_for, fast_cases, instances, nonincreasing_keys, permutation_cases
@@ -58,6 +60,44 @@ def test_ucb_keys_are_numpys(instance: Instance, synchronized: bool, data: st.Da
     assert fast.prefix.dtype == plain.prefix.dtype
     assert np.array_equal(fast.prefix, plain.prefix)
     assert np.array_equal(fast.keys, plain.keys)
+
+
+@settings(max_examples=200)
+@given(instances(max_models=5, min_queries=3, max_queries=9), st.booleans(), st.data())
+def test_both_backends_leave_the_same_cuts_to_exact_resolution(
+    instance: Instance, synchronized: bool, data: st.DataObject
+) -> None:
+    """The numpy certification settles exactly the cuts the compiled one settles (same pulls, same theta sent to
+    resolve_cut), with the same cells: an uncertified cut costs exact arithmetic, so a backend that certifies less
+    is slower (the numpy one once certified almost nothing when its prefix sums were int32)."""
+    table = score_table(instance)
+    n_models, n_queries = instance.shape
+    runs = data.draw(st.lists(draws_for(n_models, n_queries, synchronized), min_size=1, max_size=3))
+    draws = DrawBatch.from_draws(runs)
+    a = data.draw(st.sampled_from([Fraction(1, 10), Fraction(1), Fraction(100)]))
+    total = n_models * (n_queries - 1)
+    pulls = np.array(sorted(data.draw(st.sets(st.integers(1, total - 1), min_size=1, max_size=4))), dtype=np.intp)
+    setup = Setup(table, a, synchronized)
+    keys = Runs(setup, draws, Workspace(setup, len(runs), synchronized))
+    fast, fast_resolved = _cut_and_resolved(keys, pulls)
+    with compiled.numpy_only():
+        plain, plain_resolved = _cut_and_resolved(keys, pulls)
+    assert np.array_equal(fast, plain)
+    assert fast_resolved == plain_resolved
+
+
+def _cut_and_resolved(runs: Runs, pulls: npt.NDArray[np.intp]) -> tuple[npt.NDArray[np.intp], list[tuple[int, float]]]:
+    """_cut's cells, and the (pulls, theta) of every cut it sent to exact resolution, sorted."""
+    resolved: list[tuple[int, float]] = []
+    real = resolve_cut
+
+    def spy(view: RunView, wanted: int, theta: float) -> npt.NDArray[np.intp]:
+        resolved.append((wanted, theta))
+        return real(view, wanted, theta)
+
+    with mock.patch.object(ucb, "resolve_cut", spy):
+        cells = _cut(runs, pulls)
+    return cells, sorted(resolved)
 
 
 @settings(max_examples=400)

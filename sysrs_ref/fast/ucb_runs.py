@@ -193,11 +193,12 @@ class Runs:
     def identity(self, rows: IntArray, positions: IntArray) -> npt.NDArray[np.int64]:
         """For flat rows r K + i and 0-based positions: arms with equal identities at one position tie exactly.
 
-        The integer prefix sum on integer scores; the row's class on float ones.
+        The integer prefix sum on integer scores (as int64, whatever the prefix sums' dtype: an int32 identity
+        would turn the int64 sentinels of ``ucb._same_keys`` into -1); the row's class on float ones.
         """
         if self.setup.integer:
             values: npt.NDArray[np.int64] = self.prefix.reshape(-1)[rows * self.prefix.shape[2] + positions]
-            return values
+            return values.astype(np.int64, copy=False)
         classes: npt.NDArray[np.int64] = self.setup.classes[rows % self.prefix.shape[1]]
         return classes
 
