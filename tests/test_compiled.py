@@ -78,10 +78,10 @@ def test_both_backends_leave_the_same_cuts_to_exact_resolution(
     total = n_models * (n_queries - 1)
     pulls = np.array(sorted(data.draw(st.sets(st.integers(1, total - 1), min_size=1, max_size=4))), dtype=np.intp)
     setup = Setup(table, a, synchronized)
-    keys = Runs(setup, draws, Workspace(setup, len(runs), synchronized))
-    fast, fast_resolved = _cut_and_resolved(keys, pulls)
+    made = Runs(setup, draws, Workspace(setup, len(runs), synchronized))
+    fast, fast_resolved = _cut_and_resolved(made, pulls)
     with compiled.numpy_only():
-        plain, plain_resolved = _cut_and_resolved(keys, pulls)
+        plain, plain_resolved = _cut_and_resolved(made, pulls)
     assert np.array_equal(fast, plain)
     assert fast_resolved == plain_resolved
 

@@ -120,7 +120,14 @@ def _kill(procs: set[Proc]) -> None:
 
 
 def _limit_memory() -> None:
+    _as_from_a_terminal()
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def _as_from_a_terminal() -> None:
+    """Ctrl-C at its default in the command, as a terminal starts it: a suite run in the background (``cmd &``
+    without job control) inherits SIGINT ignored, and so would the command, which then rightly ignores it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _command(argv: Sequence[str], endless: bool = False) -> list[str]:
@@ -149,7 +156,7 @@ def _started(
             stderr=errors,
             cwd=PROJECT_ROOT,
             env=_env(),
-            preexec_fn=_limit_memory if limit_memory else None,
+            preexec_fn=_limit_memory if limit_memory else _as_from_a_terminal,
         )
         workers: set[Proc] = set()
         try:
