@@ -16,7 +16,7 @@ from __future__ import annotations
 import ctypes
 import importlib.util
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -57,9 +57,9 @@ _CODES[np.dtype(np.float64)] = "f64"
 
 
 def _function(name: str, argtypes: list[Any], restype: Any = None) -> Callable[..., Any]:
-    function = getattr(_LIBRARY, name)
+    function = getattr(_LIBRARY, name)  # a ctypes function pointer (Any to the type checker)
     function.argtypes, function.restype = argtypes, restype
-    return function  # type: ignore[no-any-return]
+    return cast(Callable[..., Any], function)
 
 
 def _typed(prefix: str, argtypes: list[Any], restype: Any = None) -> dict[str, Callable[..., Any]]:

@@ -49,6 +49,7 @@ counted in ``exact_decisions``.
 from __future__ import annotations
 
 from fractions import Fraction
+from types import ModuleType
 
 import numpy as np
 import numpy.typing as npt
@@ -131,9 +132,7 @@ def _cut(runs: Runs, pulls: IntArray) -> IntArray:
     shape = (n_runs, len(pulls), n_models)
     module = compiled.active()
     if module is not None:  # the same order statistics and decisions, made in compiled code
-        memory = runs.work.guesses(len(pulls))
-        wanted = pulls.astype(np.int64)
-        theta, above, upto, facts = compiled.ucb_select(module, keys, wanted, memory, stops=runs.stops)
+        theta, above, upto, facts = _select(module, runs, pulls)
         cells, settled = compiled.ucb_cut(module, runs, theta, above, upto, facts, pulls)
         for run, column in np.argwhere(~settled).tolist():
             cells[run, column] = resolve_cut(runs.view(run), int(pulls[column]), float(theta[run, column]))
@@ -161,14 +160,22 @@ def _cut(runs: Runs, pulls: IntArray) -> IntArray:
     return result
 
 
+def _select(
+    module: ModuleType, runs: Runs, pulls: IntArray
+) -> tuple[FloatArray, IntArray, IntArray, compiled.CutFacts]:
+    """The compiled order statistics of every cut, from the thetas the runs' workspace remembers (rows read only as
+    far as they were made)."""
+    memory = runs.work.guesses(len(pulls))
+    return compiled.ucb_select(module, runs.keys, pulls.astype(np.int64), memory, stops=runs.stops)
+
+
 def _order_statistics(runs: Runs, pulls: IntArray, rows: IntArray) -> tuple[FloatArray, IntArray, IntArray]:
     """theta (R, B), the ``pulls[b]``-th largest key of each run, and per arm its keys > theta and >= theta (R, B, K)."""
     keys = runs.keys
     n_runs, n_models, width = keys.shape
     module = compiled.active()
     if module is not None:  # in compiled code: the same three arrays
-        memory = runs.work.guesses(len(pulls))
-        return compiled.ucb_select(module, keys, pulls.astype(np.int64), memory, stops=runs.stops)[:3]
+        return _select(module, runs, pulls)[:3]
     sample = runs.work.sample[:n_runs]
     sample[...] = keys.reshape(n_runs, n_models * width)
     kth = n_models * width - pulls
