@@ -30,7 +30,7 @@ class Instance:
     """A validated K x L score matrix with exact means (K >= 2 models, L >= 1 queries).
 
     Build it from a numpy array or nested sequences of numbers (ints, floats,
-    Fractions, Decimals), or from a file with :meth:`from_file`. Every score
+    Fractions, Decimals); :func:`sysrs_ref.loaders.load_scores` reads one from a file. Every score
     must be finite and in [0, 1]; anything else raises
     :class:`~sysrs_ref.errors.InstanceError` naming the problem and where
     ("score at model 3, query 17 is nan"). Models and queries count from 0.
@@ -121,18 +121,6 @@ class Instance:
     def level_numerators(self) -> tuple[int, ...]:
         """Each level as an integer numerator over :attr:`denominator`."""
         return self._scaled
-
-    # -- construction from files ------------------------------------------------
-
-    @classmethod
-    def from_file(cls, path: str | PathLike[str]) -> Instance:
-        """Load a score matrix from a ``.npy`` file, a ``.csv`` matrix or a long ``.csv``.
-
-        See :func:`sysrs_ref.loaders.load_scores` for the formats.
-        """
-        from sysrs_ref.loaders import load_scores
-
-        return load_scores(path)
 
     # -- shape -------------------------------------------------------------------
 

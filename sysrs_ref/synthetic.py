@@ -15,6 +15,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref import _fixed_order as fixed_order
 from sysrs_ref._checks import generator_of
 from sysrs_ref.instance import Instance
 
@@ -63,9 +64,11 @@ def irt_probabilities(
     rng = generator_of(seed, "seed")
     ability = 1.0 + float(spread) * np.sort(rng.normal(0.0, 1.0, n_models))[::-1]
     difficulty = rng.normal(0.0, 1.5, n_queries)
-    discrimination = rng.lognormal(0.3, 0.3, n_queries)
+    # lognormal(0.3, 0.3) is exp(normal(0.3, 0.3)) on the same draws; exp and the logistic in a fixed order
+    # (sysrs_ref._fixed_order), not by the C library's exp: the same benchmark on every machine
+    discrimination = fixed_order.exp(rng.normal(0.3, 0.3, n_queries))
     logits = discrimination[None, :] * (ability[:, None] - difficulty[None, :])
-    probability: FloatMatrix = 1.0 / (1.0 + np.exp(-logits))
+    probability: FloatMatrix = fixed_order.sigmoid(logits)
     scores = (rng.random((n_models, n_queries)) < probability).astype(np.float64)
     order = np.argsort(-scores.mean(axis=1), kind="stable")
     return probability[order], scores[order]

@@ -18,7 +18,7 @@ from sysrs_ref import ALGORITHMS, Instance
 from sysrs_ref.datasets import load_dataset
 from sysrs_ref.fast import KERNELS, compiled, score_table
 from sysrs_ref.fast.batch import simulation_draws
-from sysrs_ref.fast.ucb_runs import Runs, Setup, Workspace
+from sysrs_ref.fast.ucb_runs import Runs, Setup, Workspace, cut_tables
 from tests.backends import assert_same_outcome
 from tests.strategies import TruncationCase, truncation_cases
 
@@ -62,8 +62,8 @@ def test_rows_made_as_far_as_the_cuts_reach_cut_as_whole_rows(case: TruncationCa
         for cut in np.ndindex(*mine[3].sizes.shape[:2]):  # the listed band arms (the rest is scratch)
             listed = min(int(mine[3].sizes[cut][1]), mine[3].bands.shape[2])
             assert np.array_equal(mine[3].bands[cut][:listed], theirs[3].bands[cut][:listed])
-    cells, certified = compiled.ucb_cut(MODULE, part, *mine, pulls)
-    whole_cells, whole_certified = compiled.ucb_cut(MODULE, whole, *theirs, pulls)
+    cells, certified = compiled.ucb_cut(MODULE, cut_tables(part), *mine, pulls)
+    whole_cells, whole_certified = compiled.ucb_cut(MODULE, cut_tables(whole), *theirs, pulls)
     assert np.array_equal(certified, whole_certified)
     assert np.array_equal(cells[certified], whole_cells[whole_certified])
     view = part.view(draws.n_runs - 1)  # the exact resolutions read whole rows

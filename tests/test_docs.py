@@ -24,12 +24,12 @@ import re
 import shlex
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.pages import FLAGS, ROOT, commands, fences
+
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 
@@ -43,44 +43,6 @@ EVERY_MARKDOWN = sorted(p for p in ROOT.rglob("*.md") if _ours(p))
 RUN_LANGUAGES = {"pycon", "console"}
 DECLARED_LANGUAGES = {"bash", "sh", "shell", "python", "py"}
 NOT_RUN = re.compile(r"^<!-- not run: \S.*-->$")
-FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
-
-
-@dataclass(frozen=True)
-class Fence:
-    """One fenced code block of a page."""
-
-    page: Path
-    line: int
-    """1-based line of the opening fence."""
-    language: str
-    body: str
-    preceding: str
-    """The last non-blank line before the fence."""
-
-    @property
-    def where(self) -> str:
-        return f"{self.page.relative_to(ROOT)}:{self.line}"
-
-
-def fences(page: Path) -> list[Fence]:
-    """The fenced blocks of *page*, in order."""
-    lines = page.read_text(encoding="utf-8").splitlines()
-    found: list[Fence] = []
-    index = 0
-    while index < len(lines):
-        opening = re.match(r"^(```+)(\S*)\s*$", lines[index])
-        if not opening:
-            index += 1
-            continue
-        marker, language = opening.groups()
-        end = index + 1
-        while end < len(lines) and lines[end].rstrip() != marker:
-            end += 1
-        before = next((lines[k].strip() for k in range(index - 1, -1, -1) if lines[k].strip()), "")
-        found.append(Fence(page, index + 1, language, "\n".join(lines[index + 1 : end]) + "\n", before))
-        index = end + 1
-    return found
 
 
 def page_id(page: Path) -> str:
@@ -138,17 +100,6 @@ def test_pycon_blocks_run(page: Path, scratch: Path, monkeypatch: pytest.MonkeyP
     assert runner.failures == 0, "".join(report)
 
 
-def _commands(fence: Fence) -> list[tuple[str, str]]:
-    """(command, expected output) pairs of a console block."""
-    pairs: list[tuple[str, list[str]]] = []
-    for line in fence.body.splitlines():
-        if line.startswith("$ "):
-            pairs.append((line[2:], []))
-        else:
-            pairs[-1][1].append(line)
-    return [(command, "\n".join(out).strip("\n") + "\n" if any(out) else "") for command, out in pairs]
-
-
 @pytest.mark.parametrize("page", [p for p in PAGES if any(f.language == "console" for f in fences(p))], ids=page_id)
 def test_console_blocks_run(page: Path, scratch: Path) -> None:
     env = {key: value for key, value in os.environ.items() if key != "SYSRS_DATA"}
@@ -157,7 +108,7 @@ def test_console_blocks_run(page: Path, scratch: Path) -> None:
     for fence in fences(page):
         if fence.language != "console":
             continue
-        for command, expected in _commands(fence):
+        for command, expected in commands(fence):
             argv = shlex.split(command)
             assert argv[0] == "python", f"{fence.where}: console commands start with python, not {argv[0]!r}"
             result = subprocess.run(

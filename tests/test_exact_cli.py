@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from sysrs_ref.cli import main
+from sysrs_ref.loaders import load_scores
 
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "fixtures"
 
@@ -69,11 +70,10 @@ def test_exact_top_m(capsys: pytest.CaptureFixture[str]) -> None:
     """--top-m M: the engine's exact top-M error; SAR and SySAR run with m = M."""
     from fractions import Fraction
 
-    from sysrs_ref import Instance
     from sysrs_ref.theory import topm_error_probability
 
     tiny = FIXTURE / "tiny_matrix.csv"
-    instance = Instance.from_file(tiny)
+    instance = load_scores(tiny)
     for algorithm in ("sar", "sysar", "sysrs"):
         status, out, _ = run(
             capsys, "--scores", str(tiny), "--budget", "8", "--algorithm", algorithm, "--top-m", "2", "--json"

@@ -1,6 +1,7 @@
-"""The package's layers: no module imports one of a higher layer (docs/python.md, "Layout").
+"""The package's layers and its import graph: nothing imports upward, and no import cycle (docs/python.md, "Layout").
 
-core -> algorithms -> theory, fast, subset -> simulation, live, conformance -> experiments -> command line.
+core -> reference (algorithms, theory, subset) -> fast -> io (loaders, datasets)
+-> applications (simulation, live, conformance, experiments) -> command line.
 Every import counts: at module level, inside functions, and under ``TYPE_CHECKING``.
 """
 
@@ -21,6 +22,7 @@ LAYERS: dict[str, int] = {
         (
             "_atomic",
             "_checks",
+            "_fixed_order",
             "_lazy",
             "_version",
             "errors",
@@ -32,15 +34,13 @@ LAYERS: dict[str, int] = {
             "schedule",
             "topm",
             "synthetic",
-            "loaders",
-            "datasets",
         ),
         0,
     ),
-    "algorithms": 1,
-    **dict.fromkeys(("theory", "fast", "subset"), 2),
-    **dict.fromkeys(("simulation", "live", "conformance"), 3),
-    "experiments": 4,
+    **dict.fromkeys(("algorithms", "theory", "subset"), 1),
+    "fast": 2,
+    **dict.fromkeys(("loaders", "datasets"), 3),
+    **dict.fromkeys(("simulation", "live", "conformance", "experiments"), 4),
     **dict.fromkeys(("cli", "__main__", "__init__"), 5),
 }
 
@@ -117,3 +117,69 @@ def test_the_check_sees_imports_in_functions_and_type_checking() -> None:
         "sysrs_ref.simulation",
     ]
     assert [LAYERS[_part(name)] > LAYERS["fast"] for name in names] == [True, True, False, True, True]
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """Module -> the sysrs_ref modules it imports, ``from package import module`` read as the module."""
+    names = {_name(path) for path in _modules()}
+    graph: dict[str, set[str]] = {}
+    for path in _modules():
+        own = _name(path)
+        package = own if path.name == "__init__.py" else own.rpartition(".")[0]
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                targets |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")
+                    anchor = parts[: len(parts) - node.level + 1]
+                    base = ".".join([*anchor, base] if base else anchor)
+                targets |= {f"{base}.{alias.name}" if f"{base}.{alias.name}" in names else base for alias in node.names}
+        graph[own] = {target for target in targets if target in names and target != own}
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of *graph* with more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_import_cycle() -> None:
+    cycles = _cycles(_module_graph())
+    assert not cycles, "import cycles (break each one; imports in functions count too): " + "; ".join(
+        " <-> ".join(cycle) for cycle in cycles
+    )
+
+
+def test_the_cycle_check_finds_a_cycle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []

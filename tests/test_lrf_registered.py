@@ -19,6 +19,7 @@ from sysrs_ref.experiments import Config, parse_configs
 from sysrs_ref.experiments._reproduce import reproduce
 from sysrs_ref.fast import random_draws, run_fast
 from sysrs_ref.fast.lrf import fit_ensemble_fast
+from sysrs_ref.loaders import load_scores
 from sysrs_ref.theory.exact import outcome_distribution
 from sysrs_ref.topm import topm_errors
 from tests.param_types import LRFSettings
@@ -208,7 +209,7 @@ def test_reproduce_runs_the_lrf_rows(tmp_path: Path) -> None:
     }
     config = Config.of("ucbe-lrf", **SMALL)
     for name in ("alpha", "bravo"):
-        instance = Instance.from_file(data / f"{name}.npy")
+        instance = load_scores(data / f"{name}.npy")
         want = simulate(instance, "ucbe-lrf", ["8%", "12%", "16%", "20%", "25%", "30%", "35%"], runs=3, seed=2, **SMALL)
         got = [point["correct"] for point in cells[name, config.label]["points"]]
         assert got == [row.correct for row in want.rows]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from sysrs_ref import Instance
+from sysrs_ref.loaders import load_scores
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,8 +31,8 @@ def test_ci_runs_exactly_the_readme_test_command() -> None:
 
 
 def test_fixtures_are_the_same_matrix_in_both_formats() -> None:
-    long = Instance.from_file(ROOT / "data" / "fixtures" / "tiny_long.csv")
-    matrix = Instance.from_file(ROOT / "data" / "fixtures" / "tiny_matrix.csv")
+    long = load_scores(ROOT / "data" / "fixtures" / "tiny_long.csv")
+    matrix = load_scores(ROOT / "data" / "fixtures" / "tiny_matrix.csv")
     assert long == matrix
     assert long.model_names == ("alpha", "bravo", "charlie", "delta")
     assert [m * 6 for m in long.means] == [4, 3, 2, 2]

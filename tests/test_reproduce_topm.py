@@ -11,12 +11,13 @@ from typing import Any
 
 import pytest
 
-from sysrs_ref import Instance, simulate
+from sysrs_ref import simulate
 from sysrs_ref.cli import main
 from sysrs_ref.experiments import Config
 from sysrs_ref.experiments._metrics import confidence_budget
 from sysrs_ref.experiments._reproduce import ReproduceOutcome, reproduce
 from sysrs_ref.experiments._topm_report import TOPM_LEVELS
+from sysrs_ref.loaders import load_scores
 from tests.small_data import make_data_folder
 
 RUNS = 40
@@ -67,7 +68,7 @@ def test_numbers_equal_simulate(done: tuple[Path, ReproduceOutcome]) -> None:
     study = outcome.top_m
     assert study is not None
     for dataset in study.datasets:
-        instance = Instance.from_file(dataset.path)
+        instance = load_scores(dataset.path)
         for config in study.configs:
             params = {key: str(value) for key, value in config.params}
             result = simulate(

@@ -26,7 +26,7 @@ from sysrs_ref.cli import main
 from sysrs_ref.errors import DrawError, InstanceError
 from sysrs_ref.live import Session
 from sysrs_ref.live.driver import run as run_live
-from sysrs_ref.loaders import as_bernoulli, load_stochastic
+from sysrs_ref.loaders import as_bernoulli, load_scores, load_stochastic
 from sysrs_ref.scores import fraction_text
 from sysrs_ref.stochastic import StochasticDraw, StochasticInstance, random_stochastic_draw
 from sysrs_ref.theory.hardness import hardness
@@ -156,12 +156,12 @@ def test_a_matrix_without_the_flag_is_the_matrix(tmp_path: Path) -> None:
     assert load_stochastic(tmp_path / "m.npy") == Instance(
         [[Fraction(1), Fraction(1, 2)], [Fraction(0), Fraction(1, 4)]]
     )
-    assert load_stochastic(TINY) == Instance.from_file(TINY)
+    assert load_stochastic(TINY) == load_scores(TINY)
 
 
 def test_as_bernoulli_keeps_exact_decimals_and_uses_floats_when_exact() -> None:
-    decimal = as_bernoulli(Instance.from_file(TINY))
-    assert decimal.means == Instance.from_file(TINY).means
+    decimal = as_bernoulli(load_scores(TINY))
+    assert decimal.means == load_scores(TINY).means
     tenth = as_bernoulli(Instance([[Fraction(1, 10)], [Fraction(1, 3)]]))
     assert tenth.law(1, 0) == ((Fraction(1), Fraction(1, 3)), (Fraction(0), Fraction(2, 3)))
     floats = as_bernoulli(Instance(np.array([[0.1], [0.3]])))
@@ -211,7 +211,7 @@ def test_select_text_says_what_was_read(capsys: pytest.CaptureFixture[str], file
 def test_a_matrix_gives_todays_output_and_its_point_masses_the_same_run(capsys: pytest.CaptureFixture[str]) -> None:
     """Without --stochastic: no new key, no new line. A 0/1 matrix read as Bernoulli is point masses: same run."""
     payload = _json(capsys, "select", "--scores", str(TINY), "--budget", "12", "--seed", "3")
-    expected = sysrs_ref.select(Instance.from_file(TINY), 12, "sysrs", seed=3)
+    expected = sysrs_ref.select(load_scores(TINY), 12, "sysrs", seed=3)
     assert payload == {
         "algorithm": "sysrs",
         "params": {},

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from sysrs_ref import Instance
 from sysrs_ref.cli import main
 from sysrs_ref.experiments import _subset_study as study_module
 from sysrs_ref.experiments._reproduce import reproduce
 from sysrs_ref.experiments._subset_comparison import full_matrix_comparison, held_out_comparison
 from sysrs_ref.experiments._subset_study import SubsetSettings
+from sysrs_ref.loaders import load_scores
 from tests.small_data import make_data_folder
 
 SETTINGS = SubsetSettings(seeds=2, splits=2, dims=(2,), sysrs_runs=20, seed=3, epochs=60, budgets=("10%", "30%"))
@@ -28,7 +28,7 @@ def test_files_numbers_and_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert {"subset_selection.json", "subset_selection.csv", "subset_selection.md", "subset_selection.png"} <= names
     document = json.loads((out / "subset_selection.json").read_text())
     for name in ("alpha", "bravo"):
-        instance = Instance.from_file(data / f"{name}.npy")
+        instance = load_scores(data / f"{name}.npy")
         full = full_matrix_comparison(
             instance,
             budgets=SETTINGS.budgets,

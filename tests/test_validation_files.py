@@ -262,7 +262,7 @@ def test_npy_round_trip(tmp_path: Path, array: np.ndarray) -> None:
     assert all(
         loaded(i, j) == Fraction(float(array[i, j])) for i in range(array.shape[0]) for j in range(array.shape[1])
     )
-    assert Instance.from_file(path) == loaded
+    assert load_scores(path) == loaded
     assert loaded.model_names is None and loaded.query_names is None
 
 

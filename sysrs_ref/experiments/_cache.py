@@ -31,7 +31,7 @@ from sysrs_ref.datasets import Dataset
 from sysrs_ref.scores import decimal_text
 
 if TYPE_CHECKING:
-    from sysrs_ref.experiments._plan import Config
+    from sysrs_ref.simulation import Config
 
 __all__ = ["CACHE_FORMAT", "Cache", "Point", "TopMPoint", "entry_checksum"]
 

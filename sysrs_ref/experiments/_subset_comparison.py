@@ -37,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref import _fixed_order as fixed_order
 from sysrs_ref._checks import check_int
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.instance import Instance
@@ -103,7 +104,7 @@ def _picks(
     def pick(result: SubsetResult) -> int:
         if held is None:
             return result.chosen
-        estimates = held[:, list(result.anchors)] @ np.asarray(result.weights)
+        estimates = fixed_order.matmul(held[:, list(result.anchors)], np.asarray(result.weights))
         return int(np.argmax(estimates))  # the first maximum, as SubsetResult.chosen
 
     out = {

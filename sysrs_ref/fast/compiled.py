@@ -28,17 +28,15 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-if TYPE_CHECKING:
-    from sysrs_ref.fast.ucb_runs import Runs
-
 __all__ = [
     "BINNED_FROM",
     "CutFacts",
+    "CutTables",
     "ENVIRONMENT",
     "active",
     "available",
@@ -193,9 +191,25 @@ def ucb_select(
     return theta, above, upto, facts
 
 
+class CutTables(NamedTuple):
+    """The plain arrays of a group of UCB runs that the compiled cut reads (see ``fast.ucb_runs.cut_tables``).
+
+    ``settings`` is (gap, integer, rational_int64, certify, a's denominator, the table's denominator) as doubles.
+    """
+
+    prefix: npt.NDArray[Any]
+    rank: npt.NDArray[Any]
+    classes: npt.NDArray[Any]
+    squares: npt.NDArray[Any]
+    inverse: npt.NDArray[np.float64]
+    divisors: npt.NDArray[Any]
+    roots: npt.NDArray[Any]
+    settings: npt.NDArray[np.float64]
+
+
 def ucb_cut(
     module: ModuleType,
-    runs: Runs,
+    tables: CutTables,
     theta: npt.NDArray[np.float64],
     above: npt.NDArray[np.intp],
     upto: npt.NDArray[np.intp],
@@ -207,34 +221,21 @@ def ucb_cut(
     The certification of :func:`sysrs_ref.fast.ucb._cut`, decided the same way;
     where ``certified[r, b]`` is False the cells are left to the caller (exact resolution).
     """
-    setup = runs.setup
-    table = setup.table
-    settings = np.array(
-        [
-            runs.bounds.gap,
-            float(setup.integer),
-            float(setup.rational_int64),
-            float(setup.certify),
-            float(setup.a.denominator) if setup.rational_int64 else 0.0,
-            float(table.denominator) if setup.rational_int64 else 0.0,
-        ],
-        dtype=np.float64,
-    )
     cells = np.zeros_like(above)
     certified: npt.NDArray[np.bool_] = module.ucb_cut(
         *facts,
-        runs.prefix,
+        tables.prefix,
         theta,
         above,
         upto,
         pulls.astype(np.int64),
-        runs.draws.rank,
-        setup.classes,
-        setup.squares,
-        setup.inverse,
-        setup.divisors,
-        setup.roots,
-        settings,
+        tables.rank,
+        tables.classes,
+        tables.squares,
+        tables.inverse,
+        tables.divisors,
+        tables.roots,
+        tables.settings,
         cells,
     )
     return cells, certified

@@ -63,7 +63,7 @@ from sysrs_ref.fast.batch import DrawBatch
 from sysrs_ref.fast.run import CELL_BYTES, KERNELS
 from sysrs_ref.fast.table import ScoreTable
 from sysrs_ref.fast.ucb_exact import RunView, count_above, float_means, resolve_cut, resolve_ranking, segments
-from sysrs_ref.fast.ucb_runs import GROUP_BYTES, Runs, Setup, Workspace
+from sysrs_ref.fast.ucb_runs import GROUP_BYTES, Runs, Setup, Workspace, cut_tables
 from sysrs_ref.schedule import check_budget
 
 __all__ = ["run_view", "syucbe_kernel", "ucb_outcomes", "ucbe_kernel"]
@@ -133,7 +133,7 @@ def _cut(runs: Runs, pulls: IntArray) -> IntArray:
     module = compiled.active()
     if module is not None:  # the same order statistics and decisions, made in compiled code
         theta, above, upto, facts = _select(module, runs, pulls)
-        cells, settled = compiled.ucb_cut(module, runs, theta, above, upto, facts, pulls)
+        cells, settled = compiled.ucb_cut(module, cut_tables(runs), theta, above, upto, facts, pulls)
         for run, column in np.argwhere(~settled).tolist():
             cells[run, column] = resolve_cut(runs.view(run), int(pulls[column]), float(theta[run, column]))
         return cells

@@ -21,7 +21,7 @@ from sysrs_ref.fast.batch import DrawBatch
 from sysrs_ref.fast.table import ScoreTable
 from sysrs_ref.fast.ucb_exact import Bounds, RunView, bounds_for, float_means, square_roots
 
-__all__ = ["GROUP_BYTES", "Runs", "Setup", "Workspace", "prefix_sums", "row_classes"]
+__all__ = ["GROUP_BYTES", "Runs", "Setup", "Workspace", "cut_tables", "prefix_sums", "row_classes"]
 
 Prefix = npt.NDArray[np.int64] | npt.NDArray[np.int32] | npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
@@ -215,6 +215,32 @@ class Runs:
         roots = setup.squares[positions]
         numerator = sums * setup.a.denominator + roots * setup.table.denominator
         return np.where(roots >= 0, numerator, -1), positions + 1
+
+
+def cut_tables(runs: Runs) -> compiled.CutTables:
+    """The plain arrays of *runs* that the compiled cut (:func:`sysrs_ref.fast.compiled.ucb_cut`) reads."""
+    setup = runs.setup
+    settings = np.array(
+        [
+            runs.bounds.gap,
+            float(setup.integer),
+            float(setup.rational_int64),
+            float(setup.certify),
+            float(setup.a.denominator) if setup.rational_int64 else 0.0,
+            float(setup.table.denominator) if setup.rational_int64 else 0.0,
+        ],
+        dtype=np.float64,
+    )
+    return compiled.CutTables(
+        runs.prefix,
+        runs.draws.rank,
+        setup.classes,
+        setup.squares,
+        setup.inverse,
+        setup.divisors,
+        setup.roots,
+        settings,
+    )
 
 
 def prefix_sums(values: Prefix, draws: DrawBatch, out: Prefix, work: Workspace) -> None:

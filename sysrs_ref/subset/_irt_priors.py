@@ -33,6 +33,11 @@ differ) the MAP still sits in that corner: a small ``sigma_alpha`` in the fitted
 nearly flat N(0, 10^6): equally weak at the scale of logits.
 
 Hyperparameters travel as one float64 vector in the order of :data:`HYPER_NAMES`.
+
+Every product, exponential and logarithm here is computed in a fixed order
+(:mod:`sysrs_ref._fixed_order`), never by BLAS or the processor's vectorised
+``exp``: the same inputs give the same bits on every machine, so a seeded fit
+does too.
 """
 
 from __future__ import annotations
@@ -42,6 +47,8 @@ from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
+
+from sysrs_ref import _fixed_order as fixed_order
 
 __all__ = [
     "HYPER_NAMES",
@@ -59,7 +66,9 @@ FloatArray = npt.NDArray[np.float64]
 HYPER_NAMES = ("mu_alpha", "log_sigma_alpha", "mu_beta", "log_sigma_beta")
 #: The standard deviation of the normal hyperprior on ``mu_alpha`` and ``mu_beta``.
 MU_PRIOR_SD = 10.0
-_HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
+_HALF_LOG_2PI = 0.9189385332046727  # 0.5 log(2 pi), as a literal: the same double everywhere
+_LOG_2 = 0.6931471805599453
+_LOG_MU_PRIOR_SD = 2.302585092994046  # log(10)
 
 
 class Gradient(NamedTuple):
@@ -77,10 +86,7 @@ def sigmoid(z: FloatArray) -> FloatArray:
     >>> sigmoid(np.array([-800.0, 0.0, 800.0])).tolist()
     [0.0, 0.5, 1.0]
     """
-    with np.errstate(over="ignore"):
-        out = np.exp(np.negative(z))
-    out += 1.0
-    return np.reciprocal(out, out=out)
+    return fixed_order.sigmoid(z)
 
 
 def log_posterior(
@@ -139,30 +145,30 @@ def log_posterior_and_gradient(
 
 def _loglik(scores: FloatArray, z: FloatArray) -> float:
     """``sum S z - softplus(z)`` with ``softplus(z) = max(z, 0) + log1p(exp(-|z|))``, stable for any z."""
-    return float(np.vdot(scores, z)) - float(np.maximum(z, 0.0).sum()) - float(np.log1p(np.exp(-np.abs(z))).sum())
+    return (
+        fixed_order.dot(scores, z)
+        - float(np.maximum(z, 0.0).sum())
+        - float(fixed_order.log1p(fixed_order.exp(-np.abs(z))).sum())
+    )
 
 
 def _evaluate(
     scores: FloatArray, theta: FloatArray, alpha: FloatArray, beta: FloatArray, hyper: FloatArray, *, with_value: bool
 ) -> tuple[float, Gradient]:
     """The log posterior (NaN unless ``with_value``) and its gradient; one K x L buffer, reused in place."""
-    z = theta @ alpha.T
+    z = fixed_order.matmul(theta, alpha.T)
     z -= beta
     loglik = _loglik(scores, z) if with_value else math.nan
-    # z -> sigmoid(z) -> S - sigmoid(z), in place; exp overflows to inf for z < -709, and 1 / inf = 0 is right
-    with np.errstate(over="ignore"):
-        np.exp(np.negative(z, out=z), out=z)
-    z += 1.0
-    np.reciprocal(z, out=z)
-    resid = np.subtract(scores, z, out=z)
+    # S - sigmoid(z); exp(-z) overflows to inf for z < -709, and 1 / inf = 0 is right
+    resid = np.subtract(scores, fixed_order.sigmoid(z), out=z)
 
     mu_a, s_a, mu_b, s_b = (float(v) for v in hyper)
-    prec_a, prec_b = math.exp(-2.0 * s_a), math.exp(-2.0 * s_b)
+    prec_a, prec_b = (float(v) for v in fixed_order.exp([-2.0 * s_a, -2.0 * s_b]))
     dev_a, dev_b = alpha - mu_a, beta - mu_b
-    ss_a, ss_b = float(np.vdot(dev_a, dev_a)), float(np.vdot(dev_b, dev_b))
+    ss_a, ss_b = fixed_order.dot(dev_a, dev_a), fixed_order.dot(dev_b, dev_b)
     grad = Gradient(
-        theta=resid @ alpha - theta,
-        alpha=resid.T @ theta - dev_a * prec_a,
+        theta=fixed_order.matmul(resid, alpha) - theta,
+        alpha=fixed_order.matmul(resid.T, theta) - dev_a * prec_a,
         beta=-resid.sum(axis=0) - dev_b * prec_b,
         hyper=np.array(
             [
@@ -175,11 +181,11 @@ def _evaluate(
     )
     if not with_value:
         return math.nan, grad
-    log_prior = -0.5 * float(np.vdot(theta, theta)) - theta.size * _HALF_LOG_2PI
+    log_prior = -0.5 * fixed_order.dot(theta, theta) - theta.size * _HALF_LOG_2PI
     log_prior += -0.5 * ss_a * prec_a - alpha.size * (s_a + _HALF_LOG_2PI)
     log_prior += -0.5 * ss_b * prec_b - beta.size * (s_b + _HALF_LOG_2PI)
     for mu in (mu_a, mu_b):
-        log_prior += -0.5 * (mu / MU_PRIOR_SD) ** 2 - math.log(MU_PRIOR_SD) - _HALF_LOG_2PI
-    for s in (s_a, s_b):  # Gamma(1, 1) on the precision e^(-2s), with the Jacobian |d e^(-2s) / ds| = 2 e^(-2s)
-        log_prior += math.log(2.0) - 2.0 * s - math.exp(-2.0 * s)
+        log_prior += -0.5 * (mu / MU_PRIOR_SD) ** 2 - _LOG_MU_PRIOR_SD - _HALF_LOG_2PI
+    for s, prec in ((s_a, prec_a), (s_b, prec_b)):  # Gamma(1, 1) on the precision e^(-2s), Jacobian 2 e^(-2s)
+        log_prior += _LOG_2 - 2.0 * s - prec
     return loglik + log_prior, grad

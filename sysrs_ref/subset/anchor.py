@@ -42,6 +42,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref import _fixed_order as fixed_order
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.subset.clustering import KMedoidsMethod, Seed, as_generator, kmedoids
 from sysrs_ref.subset.result import SubsetResult, check_subset_inputs, make_result
@@ -68,7 +69,7 @@ def question_correlations(scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
     unit = centred / largest
     squares = np.einsum("kl,kl->l", unit, unit)  # >= 1 for a non-constant column
     squares[constant] = 1.0
-    products = unit.T @ unit
+    products = fixed_order.matmul(unit.T, unit)  # in a fixed order, not BLAS: the same bits on every machine
     # clip((products + products.T) / 2 / sqrt(outer(squares, squares)), -1, 1), in two L x L buffers
     correlations: npt.NDArray[np.float64] = products + products.T
     correlations /= 2

@@ -41,7 +41,16 @@ smooths are cubic splines. This module is a numpy-only version of mgcv's
 The penalised least-squares problem is solved by an SVD of ``[R; sqrt(lambda)
 E]`` (``X = QR``, ``E' E = S``), dropping singular values below ``1e-12`` times the
 largest, so collinear covariates (as MetaBench's two can nearly be) give the
-minimum-norm solution, never NaN.
+minimum-norm solution, never NaN. Each SVD of the search starts its Jacobi
+rotations from the previous one's right singular vectors (the matrices differ
+only in one ``lambda``), in the fixed order of the search.
+
+**The same fit on every machine.** The linear algebra is :mod:`sysrs_ref._fixed_order`'s:
+Gaussian elimination, Householder QR (``R`` and ``Q' y`` only) and a one-sided
+Jacobi SVD, with products summed in a fixed order, never BLAS or LAPACK: for a
+given numpy version the same data give the same bits on every processor, BLAS
+kernel and thread count, so the GCV search cannot choose another ``lambda`` on
+another machine.
 """
 
 from __future__ import annotations
@@ -52,6 +61,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref import _fixed_order as fixed_order
 from sysrs_ref.errors import ParameterError
 
 __all__ = ["LAMBDA_GRID", "GAMFit", "cr_basis", "cr_penalty", "fit_gam", "place_knots"]
@@ -146,7 +156,7 @@ def cr_penalty(knots: npt.ArrayLike) -> FloatArray:
     if k.size == 2:
         return np.zeros((2, 2))
     d, b = _second_derivative_maps(k)
-    s = d.T @ np.linalg.solve(b, d)
+    s = fixed_order.matmul(d.T, fixed_order.solve(b, d))
     return np.asarray((s + s.T) / 2.0, dtype=np.float64)
 
 
@@ -171,7 +181,7 @@ def cr_basis(x: npt.ArrayLike, knots: npt.ArrayLike) -> FloatArray:
     f = np.zeros((m, m))
     if m > 2:
         d, b = _second_derivative_maps(k)
-        f[1:-1] = np.linalg.solve(b, d)
+        f[1:-1] = fixed_order.solve(b, d)
     out = np.zeros((xs.size, m))
     j = np.clip(np.searchsorted(k, xs, side="right") - 1, 0, m - 2)
     hj, right, left = h[j], k[j + 1] - xs, xs - k[j]
@@ -222,7 +232,7 @@ class GAMFit:
         out = np.zeros(new.shape)
         for t, (k, beta) in enumerate(zip(self.knots, self.coefficients, strict=True)):
             if k.size:
-                out[:, t] = cr_basis(new[:, t], k) @ beta
+                out[:, t] = fixed_order.matmul(cr_basis(new[:, t], k), beta)
         return out
 
     def predict(self, new_covariates: npt.ArrayLike) -> FloatArray:
@@ -262,10 +272,25 @@ def _knot_counts(x: FloatArray, knots: int) -> list[int]:
 
 
 def _root(s: FloatArray) -> FloatArray:
-    """A matrix ``E`` with ``E' E = s`` for a symmetric PSD *s* (rows of zero eigenvalues dropped)."""
-    values, vectors = np.linalg.eigh(s)
+    """A matrix ``E`` with ``E' E = s`` for a symmetric PSD *s* (rows of zero eigenvalues dropped).
+
+    The SVD of a symmetric PSD matrix is its eigendecomposition: ``s = V diag(w) V'``, ``E = diag(sqrt(w)) V'``.
+    """
+    _, values, vectors = fixed_order.svd(s)
     keep = values > _RCOND * max(float(values.max(initial=0.0)), 1e-300)
     return np.asarray(np.sqrt(values[keep])[:, None] * vectors[:, keep].T, dtype=np.float64)
+
+
+def _null_space_of_sum(sums: FloatArray) -> FloatArray:
+    """An m x (m - 1) matrix Z with orthonormal columns orthogonal to *sums* (non-zero): a Householder reflection.
+
+    ``H = I - 2 v v' / v'v`` maps *sums* onto a multiple of ``e_1``; its other columns span the null space of ``sums'``.
+    """
+    norm = float(np.sqrt(fixed_order.dot(sums, sums)))
+    v = np.array(sums, dtype=np.float64)
+    v[0] += norm if v[0] >= 0.0 else -norm
+    reflection = np.eye(sums.size) - (2.0 / fixed_order.dot(v, v)) * np.multiply.outer(v, v)
+    return np.asarray(reflection[:, 1:], dtype=np.float64)
 
 
 def fit_gam(
@@ -316,10 +341,9 @@ def fit_gam(
             continue
         k = place_knots(x[:, t], counts[t])
         basis = cr_basis(x[:, t], k)
-        q_full, _ = np.linalg.qr(basis.sum(axis=0)[:, None], mode="complete")
-        z = q_full[:, 1:]
-        xt = basis @ z
-        st = z.T @ cr_penalty(k) @ z
+        z = _null_space_of_sum(basis.sum(axis=0))
+        xt = fixed_order.matmul(basis, z)
+        st = fixed_order.matmul(fixed_order.matmul(z.T, cr_penalty(k)), z)
         norm_s = float(np.abs(st).sum(axis=0).max())
         if norm_s > 0:
             st = st * (float(np.abs(xt).sum(axis=1).max()) ** 2 / norm_s)
@@ -328,12 +352,14 @@ def fit_gam(
         constraints.append(z)
         roots.append(_root(st))
     design = np.hstack(columns)
-    q_mat, r_mat = np.linalg.qr(design)
-    qty = q_mat.T @ y
-    rss_outside = max(float(y @ y - qty @ qty), 0.0)
+    r_mat, rotated = fixed_order.householder_qr(design, y)
+    qty = rotated[: design.shape[1]]
+    rss_outside = fixed_order.dot(rotated[design.shape[1] :], rotated[design.shape[1] :])
     widths = [c.shape[1] for c in columns]
     starts = np.cumsum([0, *widths])
     active = [t for t in range(p) if counts[t]]
+
+    previous: list[FloatArray] = []  # the last solve's V: the next, nearby, SVD starts from it
 
     def solve(lams: Sequence[float]) -> tuple[FloatArray, float, float]:
         blocks = [r_mat]
@@ -342,11 +368,12 @@ def fit_gam(
                 pad = np.zeros((root.shape[0], design.shape[1]))
                 pad[:, starts[i + 1] : starts[i + 2]] = np.sqrt(lams[i]) * root
                 blocks.append(pad)
-        u, s, vt = np.linalg.svd(np.vstack(blocks), full_matrices=False)
+        u, s, v = fixed_order.svd(np.vstack(blocks), start=previous[-1] if previous else None)
+        previous[:] = [v]
         keep = s > _RCOND * s[0]
         u_top = u[: r_mat.shape[0], keep]
-        coef = vt[keep].T @ ((u_top.T @ qty) / s[keep])
-        rss = rss_outside + float(np.sum((qty - r_mat @ coef) ** 2))
+        coef = fixed_order.matmul(v[:, keep], fixed_order.matmul(u_top.T, qty) / s[keep])
+        rss = rss_outside + float(np.sum((qty - fixed_order.matmul(r_mat, coef)) ** 2))
         edf = float(np.sum(u_top**2))
         return coef, edf, n * rss / (n - edf) ** 2
 
@@ -371,7 +398,7 @@ def fit_gam(
     for t in range(p):
         if t in active:
             i = active.index(t)
-            coefficients.append(constraints[i] @ coef[starts[i + 1] : starts[i + 2]])
+            coefficients.append(fixed_order.matmul(constraints[i], coef[starts[i + 1] : starts[i + 2]]))
             smoothing.append(lams[i] if roots[i].size else 0.0)
         else:
             coefficients.append(np.zeros(0))
@@ -383,5 +410,5 @@ def fit_gam(
         smoothing=tuple(smoothing),
         edf=edf,
         gcv=gcv,
-        fitted=np.asarray(design @ coef, dtype=np.float64),
+        fitted=fixed_order.matmul(design, coef),
     )

@@ -40,6 +40,13 @@ identified. The scale is tied by the prior ``theta ~ N(0, I)``, the location by
 its zero mean. For D = 2 the remaining sign is fixed after the fit: if the mean
 of alpha is negative, theta, alpha and ``mu_alpha`` change sign (the posterior
 is unchanged), so that a higher theta means a stronger model.
+
+**The same fit on every machine.** Every product, exponential, logarithm and
+linear solve is computed in a fixed order (:mod:`sysrs_ref._fixed_order`),
+never by BLAS, LAPACK or the processor's vectorised ``exp``: for a given numpy
+version, the same scores and seed give the same bits, and so the same
+``converged`` flag, anchors and estimates, whatever the processor, BLAS kernel
+or thread count.
 """
 
 from __future__ import annotations
@@ -50,6 +57,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref import _fixed_order as fixed_order
 from sysrs_ref.errors import ParameterError, ScoreError
 from sysrs_ref.subset._irt_priors import log_posterior_and_gradient, log_posterior_gradient, sigmoid
 
@@ -116,7 +124,7 @@ class IRTFit:
         >>> p.shape, bool(p[0, 0] > p[2, 2])
         ((3, 3), True)
         """
-        return sigmoid(self.theta @ self.alpha.T - self.beta)
+        return sigmoid(fixed_order.matmul(self.theta, self.alpha.T) - self.beta)
 
     def embeddings(self) -> FloatArray:
         """The L x D question embeddings ``(alpha_j, beta_j)`` of tinyBenchmarks, one row per question.
@@ -181,8 +189,8 @@ def fit_irt(
     theta[:] = rng.standard_normal((n_models, d))
     alpha[:] = rng.standard_normal((n_questions, d)) / math.sqrt(d)
     fail = np.clip(1.0 - matrix.mean(axis=0), 0.01, 0.99)
-    beta[:] = np.log(fail / (1.0 - fail))
-    hyper[:] = (0.0, -0.5 * math.log(d), float(beta.mean()), 0.0)
+    beta[:] = fixed_order.log(fail / (1.0 - fail))
+    hyper[:] = (0.0, -0.5 * float(fixed_order.log(float(d))), float(beta.mean()), 0.0)
 
     window = min(CONVERGENCE_WINDOW, epochs)
     first = np.zeros_like(x)
@@ -209,7 +217,7 @@ def fit_irt(
 
     value, grad = log_posterior_and_gradient(matrix, theta, alpha, beta, hyper)
     history.append(value)
-    gradient_norm = math.sqrt(sum(float(np.vdot(block, block)) for block in grad))
+    gradient_norm = math.sqrt(sum(fixed_order.dot(block, block) for block in grad))
     change = abs(value - before_window) / max(1.0, abs(value))
     if d == 1 and alpha.mean() < 0.0:  # the sign convention of the module docstring; the posterior is symmetric
         theta *= -1.0
@@ -227,9 +235,9 @@ def fit_irt(
     )
     hyper_dict = {
         "mu_alpha": float(hyper[0]),
-        "sigma_alpha": math.exp(hyper[1]),
+        "sigma_alpha": float(fixed_order.exp(hyper[1])),
         "mu_beta": float(hyper[2]),
-        "sigma_beta": math.exp(hyper[3]),
+        "sigma_beta": float(fixed_order.exp(hyper[3])),
     }
     return IRTFit(theta=_frozen(theta), alpha=_frozen(alpha), beta=_frozen(beta), hyper=hyper_dict, report=report)
 
@@ -276,12 +284,12 @@ def estimate_abilities(
     theta = np.zeros((n_models, d))
     value = _ability_objective(matrix, theta, alpha, beta)
     for _ in range(epochs):
-        prob = sigmoid(theta @ alpha.T - beta)
-        grad = (matrix - prob) @ alpha - theta
+        prob = sigmoid(fixed_order.matmul(theta, alpha.T) - beta)
+        grad = fixed_order.matmul(matrix - prob, alpha) - theta
         if float(np.abs(grad).max()) <= tolerance:
             break
-        neg_hessian = ((prob * (1.0 - prob)) @ pairs).reshape(n_models, d, d) + np.eye(d)
-        step = np.linalg.solve(neg_hessian, grad[:, :, None])[:, :, 0]
+        neg_hessian = fixed_order.matmul(prob * (1.0 - prob), pairs).reshape(n_models, d, d) + np.eye(d)
+        step = fixed_order.solve(neg_hessian, grad[:, :, None])[:, :, 0]
         slope = np.einsum("kd,kd->k", grad, step)  # > 0: the Newton step is an ascent direction
         # a predicted gain below the rounding of the objective: take the full (quadratically convergent) step
         negligible = slope <= 1e-12 * (1.0 + np.abs(value))
@@ -300,9 +308,10 @@ def estimate_abilities(
 
 def _ability_objective(matrix: FloatArray, theta: FloatArray, alpha: FloatArray, beta: FloatArray) -> FloatArray:
     """Each model's log-likelihood plus its log prior N(0, I), up to a constant: a (K,) vector."""
-    z = theta @ alpha.T - beta
-    softplus = np.maximum(z, 0.0) + np.log1p(np.exp(-np.abs(z)))
-    return np.asarray((matrix * z - softplus).sum(axis=1) - 0.5 * (theta * theta).sum(axis=1), dtype=np.float64)
+    z = fixed_order.matmul(theta, alpha.T) - beta
+    return np.asarray(
+        (matrix * z - fixed_order.softplus(z)).sum(axis=1) - 0.5 * (theta * theta).sum(axis=1), dtype=np.float64
+    )
 
 
 def _checked_scores(scores: npt.ArrayLike, *, min_models: int, what: str) -> FloatArray:

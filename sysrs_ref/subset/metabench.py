@@ -45,6 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref import _fixed_order as fixed_order
 from sysrs_ref.errors import BudgetError, ParameterError, ScoreError
 from sysrs_ref.subset.gam import GAMFit, fit_gam
 from sysrs_ref.subset.irt import IRTFit, estimate_abilities, fit_irt
@@ -102,7 +103,7 @@ def fisher_information(theta: npt.ArrayLike, a: npt.ArrayLike, beta: npt.ArrayLi
     disc = _vector(a, "a (the discriminations)")
     diff = _vector(beta, "beta (the difficulties)", disc.size)
     z = np.abs(th[:, None] * disc[None, :] - diff[None, :])
-    e = np.exp(-z)
+    e = fixed_order.exp(-z)
     return np.asarray(disc[None, :] ** 2 * e / (1.0 + e) ** 2, dtype=np.float64)
 
 

@@ -1,0 +1,378 @@
+"""Floating-point arithmetic in a fixed order: the same bits on every processor, BLAS kernel and thread count.
+
+A seeded result must not depend on the machine. numpy's matrix products
+(``@``, ``dot``, ``vdot``) and all of ``numpy.linalg`` go through BLAS and
+LAPACK, whose kernels (OpenBLAS picks one per processor: Prescott, Haswell,
+Zen, SkylakeX, ...) sum in different orders and with or without fused
+multiply-adds, so their last bits differ from one machine to the next; and
+``numpy.exp`` and ``numpy.log`` call a vectorised or a C-library routine
+chosen by the processor's features. An iterative fit (the 2PL's 2,000 Adam
+steps, a GCV grid search, a k-means on the fitted embeddings) amplifies those
+bits into other anchors and another chosen model.
+
+Everything here is built from the operations IEEE 754 rounds correctly, so
+that their results are fixed by the inputs alone: elementwise ``+ - * /``,
+``sqrt``, ``rint``, ``frexp`` and ``ldexp``; and reductions in an order fixed
+by numpy itself (``numpy.einsum`` without ``optimize``, which never calls
+BLAS, and ``numpy.sum``'s pairwise summation). The results are reproducible
+for a given numpy version on every x86-64 and ARM processor; they are not
+promised to be the same across numpy versions (numpy may change its
+summation loops).
+
+- :func:`matmul` and :func:`dot`: products by ``numpy.einsum``;
+- :func:`exp`, :func:`log`, :func:`log1p`, :func:`sigmoid`, :func:`softplus`:
+  within a few units in the last place of the correctly rounded result;
+- :func:`solve`: Gaussian elimination with partial pivoting (one system or a batch);
+- :func:`householder_qr`, :func:`svd`: Householder QR and one-sided Jacobi SVD
+  (Hestenes), for the small matrices of the subset baselines' fits.
+"""
+
+from __future__ import annotations
+
+import decimal
+import math
+from typing import TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "dot",
+    "exp",
+    "householder_qr",
+    "log",
+    "log1p",
+    "matmul",
+    "sigmoid",
+    "softplus",
+    "solve",
+    "svd",
+]
+
+FloatArray: TypeAlias = npt.NDArray[np.float64]
+
+_EXP_MAX = 709.782712893384  # above: exp overflows to inf
+_EXP_MIN = -745.1332191019412  # below: exp underflows to 0
+_EXP_SCALE = 92.33248261689366  # 64 / ln 2
+# 1 / n! for n = 5 .. 2: exp(r) - 1 - r on |r| <= ln(2) / 128 (truncation error below 4e-17 relative)
+_EXPM1_COEFFS = (1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5)
+# 1 / (2 n + 1) for n = 11 .. 0: log(m) = 2 atanh(s) = 2 (s + s^3 / 3 + ...), |s| <= 0.1716 (error < 1e-18)
+_LOG_COEFFS = tuple(1.0 / (2 * n + 1) for n in range(11, -1, -1))
+_SQRT_HALF = 0.7071067811865476
+_BLOCK = 8192  # elements a block: 64 KiB of float64, below glibc's mmap threshold
+_LN2_HI = 6.93147180369123816490e-01  # ln 2 = _LN2_HI + _LN2_LO, k * _LN2_HI exact for |k| < 2^21 (fdlibm's split)
+_LN2_LO = 1.90821492927058770002e-10
+
+
+def _exp_constants() -> tuple[FloatArray, float, float]:
+    """2^(j/64) for j = 0 .. 63, and ln(2)/64 split in two (n * hi exact for |n| < 2^17), correctly rounded.
+
+    Computed once with :mod:`decimal` (software arithmetic, correctly rounded powers and logarithms): the same
+    doubles on every machine, unlike ``2.0 ** (j / 64)``, which calls the C library.
+    """
+    with decimal.localcontext() as context:
+        context.prec = 60
+        table = np.array([float(decimal.Decimal(2) ** (decimal.Decimal(j) / 64)) for j in range(64)])
+        step = decimal.Decimal(2).ln() / 64
+        mantissa, exponent = math.frexp(float(step))
+        hi = math.ldexp(math.floor(math.ldexp(mantissa, 36)), exponent - 36)  # 36 significant bits
+        lo = float(step - decimal.Decimal(hi))
+    return table, hi, lo
+
+
+_EXP_TABLE, _STEP_HI, _STEP_LO = _exp_constants()
+
+
+def _array(x: npt.ArrayLike) -> FloatArray:
+    return np.asarray(x, dtype=np.float64)
+
+
+def matmul(a: npt.ArrayLike, b: npt.ArrayLike) -> FloatArray:
+    """The matrix product ``a @ b`` (1-D or 2-D operands, as ``numpy.matmul``), summed in numpy's einsum order.
+
+    >>> matmul([[1.0, 2.0], [3.0, 4.0]], [[1.0], [1.0]]).tolist(), matmul([1.0, 2.0], [[1.0], [2.0]]).tolist()
+    ([[3.0], [7.0]], [5.0])
+    """
+    left, right = _array(a), _array(b)
+    sub_left = "ij" if left.ndim == 2 else "j"
+    sub_right = "jk" if right.ndim == 2 else "j"
+    out = ("i" if left.ndim == 2 else "") + ("k" if right.ndim == 2 else "")
+    return np.asarray(np.einsum(f"{sub_left},{sub_right}->{out}", left, right), dtype=np.float64)
+
+
+def dot(a: npt.ArrayLike, b: npt.ArrayLike) -> float:
+    """The inner product of two arrays of one shape, flattened (as ``numpy.vdot`` for real arrays).
+
+    >>> dot([[1.0, 2.0]], [[3.0, 4.0]])
+    11.0
+    """
+    left, right = _array(a).ravel(), _array(b).ravel()
+    return float(np.einsum("i,i->", left, right))
+
+
+def exp(x: npt.ArrayLike) -> FloatArray:
+    """``e^x`` elementwise: ``2^k 2^(j/64) e^r`` with ``x = (64 k + j) ln(2) / 64 + r`` and ``|r| <= ln(2) / 128``.
+
+    ``2^(j/64)`` comes from a table of correctly rounded doubles, ``e^r - 1`` from
+    its Taylor polynomial of degree 5. Within about 1 unit in the last place
+    (more in the subnormal range); ``inf`` above 709.78, ``0`` below -745.13,
+    NaN for NaN.
+
+    >>> exp([0.0, 1.0, -800.0, 800.0]).tolist()
+    [1.0, 2.718281828459045, 0.0, inf]
+    """
+    given = _array(x)
+    if given.size == 0:
+        return given.copy()
+    values = given.reshape(-1)
+    out = np.empty(values.size)
+    for begin in range(0, values.size, _BLOCK):  # blocks that stay in the cache and in malloc's free lists
+        _exp_block(values[begin : begin + _BLOCK], out[begin : begin + _BLOCK])
+    return out.reshape(given.shape)
+
+
+def _exp_block(values: FloatArray, out: FloatArray) -> None:
+    """:func:`exp` of a 1-D block, written into *out*."""
+    lowest, highest = float(values.min()), float(values.max())
+    inside = lowest >= _EXP_MIN and highest <= _EXP_MAX  # False with a NaN
+    reduced = values if inside else np.nan_to_num(np.clip(values, _EXP_MIN - 1.0, _EXP_MAX + 1.0), nan=0.0)
+    n = np.multiply(reduced, _EXP_SCALE)
+    np.rint(n, out=n)
+    whole = n.astype(np.int64)
+    r = np.multiply(n, _STEP_HI)
+    np.subtract(reduced, r, out=r)
+    r -= np.multiply(n, _STEP_LO, out=n)
+    p = n  # the buffer is free again
+    p.fill(_EXPM1_COEFFS[0])
+    for coeff in _EXPM1_COEFFS[1:]:
+        p *= r
+        p += coeff
+    p *= r
+    p *= r
+    p += r  # e^r - 1
+    table = _EXP_TABLE[np.bitwise_and(whole, 63, out=np.empty_like(whole))]
+    p *= table
+    p += table
+    np.right_shift(whole, 6, out=whole)
+    with np.errstate(over="ignore", under="ignore"):
+        np.ldexp(p, whole, out=out)
+    if not inside:
+        out[:] = np.where(values > _EXP_MAX, np.inf, out)
+        out[:] = np.where(values < _EXP_MIN, 0.0, out)
+        out[:] = np.where(np.isnan(values), np.nan, out)
+
+
+def log(x: npt.ArrayLike) -> FloatArray:
+    """The natural logarithm elementwise: ``e ln 2 + 2 atanh((m - 1) / (m + 1))`` with ``x = m 2^e``, ``m`` near 1.
+
+    Within about 2 units in the last place; ``-inf`` at 0, NaN below 0 and for NaN, ``inf`` at ``inf``.
+
+    >>> log([1.0, 2.718281828459045, 0.0, 8.0]).tolist()
+    [0.0, 1.0, -inf, 2.0794415416798357]
+    """
+    values = _array(x)
+    positive = np.isfinite(values) & (values > 0.0)
+    safe = np.where(positive, values, 1.0)
+    m, e = np.frexp(safe)  # m in [1/2, 1)
+    low = m < _SQRT_HALF
+    m = np.where(low, 2.0 * m, m)  # now in [sqrt(1/2), sqrt(2))
+    e = np.where(low, e - 1, e).astype(np.float64)
+    s = (m - 1.0) / (m + 1.0)
+    s2 = s * s
+    series = np.full_like(s, _LOG_COEFFS[0])
+    for coeff in _LOG_COEFFS[1:]:
+        series *= s2
+        series += coeff
+    out = e * _LN2_HI + (e * _LN2_LO + 2.0 * s * series)
+    out = np.where(values == 0.0, -np.inf, out)
+    out = np.where(values == np.inf, np.inf, out)
+    return np.where(np.isnan(values) | (values < 0.0), np.nan, out)
+
+
+def log1p(x: npt.ArrayLike) -> FloatArray:
+    """``log(1 + x)`` elementwise, accurate for small ``x`` (``log(u) x / (u - 1)`` with ``u = 1 + x``).
+
+    >>> log1p([0.0, 1e-20, 1.0]).tolist()
+    [0.0, 1e-20, 0.6931471805599453]
+    """
+    values = _array(x)
+    u = 1.0 + values
+    shifted = u - 1.0
+    exact = shifted == 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(exact, 1.0, values / np.where(exact, 1.0, shifted))
+    return np.where(exact, values, log(u) * ratio)
+
+
+def sigmoid(z: npt.ArrayLike) -> FloatArray:
+    """The logistic function ``1 / (1 + exp(-z))`` elementwise.
+
+    >>> sigmoid([-800.0, 0.0, 800.0]).tolist()
+    [0.0, 0.5, 1.0]
+    """
+    given = _array(z)
+    values = given.reshape(-1)
+    out = np.empty(values.size)
+    for begin in range(0, values.size, _BLOCK):
+        block = out[begin : begin + _BLOCK]
+        _exp_block(np.negative(values[begin : begin + _BLOCK]), block)
+        block += 1.0
+        np.reciprocal(block, out=block)
+    return out.reshape(given.shape)
+
+
+def softplus(z: npt.ArrayLike) -> FloatArray:
+    """``log(1 + e^z)`` elementwise, as ``max(z, 0) + log1p(exp(-|z|))`` (no overflow).
+
+    >>> softplus([-800.0, 0.0, 800.0]).tolist()
+    [0.0, 0.6931471805599453, 800.0]
+    """
+    values = _array(z)
+    return np.asarray(np.maximum(values, 0.0) + log1p(exp(-np.abs(values))), dtype=np.float64)
+
+
+def solve(a: npt.ArrayLike, b: npt.ArrayLike) -> FloatArray:
+    """The solution of ``a x = b`` by Gaussian elimination with partial pivoting, for one system or a batch.
+
+    ``a`` is n x n (or ... x n x n), ``b`` n or n x r (or ... x n x r with the
+    batch's leading axes); the pivot is the first largest entry in magnitude of
+    its column. Raises ``numpy.linalg.LinAlgError`` if a pivot is 0 (a singular
+    matrix).
+
+    >>> solve([[2.0, 1.0], [1.0, 3.0]], [3.0, 5.0]).tolist()
+    [0.8, 1.4]
+    >>> solve([[[4.0]], [[2.0]]], [[[2.0]], [[1.0]]]).tolist()
+    [[[0.5]], [[0.5]]]
+    """
+    matrix = np.array(a, dtype=np.float64)
+    rhs = np.array(b, dtype=np.float64)
+    vector = rhs.ndim == matrix.ndim - 1
+    if vector:
+        rhs = rhs[..., None]
+    n = matrix.shape[-1]
+    if matrix.shape[-2] != n or rhs.shape[-2] != n:
+        raise ValueError(
+            f"solve needs a square matrix and a matching right-hand side, got {matrix.shape} and {rhs.shape}"
+        )
+    for col in range(n):
+        pivot = col + np.argmax(np.abs(matrix[..., col:, col]), axis=-1)
+        take = np.expand_dims(pivot, (-1, -2))
+        pivot_row = np.take_along_axis(matrix, take, axis=-2)
+        pivot_rhs = np.take_along_axis(rhs, take, axis=-2)
+        np.put_along_axis(matrix, take, matrix[..., col : col + 1, :], axis=-2)
+        np.put_along_axis(rhs, take, rhs[..., col : col + 1, :], axis=-2)
+        matrix[..., col : col + 1, :] = pivot_row
+        rhs[..., col : col + 1, :] = pivot_rhs
+        diagonal = matrix[..., col, col]
+        if np.any(diagonal == 0.0):
+            raise np.linalg.LinAlgError("Singular matrix")
+        factors = matrix[..., col + 1 :, col] / diagonal[..., None]
+        matrix[..., col + 1 :, :] -= factors[..., :, None] * matrix[..., col : col + 1, :]
+        rhs[..., col + 1 :, :] -= factors[..., :, None] * rhs[..., col : col + 1, :]
+    out = np.empty_like(rhs)
+    for row in range(n - 1, -1, -1):
+        acc = rhs[..., row, :].copy()
+        for later in range(row + 1, n):
+            acc -= matrix[..., row, later, None] * out[..., later, :]
+        out[..., row, :] = acc / matrix[..., row, row, None]
+    return out[..., 0] if vector else out
+
+
+def householder_qr(a: npt.ArrayLike, b: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
+    """Reduce the n x q matrix ``a`` (n >= q) to R and apply the same reflections to ``b``: ``(R, Q' b)``.
+
+    R is q x q upper triangular and ``Q' b`` has all n entries (its last n - q
+    are the residual of the least-squares fit of b on a's columns). Reflection j
+    maps column j's entries j.. onto ``-sign(a_jj) ||.|| e_1`` (no reflection
+    for a zero column).
+
+    >>> r, qtb = householder_qr([[3.0], [4.0]], [3.0, 4.0])
+    >>> r.tolist(), qtb.tolist()
+    ([[-5.0]], [-5.0, 0.0])
+    """
+    work = np.array(a, dtype=np.float64)
+    rhs = np.array(b, dtype=np.float64)
+    n, q = work.shape
+    if n < q or rhs.shape != (n,):
+        raise ValueError(f"householder_qr needs an n x q matrix with n >= q and n right-hand values, got {work.shape}")
+    for j in range(q):
+        column = work[j:, j]
+        norm = math.sqrt(dot(column, column))
+        if norm == 0.0:
+            continue
+        alpha = -norm if column[0] >= 0.0 else norm
+        v = column.copy()
+        v[0] -= alpha
+        scale = 2.0 / dot(v, v)
+        work[j:, j:] -= (scale * v)[:, None] * matmul(v, work[j:, j:])[None, :]
+        rhs[j:] -= (scale * dot(v, rhs[j:])) * v
+        work[j + 1 :, j] = 0.0
+    return np.triu(work[:q]), rhs
+
+
+def svd(
+    a: npt.ArrayLike, *, start: FloatArray | None = None, max_sweeps: int = 60
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The thin SVD ``a = U diag(s) V'`` of an n x q matrix by one-sided Jacobi rotations (Hestenes).
+
+    Columns are rotated pairwise until every pair is orthogonal to within
+    ``q 2^-53`` times the product of their norms (or after ``max_sweeps``
+    sweeps). A sweep visits every pair once, in the round-robin order of the
+    circle method (column 0 fixed, the others turning), rotating the disjoint
+    pairs of each round together. ``s`` is then the column norms in
+    decreasing order (the first column on ties), U the normalised columns (a
+    zero column of U where ``s`` is 0) and V the accumulated rotations.
+    Returns ``(U, s, V)`` with V (not its transpose), shapes n x q, (q,), q x q.
+    ``start``, a q x q orthogonal matrix (the V of a nearby matrix, say), starts
+    the rotations from ``a start`` instead of ``a``: fewer sweeps, the same
+    decomposition up to rounding, and still the same bits on every machine.
+
+    >>> u, s, v = svd([[3.0, 0.0], [4.0, 0.0]])
+    >>> s.tolist(), bool(np.allclose(matmul(u * s, v.T), [[3.0, 0.0], [4.0, 0.0]]))
+    ([5.0, 0.0], True)
+    """
+    given = np.array(a, dtype=np.float64)
+    n, q = given.shape
+    size = q + q % 2  # an even number of columns: a zero column pads an odd q (it never rotates)
+    work = np.zeros((n, size))
+    v = np.eye(size)
+    if start is None:
+        work[:, :q] = given
+    else:
+        v[:q, :q] = start
+        work[:, :q] = matmul(given, start)
+    tol = max(q, 1) * 2.0**-53
+    circle = list(range(size))
+    for _ in range(max_sweeps):
+        rotated = False
+        for _ in range(size - 1):
+            first = np.array([min(circle[i], circle[size - 1 - i]) for i in range(size // 2)], dtype=np.intp)
+            second = np.array([max(circle[i], circle[size - 1 - i]) for i in range(size // 2)], dtype=np.intp)
+            circle = [circle[0], circle[-1], *circle[1:-1]]
+            ai, aj = work[:, first], work[:, second]
+            alpha = np.einsum("ij,ij->j", ai, ai)
+            beta = np.einsum("ij,ij->j", aj, aj)
+            gamma = np.einsum("ij,ij->j", ai, aj)
+            turn = (gamma != 0.0) & (np.abs(gamma) > tol * np.sqrt(alpha * beta))
+            if not turn.any():
+                continue
+            rotated = True
+            zeta = (beta - alpha) / (2.0 * np.where(turn, gamma, 1.0))
+            big = np.abs(zeta) > 1e150
+            root = np.sqrt(1.0 + np.where(big, 0.0, zeta * zeta))
+            t = np.where(big, 0.5 / np.where(big, zeta, 1.0), np.copysign(1.0, zeta) / (np.abs(zeta) + root))
+            c = np.where(turn, 1.0 / np.sqrt(1.0 + t * t), 1.0)
+            s = np.where(turn, c * t, 0.0)
+            work[:, first], work[:, second] = c * ai - s * aj, s * ai + c * aj
+            vi, vj = v[:, first], v[:, second]
+            v[:, first], v[:, second] = c * vi - s * vj, s * vi + c * vj
+        if not rotated:
+            break
+    norms = np.sqrt(np.einsum("ij,ij->j", work[:, :q], work[:, :q]))
+    order = np.argsort(-norms, kind="stable")
+    sigma = norms[order]
+    columns = work[:, order]
+    u = np.zeros((n, q))
+    nonzero = sigma > 0.0
+    u[:, nonzero] = columns[:, nonzero] / sigma[nonzero]
+    return u, sigma, v[:q][:, order]
