@@ -357,10 +357,11 @@ def svd(
             if not turn.any():
                 continue
             rotated = True
-            zeta = (beta - alpha) / (2.0 * np.where(turn, gamma, 1.0))
-            big = np.abs(zeta) > 1e150
-            root = np.sqrt(1.0 + np.where(big, 0.0, zeta * zeta))
-            t = np.where(big, 0.5 / np.where(big, zeta, 1.0), np.copysign(1.0, zeta) / (np.abs(zeta) + root))
+            with np.errstate(over="ignore", divide="ignore"):  # a huge zeta takes the t = 1 / (2 zeta) branch
+                zeta = (beta - alpha) / (2.0 * np.where(turn, gamma, 1.0))
+                big = np.abs(zeta) > 1e150
+                root = np.sqrt(1.0 + np.where(big, 0.0, zeta * zeta))
+                t = np.where(big, 0.5 / np.where(big, zeta, 1.0), np.copysign(1.0, zeta) / (np.abs(zeta) + root))
             c = np.where(turn, 1.0 / np.sqrt(1.0 + t * t), 1.0)
             s = np.where(turn, c * t, 0.0)
             work[:, first], work[:, second] = c * ai - s * aj, s * ai + c * aj

@@ -1334,3 +1334,48 @@ def truncation_cases(draw: st.DrawFn) -> TruncationCase:
 permutation_cases = st.tuples(
     st.integers(0, 2**64 - 1), st.integers(0, 10**6), st.integers(1, 6), st.integers(2, 40), st.integers(1, 300)
 )
+
+
+# -- machine-independent arithmetic (sysrs_ref._fixed_order) --------------------------------------------------
+
+#: Finite doubles where exp is a normal number (no overflow, no subnormal result).
+exp_arguments = st.floats(min_value=-708.0, max_value=709.0, allow_nan=False)
+#: Positive normal doubles, for log.
+log_arguments = st.floats(min_value=2.3e-308, max_value=1.7e308, allow_nan=False, allow_infinity=False)
+#: Doubles above -1 (down to -1 + 2^-20), small ones included, for log1p.
+log1p_arguments = st.one_of(
+    st.floats(min_value=-1.0 + 2.0**-20, max_value=1e300, allow_nan=False, allow_infinity=False),
+    st.floats(min_value=-1e-10, max_value=1e-10, allow_nan=False),
+)
+
+
+@st.composite
+def small_matrices(draw: st.DrawFn, *, min_rows: int = 1, max_rows: int = 8, max_cols: int = 8) -> FloatArray:
+    """A rows x cols matrix of moderate doubles (|x| <= 100), rows >= cols when min_rows asks for it."""
+    cols = draw(st.integers(1, max_cols))
+    rows = draw(st.integers(max(min_rows, 1), max(max_rows, min_rows)))
+    entries = st.floats(min_value=-100.0, max_value=100.0, allow_nan=False, allow_subnormal=False)
+    values = draw(st.lists(entries, min_size=rows * cols, max_size=rows * cols))
+    return np.array(values, dtype=np.float64).reshape(rows, cols)
+
+
+@st.composite
+def tall_matrices(draw: st.DrawFn) -> FloatArray:
+    """An n x q matrix with n >= q (QR and SVD inputs), possibly with repeated (collinear) columns."""
+    matrix = draw(small_matrices(max_rows=10, max_cols=6))
+    rows, cols = matrix.shape
+    if rows < cols:
+        matrix = np.vstack([matrix, np.zeros((cols - rows, cols))])
+    if cols > 1 and draw(st.booleans()):
+        matrix[:, -1] = matrix[:, 0]
+    return matrix
+
+
+@st.composite
+def well_conditioned_systems(draw: st.DrawFn) -> tuple[FloatArray, FloatArray]:
+    """A diagonally dominant n x n matrix (so it is far from singular) and a right-hand side n x r."""
+    n = draw(st.integers(1, 6))
+    off = draw(small_matrices(min_rows=n, max_rows=n, max_cols=n).filter(lambda m: m.shape == (n, n)))
+    matrix = off + np.diag(np.abs(off).sum(axis=1) + 1.0)
+    rhs = draw(small_matrices(min_rows=n, max_rows=n, max_cols=3).filter(lambda m: m.shape[0] == n))
+    return matrix, rhs

@@ -1,0 +1,141 @@
+"""sysrs_ref._fixed_order: accurate, and the same bits on every machine (fixed expected bits, not only tolerances)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import given
+
+from sysrs_ref import _fixed_order as fixed_order
+from tests.strategies import (
+    FloatArray,
+    exp_arguments,
+    log1p_arguments,
+    log_arguments,
+    small_matrices,
+    tall_matrices,
+    well_conditioned_systems,
+)
+
+
+def _ulps(got: float, want: float) -> float:
+    return abs(got - want) / math.ulp(want) if want else abs(got)
+
+
+@given(exp_arguments)
+def test_exp_is_within_two_ulps(x: float) -> None:
+    assert _ulps(float(fixed_order.exp(x)), math.exp(x)) <= 2
+
+
+@given(log_arguments)
+def test_log_is_within_two_ulps(x: float) -> None:
+    want = math.log(x)
+    assert _ulps(float(fixed_order.log(x)), want) <= 2 or abs(float(fixed_order.log(x)) - want) <= 2 * 2.0**-53
+
+
+@given(log1p_arguments)
+def test_log1p_is_accurate_near_zero_and_far_from_it(x: float) -> None:
+    want = math.log1p(x)
+    assert abs(float(fixed_order.log1p(x)) - want) <= 4 * math.ulp(want) + 2.0**-1074
+
+
+def test_special_values() -> None:
+    assert fixed_order.exp([math.nan, 710.0, -746.0, math.inf, -math.inf]).tolist()[1:] == [
+        math.inf,
+        0.0,
+        math.inf,
+        0.0,
+    ]
+    assert math.isnan(fixed_order.exp(math.nan))
+    assert fixed_order.log([0.0, math.inf, 1.0]).tolist() == [-math.inf, math.inf, 0.0]
+    assert all(math.isnan(v) for v in fixed_order.log([-1.0, math.nan]).tolist())
+    assert fixed_order.sigmoid([-1000.0, 0.0, 1000.0]).tolist() == [0.0, 0.5, 1.0]
+    assert fixed_order.softplus([-1000.0, 1000.0]).tolist() == [0.0, 1000.0]
+    assert fixed_order.exp(np.zeros((0, 3))).shape == (0, 3)
+
+
+def test_the_bits_are_fixed() -> None:
+    """Exact doubles, as hex: a machine (or a change) that computes them otherwise fails here, whatever its libm."""
+    xs = [-700.5, -1.0, -1e-9, 0.1, 0.5, 1.0, 2.5, 30.0, 708.25]
+    assert [float(v).hex() for v in fixed_order.exp(xs)] == [
+        float(v).hex() for v in fixed_order.exp(np.array(xs)[::-1])[::-1]
+    ]  # elementwise: no dependence on the neighbours or the block
+    assert [float(v).hex() for v in fixed_order.exp(xs)] == [
+        "0x1.4ff475c68ca02p-1011",
+        "0x1.78b56362cef38p-2",
+        "0x1.fffffff768fa1p-1",
+        "0x1.1aec7b35a00d3p+0",
+        "0x1.a61298e1e069cp+0",
+        "0x1.5bf0a8b145769p+1",
+        "0x1.85d6fd931e0bcp+3",
+        "0x1.370470aec28edp+43",
+        "0x1.ba437b884044bp+1021",
+    ]
+    assert [float(v).hex() for v in fixed_order.log([1e-300, 0.3, 1.0, 2.0, 10.0, 12345.678, 1e300])] == [
+        "-0x1.5963447f87fb5p+9",
+        "-0x1.34378fcbda721p+0",
+        "0x0.0p+0",
+        "0x1.62e42fefa39efp-1",
+        "0x1.26bb1bbb55516p+1",
+        "0x1.2d79559791e31p+3",
+        "0x1.5963447f87fb5p+9",
+    ]
+    big = np.linspace(-5.0, 5.0, 3 * 8192 + 17)
+    assert np.array_equal(
+        fixed_order.exp(big), np.concatenate([fixed_order.exp(part) for part in np.split(big, [5, 9000])])
+    )
+
+
+@given(small_matrices(), small_matrices())
+def test_matmul_is_numpy_einsum(a: FloatArray, b: FloatArray) -> None:
+    b = b[: a.shape[1]] if b.shape[0] >= a.shape[1] else np.resize(b, (a.shape[1], b.shape[1]))
+    assert np.array_equal(fixed_order.matmul(a, b), np.einsum("ij,jk->ik", a, b))
+    assert np.allclose(fixed_order.matmul(a, b), a @ b, rtol=1e-12, atol=1e-9)
+    assert np.array_equal(fixed_order.matmul(a[0], b), np.einsum("j,jk->k", a[0], b))
+    assert fixed_order.dot(a, a) == float(np.einsum("i,i->", a.ravel(), a.ravel()))
+
+
+@given(well_conditioned_systems())
+def test_solve_solves(system: tuple[FloatArray, FloatArray]) -> None:
+    matrix, rhs = system
+    x = fixed_order.solve(matrix, rhs)
+    assert np.allclose(matrix @ x, rhs, rtol=1e-9, atol=1e-9 * (1 + np.abs(rhs).max()))
+    batch = fixed_order.solve(np.stack([matrix, 2 * matrix]), np.stack([rhs, rhs]))
+    assert np.array_equal(batch[0], x)  # each system of a batch as if alone
+    assert np.allclose(batch[1], x / 2, rtol=1e-9, atol=1e-12)
+
+
+def test_solve_refuses_a_singular_matrix() -> None:
+    try:
+        fixed_order.solve([[1.0, 2.0], [2.0, 4.0]], [1.0, 1.0])
+    except np.linalg.LinAlgError as err:
+        assert "Singular" in str(err)
+    else:
+        raise AssertionError("a singular matrix was solved")
+
+
+@given(tall_matrices(), small_matrices(min_rows=10, max_rows=10, max_cols=1))
+def test_householder_qr_is_a_qr(matrix: FloatArray, column: FloatArray) -> None:
+    rows, cols = matrix.shape
+    b = np.resize(column[:, 0], rows)
+    r, qtb = fixed_order.householder_qr(matrix, b)
+    assert np.array_equal(r, np.triu(r)) and r.shape == (cols, cols)
+    scale = 1.0 + float(np.abs(matrix).max()) ** 2
+    assert np.allclose(r.T @ r, matrix.T @ matrix, rtol=1e-9, atol=1e-9 * scale)  # R'R = A'A
+    assert math.isclose(float(qtb @ qtb), float(b @ b), rel_tol=1e-9, abs_tol=1e-9)  # Q is orthogonal
+    assert np.allclose(r.T @ qtb[:cols], matrix.T @ b, rtol=1e-8, atol=1e-7 * scale)  # R' (Q'b) = A'b
+
+
+@given(tall_matrices())
+def test_svd_is_an_svd(matrix: FloatArray) -> None:
+    u, s, v = fixed_order.svd(matrix)
+    rows, cols = matrix.shape
+    assert u.shape == (rows, cols) and s.shape == (cols,) and v.shape == (cols, cols)
+    assert np.all(np.diff(s) <= 0) and np.all(s >= 0)
+    scale = 1.0 + float(np.abs(matrix).max())
+    assert np.allclose((u * s) @ v.T, matrix, atol=1e-10 * scale * rows)
+    assert np.allclose(v.T @ v, np.eye(cols), atol=1e-12 * cols)
+    assert np.allclose(s, np.linalg.svd(matrix, compute_uv=False), atol=1e-10 * scale * rows)
+    _, again_s, _ = fixed_order.svd(matrix, start=v)  # a warm start: the same decomposition
+    assert np.allclose(again_s, s, atol=1e-10 * scale * rows)
