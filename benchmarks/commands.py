@@ -1,4 +1,4 @@
-"""W7 and W107 through the commands users run (issue 24): wall time and peak memory of each.
+"""W7 and W107 through the commands users run: wall time and peak memory of each.
 
 Run from the repository root (minutes; not in the default test run):
 

@@ -1,4 +1,4 @@
-"""Large instances (issue 24): 1,000 x 10,000 and 4,000 x 20,000 item-response matrices through ``simulate``.
+"""Large instances: 1,000 x 10,000 and 4,000 x 20,000 item-response matrices through ``simulate``.
 
 Run from the repository root (minutes; not in the default test run):
 

@@ -3,7 +3,7 @@
 Run: .venv/bin/python -m pytest benchmarks -k fast -s   (-s shows each algorithm's speed-up)
 For each algorithm on gsm (80 models x 1000 queries) at 20%: the reference's
 runs per second (a few runs) and the fast path's (1000 runs), on the same
-draws, with the outcomes of the shared runs asserted equal. Issue 5's target:
+draws, with the outcomes of the shared runs asserted equal. The target:
 the fast path at least 100x the reference's runs per second for SySRs.
 SAR and SySAR run with m = 5.
 """

@@ -1,4 +1,4 @@
-"""Peak memory of ``simulate`` on every shipped benchmark (issue 5: under 4 GiB with R = 1000, any budget).
+"""Peak memory of ``simulate`` on every shipped benchmark (the target: under 4 GiB with R = 1000, any budget).
 
 Run: .venv/bin/python -m pytest benchmarks/test_memory.py -s   (several minutes; not in the default run)
 

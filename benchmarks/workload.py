@@ -1,4 +1,4 @@
-"""The fast path's workloads W7 and W107 (issue 5): every dataset, every algorithm, R runs.
+"""The fast path's workloads W7 and W107: every dataset, every algorithm, R runs.
 
 W7:   python benchmarks/workload.py --grid table --workers 2
 W107: python benchmarks/workload.py --grid paper --a 0.1,1,10,100 --workers 2

@@ -1019,7 +1019,7 @@ non_score_spellings = st.sampled_from(
 )
 
 
-# -- stochastic instances (issue 23) -----------------------------------------------------------
+# -- stochastic instances ----------------------------------------------------------------------
 
 #: Probabilities with small denominators (ties between means and point masses are common).
 coarse_probabilities = st.sampled_from([Fraction(0), Fraction(1, 4), Fraction(1, 3), Fraction(1, 2), Fraction(1)])
@@ -1183,7 +1183,7 @@ def stochastic_files(
     return {"support": np.array(support), "probabilities": np.array(table).reshape(n_models, n_queries, n_slots)}
 
 
-# -- noisy draw batches for the fast paths on stochastic instances (issue 23, helper "fast") -------------------
+# -- noisy draw batches for the fast paths on stochastic instances ---------------------------------------
 
 
 @st.composite

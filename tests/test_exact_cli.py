@@ -1,4 +1,4 @@
-"""`python -m sysrs_ref exact`: the contract of issue 3 and its refusals."""
+"""`python -m sysrs_ref exact`: its contract and its refusals."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Exact error probabilities of stochastic instances (sysrs_ref.theory.exact_stochastic, issue 23).
+"""Exact error probabilities of stochastic instances (sysrs_ref.theory.exact_stochastic).
 
 - brute force: every draw (all arm priorities, all query orders) and every realisation (the product
   of the cells' laws phi_ij), each run by the reference through ``select`` with a StochasticDraw
@@ -325,7 +325,7 @@ WIDE = StochasticInstance.bernoulli([[_P[(i * 7 + j * 3 + i * j) % 5] for j in r
 
 @pytest.mark.parametrize("algorithm", PHASE_ALGORITHMS)
 def test_k4_l6_bernoulli_is_within_the_limit(algorithm: str) -> None:
-    """The target of issue 23: K <= 4, L <= 6 Bernoulli laws, every budget (sizes only; times in the report)."""
+    """The target: K <= 4, L <= 6 Bernoulli laws, every budget (sizes only; times in the report)."""
     for budget in range(4, 25):
         assert phase_size(WIDE, algorithm, budget) <= DEFAULT_LIMIT
         assert enumeration_size(WIDE, algorithm, budget, **({"m": 1} if algorithm == "sysar" else {})) <= DEFAULT_LIMIT

@@ -1,4 +1,4 @@
-"""The fast paths on stochastic instances (issue 23): exactly the reference's outcome for every noisy draw.
+"""The fast paths on stochastic instances: exactly the reference's outcome for every noisy draw.
 
 The reference is :func:`sysrs_ref.select` with a
 :class:`~sysrs_ref.stochastic.StochasticDraw` (pure Python, exact Fractions,

@@ -1,4 +1,4 @@
-"""simulate and simulate_many on stochastic instances (issue 23): seeded noise, the stochastic truth, invariances."""
+"""simulate and simulate_many on stochastic instances: seeded noise, the stochastic truth, invariances."""
 
 from __future__ import annotations
 

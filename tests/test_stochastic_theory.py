@@ -1,4 +1,4 @@
-"""The theory against exact stochastic error probabilities (issue 23): hardness, the lemmas, the bounds.
+"""The theory against exact stochastic error probabilities: hardness, the lemmas, the bounds.
 
 Stochastic scores S_ij ~ phi_ij (StochasticInstance). Every probability here
 is exact: the error of an algorithm is taken over the uniform draw AND the

@@ -1,4 +1,4 @@
-"""How much of SySRs' advantage over SR survives sampling noise (issue 23): ``python -m sysrs_ref noise``.
+"""How much of SySRs' advantage over SR survives sampling noise: ``python -m sysrs_ref noise``.
 
 The paper's model is stochastic (Formal Setup: S_ij ~ phi_ij), its experiments
 deterministic (greedy decoding: phi_ij point masses). This study runs both on
