@@ -69,6 +69,11 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
         help="HELM only: when one run is in several suites, the suite that wins (repeat it for an order of preference)",
     )
     sub.add_argument(
+        "--split",
+        metavar="NAME",
+        help="HELM only: the split to read: auto (default: test, as HELM's tables), a split's name (valid), or all",
+    )
+    sub.add_argument(
         "--missing",
         choices=MISSING_POLICIES,
         default="fail",
@@ -91,6 +96,7 @@ def run(args: argparse.Namespace) -> None:
         tasks=args.tasks,
         unfinished=args.unfinished,
         suites=args.suites,
+        split=args.split,
     )
     matrix, ids = save_table(table, args.out)
     n_models, n_queries = table.shape

@@ -21,7 +21,7 @@ SOURCES = ("lm-eval", "helm", "inspect", "long-csv")
 #: Which of :func:`convert`'s options each source takes (every source takes *metric* and *missing*).
 OPTIONS: Mapping[str, frozenset[str]] = {
     "lm-eval": frozenset({"filter", "reruns", "tasks"}),
-    "helm": frozenset({"epochs", "tasks", "suites"}),
+    "helm": frozenset({"epochs", "tasks", "suites", "split"}),
     "inspect": frozenset({"epochs", "tasks", "unfinished"}),
     "long-csv": frozenset(),
 }
@@ -33,6 +33,7 @@ _FLAGS = {
     "tasks": "--task (--run)",
     "unfinished": "--unfinished",
     "suites": "--suite",
+    "split": "--split",
 }
 
 
@@ -48,6 +49,7 @@ def convert(
     tasks: Sequence[str] = (),
     unfinished: str | None = None,
     suites: Sequence[str] = (),
+    split: str | None = None,
 ) -> ScoreTable:
     """Read *paths* as results of *source* (one of :data:`SOURCES`) into a :class:`ScoreTable`.
 
@@ -57,7 +59,7 @@ def convert(
     source takes (:data:`OPTIONS`; an option left at None or empty takes the
     loader's default): *filter* and *reruns* (lm-eval), *epochs* (HELM trials,
     inspect epochs), *tasks* (patterns selecting tasks or runs), *unfinished*
-    (inspect) and *suites* (HELM). Raises
+    (inspect), *suites* and *split* (HELM). Raises
     :class:`~sysrs_ref.errors.ParameterError` for an unknown source or policy,
     or an option given to a source that does not take it, and
     :class:`~sysrs_ref.errors.LoaderError` for unusable files.
@@ -86,6 +88,7 @@ def convert(
         "tasks": tuple(tasks) or None,
         "unfinished": unfinished,
         "suites": tuple(suites) or None,
+        "split": split,
     }
     for name, value in given.items():
         if value is not None and name not in OPTIONS[source]:
@@ -97,7 +100,13 @@ def convert(
         )
     if source == "helm":
         return load_helm(
-            paths, metric=metric, missing=policy, epochs=epochs or "auto", tasks=tuple(tasks), suites=tuple(suites)
+            paths,
+            metric=metric,
+            missing=policy,
+            epochs=epochs or "auto",
+            tasks=tuple(tasks),
+            suites=tuple(suites),
+            split=split or "auto",
         )
     if source == "inspect":
         return load_inspect(
