@@ -607,7 +607,7 @@ def test_inspect_directory_skips_the_log_listing(tmp_path: Path) -> None:
 
 def test_inspect_json_log_without_samples(tmp_path: Path) -> None:
     path = write(tmp_path / "a.json", json.dumps({"eval": {"model": "m", "task": "t"}}))
-    with pytest.raises(LoaderError, match="the log holds no samples"):
+    with pytest.raises(LoaderError, match="no log read holds samples .1 without any: written with --no-log-samples"):
         load_inspect(path, metric="s")
 
 

@@ -52,8 +52,8 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
     sub.add_argument(
         "--reruns",
         choices=("latest", "merge"),
-        help="lm-eval only, several runs of one model and task: latest (default) or merge (refused when their "
-        "prompts differ)",
+        help="lm-eval and inspect, several runs of one model and task: latest (lm-eval's default) or merge "
+        "(inspect's default; refused when their prompts or scores differ)",
     )
     sub.add_argument(
         "--unfinished",

@@ -22,7 +22,7 @@ SOURCES = ("lm-eval", "helm", "inspect", "long-csv")
 OPTIONS: Mapping[str, frozenset[str]] = {
     "lm-eval": frozenset({"filter", "reruns", "tasks"}),
     "helm": frozenset({"epochs", "tasks", "suites", "split"}),
-    "inspect": frozenset({"epochs", "tasks", "unfinished"}),
+    "inspect": frozenset({"epochs", "tasks", "unfinished", "reruns"}),
     "long-csv": frozenset(),
 }
 
@@ -57,7 +57,7 @@ def convert(
     :func:`~sysrs_ref.loaders.load_helm`, :func:`~sysrs_ref.loaders.load_inspect`
     or :func:`~sysrs_ref.loaders.load_long_csv`, passing on the options that
     source takes (:data:`OPTIONS`; an option left at None or empty takes the
-    loader's default): *filter* and *reruns* (lm-eval), *epochs* (HELM trials,
+    loader's default): *filter* (lm-eval), *reruns* (lm-eval, inspect), *epochs* (HELM trials,
     inspect epochs), *tasks* (patterns selecting tasks or runs), *unfinished*
     (inspect), *suites* and *split* (HELM). Raises
     :class:`~sysrs_ref.errors.ParameterError` for an unknown source or policy,
@@ -116,5 +116,6 @@ def convert(
             epochs=epochs or "auto",
             tasks=tuple(tasks),
             unfinished=unfinished or "fail",
+            reruns=reruns or "merge",
         )
     return load_long_csv(paths, metric=metric, missing=policy)
