@@ -52,8 +52,8 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
     sub.add_argument(
         "--reruns",
         choices=("latest", "merge"),
-        help="lm-eval and inspect, several runs of one model and task: latest (lm-eval's default) or merge "
-        "(inspect's default; refused when their prompts or scores differ)",
+        help="lm-eval, inspect and lighteval, several runs of one model and task: latest (the default, but for "
+        "inspect) or merge (inspect's default; refused when their prompts or scores differ)",
     )
     sub.add_argument(
         "--unfinished",

@@ -8,6 +8,7 @@ from sysrs_ref.errors import ParameterError
 from sysrs_ref.loaders._reading import PathsArg
 from sysrs_ref.loaders.helm import load_helm
 from sysrs_ref.loaders.inspect_ai import load_inspect
+from sysrs_ref.loaders.lighteval import load_lighteval
 from sysrs_ref.loaders.lm_eval import load_lm_eval
 from sysrs_ref.loaders.long_csv import load_long_csv
 from sysrs_ref.loaders.table import ScoreTable, check_missing_policy
@@ -15,7 +16,7 @@ from sysrs_ref.loaders.table import ScoreTable, check_missing_policy
 __all__ = ["OPTIONS", "SOURCES", "convert"]
 
 #: The sources that :func:`convert` reads, as ``--from`` names them.
-SOURCES = ("lm-eval", "helm", "inspect", "long-csv")
+SOURCES = ("lm-eval", "helm", "inspect", "lighteval", "long-csv")
 
 
 #: Which of :func:`convert`'s options each source takes (every source takes *metric* and *missing*).
@@ -23,6 +24,7 @@ OPTIONS: Mapping[str, frozenset[str]] = {
     "lm-eval": frozenset({"filter", "reruns", "tasks"}),
     "helm": frozenset({"epochs", "tasks", "suites", "split"}),
     "inspect": frozenset({"epochs", "tasks", "unfinished", "reruns"}),
+    "lighteval": frozenset({"reruns", "tasks"}),
     "long-csv": frozenset(),
 }
 
@@ -54,10 +56,10 @@ def convert(
     """Read *paths* as results of *source* (one of :data:`SOURCES`) into a :class:`ScoreTable`.
 
     Dispatches to :func:`~sysrs_ref.loaders.load_lm_eval`,
-    :func:`~sysrs_ref.loaders.load_helm`, :func:`~sysrs_ref.loaders.load_inspect`
-    or :func:`~sysrs_ref.loaders.load_long_csv`, passing on the options that
+    :func:`~sysrs_ref.loaders.load_helm`, :func:`~sysrs_ref.loaders.load_inspect`,
+    :func:`~sysrs_ref.loaders.load_lighteval` or :func:`~sysrs_ref.loaders.load_long_csv`, passing on the options that
     source takes (:data:`OPTIONS`; an option left at None or empty takes the
-    loader's default): *filter* (lm-eval), *reruns* (lm-eval, inspect), *epochs* (HELM trials,
+    loader's default): *filter* (lm-eval), *reruns* (lm-eval, inspect, lighteval), *epochs* (HELM trials,
     inspect epochs), *tasks* (patterns selecting tasks or runs), *unfinished*
     (inspect), *suites* and *split* (HELM). Raises
     :class:`~sysrs_ref.errors.ParameterError` for an unknown source or policy,
@@ -72,7 +74,7 @@ def convert(
     >>> convert("mlflow", [], metric="acc")
     Traceback (most recent call last):
     ...
-    sysrs_ref.errors.ParameterError: unknown source 'mlflow'; use one of lm-eval, helm, inspect, long-csv
+    sysrs_ref.errors.ParameterError: unknown source 'mlflow'; use one of lm-eval, helm, inspect, lighteval, long-csv
     >>> convert("long-csv", [], metric="score", epochs="mean")
     Traceback (most recent call last):
     ...
@@ -118,4 +120,6 @@ def convert(
             unfinished=unfinished or "fail",
             reruns=reruns or "merge",
         )
+    if source == "lighteval":
+        return load_lighteval(paths, metric=metric, missing=policy, reruns=reruns or "latest", tasks=tuple(tasks))
     return load_long_csv(paths, metric=metric, missing=policy)
