@@ -57,6 +57,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 from fnmatch import fnmatchcase
+from os import PathLike
 from pathlib import Path
 from typing import Literal, NamedTuple, get_args
 
@@ -121,7 +122,7 @@ def load_lighteval(
     check_missing_policy(missing)
     mode = _check_reruns(reruns)
     patterns = (tasks,) if isinstance(tasks, str) else tuple(tasks)
-    given = [paths] if isinstance(paths, (str, Path)) else list(paths)
+    given = [paths] if isinstance(paths, (str, PathLike)) else list(paths)
     origin = describe_paths(given)
     found = find_files(given, _is_details, "lighteval details_<task>_<date>.parquet files")
     log = FileLog()
@@ -148,7 +149,7 @@ def load_lighteval(
         log.used(file.path, len(cells), "; ".join(part for part in (note, how) if part))
         out.extend(cells)
         _check_same_samples(file, cells, texts)
-    settings = {"reruns": mode}
+    settings: dict[str, str] = {"reruns": mode}
     if patterns:
         settings["tasks"] = ", ".join(patterns)
     entries = {use.path: use for use in log.entries()}
