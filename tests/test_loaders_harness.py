@@ -755,7 +755,9 @@ def test_an_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_unknown_source_policy_and_misplaced_filter() -> None:
-    with pytest.raises(ParameterError, match="unknown source 'openllm'; use one of lm-eval, helm, inspect, lighteval, long-csv"):
+    with pytest.raises(
+        ParameterError, match="unknown source 'openllm'; use one of lm-eval, helm, inspect, lighteval, long-csv"
+    ):
         convert("openllm", [LONG_CSV / "good"], metric="score")
     with pytest.raises(ParameterError, match="use one of fail, drop-models, drop-queries"):
         convert("long-csv", [LONG_CSV / "good"], metric="score", missing="drop")
