@@ -4,7 +4,7 @@
 - ``live next``: the pairs to evaluate now (a CSV ``model,query`` on stdout, or JSON);
 - ``live record``: record a CSV of scores (columns ``model,query,score``);
 - ``live status``: spent / budget, the phase, the active models, the chosen model when done;
-- ``live run``: a session driven to the end through inspect-ai (:mod:`sysrs_ref.cli._live_run`).
+- ``live run``: a session driven to the end through inspect-ai or lm-eval (:mod:`sysrs_ref.cli._live_run`).
 
 Each command reopens the session from its run directory
 (:class:`~sysrs_ref.live.session.Session`), so they can come from different
@@ -86,7 +86,8 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
     action("status", "spent / budget, phase, active models; the chosen model when done", "--dir run1 --json")
     harness = action(
         "run",
-        "start (or resume) a session and drive it to the end through inspect-ai, which runs the pairs asked for",
+        "start (or resume) a session and drive it to the end through inspect-ai or lm-eval, which run the pairs "
+        "asked for",
         "--inspect tasks.py@arith --model openai/gpt-4o-mini --model openai/gpt-4o --scorer match --budget 20% "
         "--dir run1",
     )

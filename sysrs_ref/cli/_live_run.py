@@ -1,9 +1,10 @@
-"""``live run``: a live session driven through a harness's own Python API (inspect-ai), to the end or resumed.
+"""``live run``: a live session driven through a harness's own Python API (inspect-ai, lm-eval), to the end or resumed.
 
 ``live run --inspect FILE.py@TASK --model M1 --model M2 --scorer match --budget 10% --dir RUN`` starts a session
 on the task's samples (or resumes the one in ``RUN``), runs each batch's (model, sample) pairs with
 ``inspect_ai.eval`` (:mod:`sysrs_ref.live.inspect_harness`), writing inspect's logs to ``RUN/logs`` (``--log-dir``),
-and records every score as its call returns.
+and records every score as its call returns; ``--lm-eval TASK`` does the same through lm-eval's ``simple_evaluate``
+(:mod:`sysrs_ref.live.lm_eval_harness`), its results and samples files written under ``RUN/logs``.
 """
 
 from __future__ import annotations
@@ -22,12 +23,23 @@ __all__ = ["add_run_arguments", "run_harness"]
 
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``live run``."""
-    parser.add_argument("--inspect", required=True, metavar="FILE.py@TASK", help="the inspect-ai task to run")
+    harness = parser.add_mutually_exclusive_group(required=True)
+    harness.add_argument("--inspect", metavar="FILE.py@TASK", help="the inspect-ai task to run")
+    harness.add_argument("--lm-eval", dest="lm_eval", metavar="TASK", help="the lm-evaluation-harness task to run")
+    parser.add_argument("--include-path", metavar="DIR", help="lm-eval: a folder of task YAML files")
+    parser.add_argument("--filter", metavar="NAME", help="lm-eval: the filter whose score is read (when several)")
     parser.add_argument(
-        "--model", dest="models", action="append", default=[], metavar="MODEL", help="an inspect model (repeat it)"
+        "--model",
+        dest="models",
+        action="append",
+        default=[],
+        metavar="MODEL",
+        help="an inspect model, or lm-eval's NAME[:MODEL_ARGS] (repeat it)",
     )
-    parser.add_argument("--scorer", required=True, metavar="NAME", help="the scorer whose value is the score")
-    parser.add_argument("--log-dir", metavar="DIR", help="where inspect writes its logs (default RUN/logs)")
+    parser.add_argument(
+        "--scorer", "--metric", dest="scorer", required=True, metavar="NAME", help="inspect's scorer, lm-eval's metric"
+    )
+    parser.add_argument("--log-dir", metavar="DIR", help="where the harness writes its logs (default RUN/logs)")
     parser.add_argument("--budget", metavar="B", help="evaluations or a percentage of K*L, to start a session")
     parser.add_argument("--algorithm", default="sysrs", metavar="NAME", help="to start a session (default sysrs)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="to start a session (default 0)")
@@ -39,11 +51,25 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_harness(args: argparse.Namespace) -> None:
     """Start or resume the session in ``--dir`` and drive it to the end through inspect-ai."""
+    from sysrs_ref.live.driver import Evaluator
     from sysrs_ref.live.driver import run as drive  # here: building the parser stays light
-    from sysrs_ref.live.inspect_harness import inspect_evaluator, inspect_queries, load_task
 
-    task = load_task(args.inspect)
     folder = Path(args.dir)
+    log_dir = Path(args.log_dir) if args.log_dir else folder / "logs"
+    harness = "inspect-ai" if args.inspect else "lm-eval"
+    if args.inspect:
+        from sysrs_ref.live.inspect_harness import inspect_evaluator, inspect_queries, load_task
+
+        task = load_task(args.inspect)
+        queries = inspect_queries(task)
+        evaluator: Evaluator = inspect_evaluator(task, scorer=args.scorer, log_dir=log_dir)
+    else:
+        from sysrs_ref.live.lm_eval_harness import lm_eval_evaluator, lm_eval_queries
+
+        queries = lm_eval_queries(args.lm_eval, include_path=args.include_path)
+        evaluator = lm_eval_evaluator(
+            args.lm_eval, metric=args.scorer, filter=args.filter, output_path=log_dir, include_path=args.include_path
+        )
     if (folder / CONFIG_NAME).exists():
         session = Session.open(folder)
         if args.models and list(args.models) != list(session.models):
@@ -58,18 +84,18 @@ def run_harness(args: argparse.Namespace) -> None:
         session = Session.create(
             folder,
             list(args.models),
-            inspect_queries(task),
+            queries,
             budget=args.budget,
             algorithm=args.algorithm,
             seed=args.seed,
             params=algorithm_params(args),
         )
         started = "started"
-    log_dir = Path(args.log_dir) if args.log_dir else folder / "logs"
     with session:
-        report = drive(session, inspect_evaluator(task, scorer=args.scorer, log_dir=log_dir), chunk=args.chunk)
+        report = drive(session, evaluator, chunk=args.chunk)
         status = session.status()
-    logs = sorted(str(path) for path in log_dir.glob("*.eval")) + sorted(str(path) for path in log_dir.glob("*.json"))
+    patterns = ("*.eval", "*.json") if args.inspect else ("samples_*.jsonl",)
+    logs = sorted(str(path) for pattern in patterns for path in log_dir.rglob(pattern))
     payload: dict[str, JsonValue] = {
         "chosen": report.chosen,
         "spent": status.spent,
@@ -82,6 +108,6 @@ def run_harness(args: argparse.Namespace) -> None:
         args,
         payload,
         f"{started} {session.algorithm} on {len(session.models)} models x {len(session.queries)} samples in {folder}\n"
-        f"inspect ran {report.calls} evals of {report.recorded} (model, sample) pairs; spent {status.spent} of "
-        f"{status.budget} evaluations\nthe chosen model is {report.chosen}\ninspect logs: {len(logs)} in {log_dir}",
+        f"{harness} ran {report.calls} evaluations of {report.recorded} (model, sample) pairs; spent {status.spent} "
+        f"of {status.budget}\nthe chosen model is {report.chosen}\n{harness} logs: {len(logs)} in {log_dir}",
     )
