@@ -113,11 +113,12 @@ def test_a_session_driven_by_lm_eval_ends_as_select_and_resumes(tasks: Path, tmp
     assert len(asked) == len(set(asked)) == report.outcome.spent  # no recorded pair was run again
     samples = sorted((tmp_path / "out").rglob("samples_addone_*.jsonl"))
     assert len(samples) == report.calls + 1
+    back = load_lm_eval(tmp_path / "out", metric="exact_match", reruns="merge", missing="drop-queries")
+    assert set(back.models) == set(MODELS)  # the results files name the session's model ids
     for path in samples:  # the harness's samples files convert back to the scores recorded
-        model = next(m for m in MODELS if m.replace(":", "__") in str(path))
         table = load_lm_eval(path, metric="exact_match")
         for query, score in zip(table.queries, table.scores[0].tolist(), strict=True):
-            assert recorded[(model, query)] == score
+            assert recorded[(table.models[0], query)] == score
 
 
 def test_live_run_drives_lm_eval_from_the_command_line(

@@ -108,6 +108,6 @@ def run_harness(args: argparse.Namespace) -> None:
         args,
         payload,
         f"{started} {session.algorithm} on {len(session.models)} models x {len(session.queries)} samples in {folder}\n"
-        f"{harness} ran {report.calls} evaluations of {report.recorded} (model, sample) pairs; spent {status.spent} "
+        f"{harness} ran {report.calls} calls for {report.recorded} (model, sample) pairs; spent {status.spent} "
         f"of {status.budget}\nthe chosen model is {report.chosen}\n{harness} logs: {len(logs)} in {log_dir}",
     )

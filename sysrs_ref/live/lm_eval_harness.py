@@ -8,8 +8,9 @@ does (``"<task>/<doc_id>"``, doc ids 0, 1, ...); :func:`lm_eval_evaluator`
 makes the evaluation function of :func:`~sysrs_ref.live.driver.run`: for a
 model and some of those queries it calls ``lm_eval.simple_evaluate(model=NAME,
 model_args=ARGS, tasks=[task], samples={task: [doc ids]}, log_samples=True)``,
-writes the run's ``results_<timestamp>.json`` and
-``samples_<task>_<timestamp>.jsonl`` under *output_path* with lm-eval's own
+writes the run's ``results_<timestamp>.json`` (its ``model_name`` the
+session's model id) and ``samples_<task>_<timestamp>.jsonl`` under
+``<output_path>/<model id, / and : as __>/`` with lm-eval's own
 ``EvaluationTracker``, and reads the scores back from the samples file with
 :func:`~sysrs_ref.loaders.load_lm_eval`. lm-eval is the optional ``lm-eval``
 extra; without it these functions raise a :class:`~sysrs_ref.errors.LiveError`
@@ -95,8 +96,9 @@ def lm_eval_evaluator(
                 raise LiveError(f"query '{query}' is not a document of lm-eval task '{task}' ({prefix}<doc id>)")
             ids.append(int(doc))
         name, _, args = model.partition(":")
-        out = folder / model.replace("/", "__").replace(":", "__")
-        tracker: object = tracker_class(output_path=str(out))  # type: ignore[operator]
+        sanitized = model.replace("/", "__").replace(":", "__")
+        out = folder / sanitized
+        tracker: object = tracker_class(output_path=str(folder))  # type: ignore[operator]
         before = set(out.rglob(f"samples_{task}_*.jsonl")) if out.exists() else set()
         results: object = simple_evaluate(  # type: ignore[operator]
             model=name,
@@ -110,6 +112,9 @@ def lm_eval_evaluator(
         samples = results.get("samples") if isinstance(results, dict) else None
         if not isinstance(samples, dict) or task not in samples:
             raise LiveError(f"lm-eval ran task '{task}' on model '{model}' but returned no samples")
+        config = getattr(tracker, "general_config_tracker", None)
+        if config is not None:  # the session's model id in results_*.json (lm-eval names a model by pretrained=)
+            config.model_name, config.model_name_sanitized = model, sanitized
         tracker.save_results_aggregated(results=results, samples=samples)  # type: ignore[attr-defined]
         tracker.save_results_samples(task_name=task, samples=samples[task])  # type: ignore[attr-defined]
         written = sorted(set(out.rglob(f"samples_{task}_*.jsonl")) - before)
