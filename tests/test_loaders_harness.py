@@ -607,7 +607,7 @@ def test_inspect_directory_skips_the_log_listing(tmp_path: Path) -> None:
 
 def test_inspect_json_log_without_samples(tmp_path: Path) -> None:
     path = write(tmp_path / "a.json", json.dumps({"eval": {"model": "m", "task": "t"}}))
-    with pytest.raises(LoaderError, match="the log holds no samples"):
+    with pytest.raises(LoaderError, match=r"no log read holds samples \(1 without any: written with --no-log-samples"):
         load_inspect(path, metric="s")
 
 
@@ -755,7 +755,9 @@ def test_an_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_unknown_source_policy_and_misplaced_filter() -> None:
-    with pytest.raises(ParameterError, match="unknown source 'openllm'; use one of lm-eval, helm, inspect, long-csv"):
+    with pytest.raises(
+        ParameterError, match="unknown source 'openllm'; use one of lm-eval, helm, inspect, lighteval, long-csv"
+    ):
         convert("openllm", [LONG_CSV / "good"], metric="score")
     with pytest.raises(ParameterError, match="use one of fail, drop-models, drop-queries"):
         convert("long-csv", [LONG_CSV / "good"], metric="score", missing="drop")

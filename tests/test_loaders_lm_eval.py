@@ -76,7 +76,10 @@ def test_latest_reads_the_newest_run_of_each_model_and_task() -> None:
         "an older run of task 'gsm8k' for model 'org/model-a' (timestamp 2024-06-01T09-15-42.518023); "
         f"--reruns latest keeps {A_NEW} (--reruns merge reads every run)"
     )
-    assert note(table, A_NEW) == "the latest of 2 runs of task 'gsm8k' for model 'org/model-a'"
+    assert note(table, A_NEW) == (
+        "the latest of 2 runs of task 'gsm8k' for model 'org/model-a'; limited: 4 of 1319 documents of task 'gsm8k' "
+        "(lm-eval --limit, results_2024-07-02T14-03-11.004512.json)"
+    )
     assert note(table, A_NEW.with_name("results_2024-07-02T14-03-11.004512.json")) == (
         "the model id 'org/model-a' (its model_name); its aggregate scores are not read"
     )
@@ -221,7 +224,10 @@ def test_json_samples_files_of_mid_2024_load_in_both_layouts() -> None:
     array = JSON_2024 / "org__model-b" / "samples_arc_easy_2024-05-20T08-30-00.123456.json"
     assert lines.read_text(encoding="utf-8").startswith('{"doc_id": 0')
     assert array.read_text(encoding="utf-8").startswith("[\n")
-    assert note(table, lines) == "a .json samples file (lm-eval's main branch of May-June 2024)"
+    assert note(table, lines) == (
+        "limited: 4 of 2376 documents of task 'arc_easy' (lm-eval --limit, results_2024-06-05T10-11-12.345678.json); "
+        "a .json samples file (lm-eval's main branch of May-June 2024)"
+    )
     assert note(table, array).endswith("; one JSON array of samples (lm-eval of May 2024)")
     assert table.settings["filter"] == "none (each file's only filter)"
 
@@ -238,7 +244,7 @@ def test_an_array_entry_is_named_by_its_number(tmp_path: Path) -> None:
         load_lm_eval(path, metric="acc")
 
 
-def test_samples_without_filter_keys_that_disagree_are_several_unnamed_filters(tmp_path: Path) -> None:
+def test_samples_without_filter_keys_of_several_filters_are_never_merged(tmp_path: Path) -> None:
     """lm-eval 0.4.3 to 0.4.6 wrote one row per document and filter without naming the filter."""
     path = write(
         tmp_path / "m" / "samples_gsm8k_2024-09-05T10-00-00.jsonl",
@@ -246,10 +252,13 @@ def test_samples_without_filter_keys_that_disagree_are_several_unnamed_filters(t
     )
     with pytest.raises(LoaderError) as caught:
         load_lm_eval(path, metric="exact_match")
-    assert str(caught.value).startswith(f"{path} line 3: doc 0 again, with exact_match 0.0 (1.0 at {path} line 1)")
-    assert "lm-eval before 0.4.7" in str(caught.value)
+    assert str(caught.value).startswith(
+        f"{path}: the samples name no filter (lm-eval before 0.4.7 wrote none) and a document has 1, 2 rows"
+    )
+    assert "results_2024-09-05T10-00-00.json beside the file" in str(caught.value)
     write(path, jsonl({"doc_id": 0, "exact_match": 1.0}, {"doc_id": 0, "exact_match": 1.0}))
-    assert load_lm_eval(path, metric="exact_match").duplicates == 1
+    with pytest.raises(LoaderError, match="never merged"):
+        load_lm_eval(path, metric="exact_match")
 
 
 # -- mixed folders: metrics, filters, tasks -------------------------------------------------------------

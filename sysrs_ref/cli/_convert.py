@@ -52,8 +52,8 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
     sub.add_argument(
         "--reruns",
         choices=("latest", "merge"),
-        help="lm-eval only, several runs of one model and task: latest (default) or merge (refused when their "
-        "prompts differ)",
+        help="lm-eval, inspect and lighteval, several runs of one model and task: latest (the default, but for "
+        "inspect) or merge (inspect's default; refused when their prompts or scores differ)",
     )
     sub.add_argument(
         "--unfinished",
@@ -67,6 +67,11 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
         default=[],
         metavar="NAME",
         help="HELM only: when one run is in several suites, the suite that wins (repeat it for an order of preference)",
+    )
+    sub.add_argument(
+        "--split",
+        metavar="NAME",
+        help="HELM only: the split to read: auto (default: test, as HELM's tables), a split's name (valid), or all",
     )
     sub.add_argument(
         "--missing",
@@ -91,6 +96,7 @@ def run(args: argparse.Namespace) -> None:
         tasks=args.tasks,
         unfinished=args.unfinished,
         suites=args.suites,
+        split=args.split,
     )
     matrix, ids = save_table(table, args.out)
     n_models, n_queries = table.shape

@@ -3,7 +3,8 @@
 - ``live init``: start a session in a new run directory;
 - ``live next``: the pairs to evaluate now (a CSV ``model,query`` on stdout, or JSON);
 - ``live record``: record a CSV of scores (columns ``model,query,score``);
-- ``live status``: spent / budget, the phase, the active models, the chosen model when done.
+- ``live status``: spent / budget, the phase, the active models, the chosen model when done;
+- ``live run``: a session driven to the end through inspect-ai or lm-eval (:mod:`sysrs_ref.cli._live_run`).
 
 Each command reopens the session from its run directory
 (:class:`~sysrs_ref.live.session.Session`), so they can come from different
@@ -83,12 +84,27 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
         "0.1 is 1/10, as in a .csv matrix)",
     )
     action("status", "spent / budget, phase, active models; the chosen model when done", "--dir run1 --json")
+    harness = action(
+        "run",
+        "start (or resume) a session and drive it to the end through inspect-ai or lm-eval, which run the pairs "
+        "asked for",
+        "--inspect tasks.py@arith --model openai/gpt-4o-mini --model openai/gpt-4o --scorer match --budget 20% "
+        "--dir run1",
+    )
+    from sysrs_ref.cli._live_run import add_run_arguments
+
+    add_run_arguments(harness)
 
 
 def run(args: argparse.Namespace) -> None:
     """Run one ``live`` action."""
     if args.live_command == "init":
         _init(args)
+        return
+    if args.live_command == "run":
+        from sysrs_ref.cli._live_run import run_harness
+
+        run_harness(args)
         return
     with Session.open(args.dir, readonly=args.live_command != "record") as session:
         if args.live_command == "record":

@@ -6,8 +6,9 @@ scores (K x L x E samples in a ``.npy`` or ``.npz``, a finite law per cell in an
 ``.npz``, or a matrix of Bernoulli p_ij, :func:`as_bernoulli`) into a
 :class:`~sysrs_ref.stochastic.StochasticInstance`. The harness loaders
 (:func:`load_lm_eval`, :func:`load_helm`, :func:`load_inspect`,
-:func:`load_long_csv`, or :func:`convert` by source name) read
-lm-evaluation-harness, HELM, inspect-ai or long ``.csv`` results into a
+:func:`load_lighteval`, :func:`load_long_csv`, or :func:`convert` by source
+name) read lm-evaluation-harness, HELM, inspect-ai, lighteval (and the Open
+LLM Leaderboard's details) or long ``.csv`` results into a
 :class:`ScoreTable` (scores, ids and a report of what was merged or dropped),
 which :func:`save_table` writes as ``FILE.npy`` plus ``FILE.ids.json``.
 :func:`read_npy` and :func:`read_npz` read numpy files without trusting
@@ -22,6 +23,7 @@ from sysrs_ref.loaders.convert import SOURCES, convert
 from sysrs_ref.loaders.files import load_scores
 from sysrs_ref.loaders.helm import load_helm
 from sysrs_ref.loaders.inspect_ai import load_inspect
+from sysrs_ref.loaders.lighteval import load_lighteval
 from sysrs_ref.loaders.lm_eval import load_lm_eval
 from sysrs_ref.loaders.long_csv import load_long_csv
 from sysrs_ref.loaders.table import MISSING_POLICIES, MissingPolicy, ScoreTable, save_table
@@ -37,6 +39,7 @@ __all__ = [
     "convert",
     "load_helm",
     "load_inspect",
+    "load_lighteval",
     "load_lm_eval",
     "load_long_csv",
     "load_scores",

@@ -25,7 +25,7 @@ from sysrs_ref.loaders._reading import lfs_pointer_message, parse_json, read_fai
 from sysrs_ref.loaders.table import Cell, Samples
 from sysrs_ref.scores import checked_score
 
-__all__ = ["Stats", "identify", "read_stats"]
+__all__ = ["MAIN_SPLIT", "SPLIT_ALL", "SPLIT_AUTO", "Stats", "identify", "query_id", "read_stats"]
 
 
 def _read_json(path: Path, limit: int) -> JsonValue:
@@ -95,6 +95,10 @@ class Stats:
     names: set[str] = field(default_factory=set)
     trials: list[int] = field(default_factory=list)
     perturbed: int = 0
+    splits: dict[str, int] = field(default_factory=dict)
+    """Per split named by the stats with the metric, how many instances it has."""
+    read_splits: list[str | None] = field(default_factory=list)
+    """The splits whose instances became cells (None: stats that name no split)."""
 
 
 def _checked(value: JsonValue, where: str) -> Fraction:
@@ -104,10 +108,29 @@ def _checked(value: JsonValue, where: str) -> Fraction:
         raise LoaderError(f"{where}: score {problem}; every score must be a number in [0, 1]") from None
 
 
-def read_stats(run: Run, metric: str, mode: str, stats_limit: int) -> Stats:
-    """*run*'s cells for *metric*, one per instance, its trials reduced as *mode* says.
+#: What ``--split`` accepts besides a split's name: the split HELM's tables use, or every split.
+SPLIT_AUTO = "auto"
+SPLIT_ALL = "all"
+#: The split HELM's own tables report (its run groups' ``main_split``, unless a group names another).
+MAIN_SPLIT = "test"
 
-    Its per_instance_stats.json is read no further than *stats_limit* bytes.
+
+def query_id(key: str, split: str | None, instance: str) -> str:
+    """The query id of *instance* of the run *key* in *split*: the split is named unless it is the test split.
+
+    >>> query_id("mmlu:subject=anatomy", "test", "id7"), query_id("mmlu:subject=anatomy", "valid", "id3")
+    ('mmlu:subject=anatomy/id7', 'mmlu:subject=anatomy/valid/id3')
+    """
+    return f"{key}/{instance}" if split in (None, MAIN_SPLIT) else f"{key}/{split}/{instance}"
+
+
+def read_stats(run: Run, metric: str, mode: str, stats_limit: int, split: str = SPLIT_AUTO) -> Stats:
+    """*run*'s cells for *metric*, one per instance of the split chosen, its trials reduced as *mode* says.
+
+    *split* is a split's name, :data:`SPLIT_AUTO` (the test split when the
+    run has one, else the run's only split; a run with several splits and
+    no test split is an error) or :data:`SPLIT_ALL`. Its
+    per_instance_stats.json is read no further than *stats_limit* bytes.
     """
     assert run.stats is not None
     path = run.stats
@@ -115,8 +138,8 @@ def read_stats(run: Run, metric: str, mode: str, stats_limit: int) -> Stats:
     if not isinstance(entries, list):
         raise LoaderError(f"{path}: expected a JSON list of per-instance stats (HELM's {STATS_FILE})")
     out = Stats()
-    # per query: the instance id, then per train trial the (value, entry number, where) of each occurrence
-    seen: dict[str, tuple[str, dict[int, list[tuple[JsonValue, int, str]]]]] = {}
+    # per split, per instance: per train trial the (value, entry number, where) of each occurrence
+    seen: dict[str | None, dict[str, dict[int, list[tuple[JsonValue, int, str]]]]] = {}
     for index, entry in enumerate(entries, start=1):
         where = f"{path} entry {index}"
         if not isinstance(entry, Mapping):
@@ -145,11 +168,33 @@ def read_stats(run: Run, metric: str, mode: str, stats_limit: int) -> Stats:
                     f"{where}: stat '{metric}' has no mean (count {stat.get('count')}); HELM leaves it out when "
                     "the metric was computed on nothing"
                 )
-            query = f"{run.key}/{instance}"
-            seen.setdefault(query, (str(instance), {}))[1].setdefault(trial, []).append((stat["mean"], index, where))
-    for query, (instance, by_trial) in seen.items():
-        _instance_cells(out, run, query, instance, by_trial, mode)
+            stat_split = name.get("split")
+            split_name = stat_split if isinstance(stat_split, str) and stat_split else None
+            by_instance = seen.setdefault(split_name, {})
+            by_instance.setdefault(str(instance), {}).setdefault(trial, []).append((stat["mean"], index, where))
+    out.splits = {name: len(instances) for name, instances in seen.items() if name is not None}
+    for split_name in _chosen_splits(path, list(seen), split):
+        out.read_splits.append(split_name)
+        for instance, by_trial in seen[split_name].items():
+            _instance_cells(out, run, query_id(run.key, split_name, instance), instance, by_trial, mode)
     return out
+
+
+def _chosen_splits(path: Path, present: list[str | None], split: str) -> list[str | None]:
+    """The splits of a run to read, of those *present* (None: stats that name no split), as *split* says."""
+    named = [name for name in present if name is not None]
+    if split == SPLIT_ALL or not named:
+        return present
+    if split != SPLIT_AUTO:
+        return [name for name in present if name in (None, split)]
+    if MAIN_SPLIT in named or len(named) == 1:
+        chosen = MAIN_SPLIT if MAIN_SPLIT in named else named[0]
+        return [name for name in present if name in (None, chosen)]
+    raise LoaderError(
+        f"{path}: the run scores instances of {len(named)} splits ({', '.join(sorted(named))}) and none is "
+        f"'{MAIN_SPLIT}', the split HELM's tables report; choose one with --split NAME (or --split all, which keeps "
+        "each split's instances as queries of their own)"
+    )
 
 
 def _instance_cells(

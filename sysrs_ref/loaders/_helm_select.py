@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from fnmatch import fnmatchcase
 
 from sysrs_ref.errors import LoaderError
-from sysrs_ref.loaders._helm_read import Stats, identify, read_stats
+from sysrs_ref.loaders._helm_read import MAIN_SPLIT, SPLIT_ALL, SPLIT_AUTO, Stats, identify, read_stats
 from sysrs_ref.loaders._helm_runs import SPEC_FILE, STATS_FILE, Run
 from sysrs_ref.loaders.table import Cell, FileLog
 
@@ -52,11 +52,13 @@ def run_cells(
     *,
     stats_limit: int,
     spec_limit: int,
+    split: str = SPLIT_AUTO,
+    split_setting: str = "",
 ) -> Iterator[Cell]:
     """The cells of the runs chosen among *runs*; every run's fate is recorded in *files*, in the order found.
 
     Each run's per_instance_stats.json is read no further than *stats_limit* bytes, its run_spec.json no
-    further than *spec_limit*.
+    further than *spec_limit*; *split* is the ``--split`` choice (:func:`~sysrs_ref.loaders._helm_read.read_stats`).
     """
     notes: dict[int, str] = {}  # position in runs -> why it was left out
     for run in runs:
@@ -100,8 +102,11 @@ def run_cells(
     read: dict[int, Stats] = {}
     for position, run in candidates:
         if position not in notes:
-            read[position] = read_stats(run, metric, mode, stats_limit)
-    with_metric = [position for position, stats in read.items() if stats.exact]
+            read[position] = read_stats(run, metric, mode, stats_limit, split)
+    _leave_out_other_splits(runs, read, split, notes)
+    if split != SPLIT_AUTO or any(set(stats.splits) - {MAIN_SPLIT} for stats in read.values()):
+        settings["split"] = split_setting or split
+    with_metric = [position for position, stats in read.items() if stats.exact or stats.splits]
     if read and not with_metric:
         position = min(read)
         has = ", ".join(sorted(read[position].names)) or "no stats"
@@ -113,7 +118,7 @@ def run_cells(
             f"{others}{also}; choose one with --metric NAME"
         )
     for position, stats in read.items():
-        if not stats.exact:
+        if not stats.exact and position not in notes:
             has = ", ".join(sorted(stats.names)) or "no stats"
             notes[position] = f"no unperturbed stat named '{metric}' (another scenario or metric); its stats are {has}"
     if not preference:
@@ -128,7 +133,7 @@ def run_cells(
             files.skipped(run.path, notes[position])
             continue
         stats = read[position]
-        files.used(run.path, len(stats.exact), _note(stats, mode))
+        files.used(run.path, len(stats.exact), _note(stats, mode, split))
         yield from stats.cells
 
 
@@ -172,9 +177,42 @@ def _check_agreement(used: list[tuple[Run, Stats]]) -> None:
                         )
 
 
-def _note(stats: Stats, mode: str) -> str:
-    """How a used run was read, for the report: its trials and their reduction, the perturbed entries left out."""
-    parts = []
+def _leave_out_other_splits(runs: list[Run], read: dict[int, Stats], split: str, notes: dict[int, str]) -> None:
+    """Leave out the runs that have the metric but not the split named by --split; none having it is an error."""
+    if split in (SPLIT_AUTO, SPLIT_ALL):
+        return
+    lacking = [position for position, stats in read.items() if stats.splits and not stats.exact]
+    if lacking and len(lacking) == sum(1 for stats in read.values() if stats.splits):
+        present = sorted({name for stats in read.values() for name in stats.splits})
+        raise LoaderError(
+            f"{runs[lacking[0]].path}: --split '{split}': no run read has instances of that split; their splits "
+            f"are {', '.join(present)}"
+        )
+    for position in lacking:
+        notes[position] = (
+            f"no instance of split '{split}' (--split); its splits are {', '.join(sorted(read[position].splits))}"
+        )
+
+
+def _split_note(stats: Stats, split: str) -> str:
+    """Which split(s) a used run was read on, when it has several or the one read is not HELM's test split."""
+    read = [name for name in stats.read_splits if name is not None]
+    others = {name: count for name, count in stats.splits.items() if name not in read}
+    if not others and read in ([], [MAIN_SPLIT]):
+        return ""
+    counts = ", ".join(f"{name} ({stats.splits[name]} instances)" for name in read)
+    said = f"split {counts}" if len(read) == 1 else f"splits {counts}, each a query of its own"
+    if split == SPLIT_AUTO and read != [MAIN_SPLIT]:
+        said += f" (the run has no {MAIN_SPLIT} split)"
+    if others:
+        left = ", ".join(f"{name} ({count} instances)" for name, count in sorted(others.items()))
+        said += f"; left out: {left} (--split NAME or --split all reads them)"
+    return said
+
+
+def _note(stats: Stats, mode: str, split: str = SPLIT_AUTO) -> str:
+    """How a used run was read, for the report: its split, its trials and their reduction, the perturbed entries."""
+    parts = [_split_note(stats, split)] if _split_note(stats, split) else []
     if stats.trials and max(stats.trials) > 1:
         low, high = min(stats.trials), max(stats.trials)
         counts = str(high) if low == high else f"{low} to {high}"

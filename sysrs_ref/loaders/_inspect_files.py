@@ -18,6 +18,7 @@ import re
 import zipfile
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 
 from sysrs_ref.errors import LoaderError
@@ -30,6 +31,7 @@ __all__ = [
     "SAMPLE_MEMBER",
     "Source",
     "bookkeeping",
+    "created",
     "eval_config",
     "is_candidate",
     "model_and_task",
@@ -95,9 +97,7 @@ def _json_source(path: Path) -> Source:
 
     def samples(first_only: bool) -> Iterator[tuple[JsonValue, str]]:
         listed = document.get("samples")
-        if not isinstance(listed, list) or not listed:
-            raise LoaderError(f"{path}: the log holds no samples (was it written with --no-log-samples?)")
-        for sample in listed:
+        for sample in listed if isinstance(listed, list) else []:  # none: --no-log-samples, or 0 samples
             yield sample, str(path)
 
     status = document.get("status")
@@ -151,6 +151,38 @@ def model_and_task(document: Mapping[str, JsonValue], where: str) -> tuple[str, 
     if not isinstance(model, str) or not model.strip() or not isinstance(task, str) or not task.strip():
         raise LoaderError(f"{where}: no eval.model and eval.task; is this an inspect-ai log?")
     return model.strip(), task.strip()
+
+
+def created(document: Mapping[str, JsonValue], path: Path) -> str | None:
+    """When the log's eval was created, as an ordered key: ``eval.created``, else the file name's timestamp.
+
+    inspect names a log ``<created>_<task>_<id>.eval``, the time written ``2024-05-01T10-00-00+00-00``; both
+    forms are brought to ``2024-05-01T10:00:00`` plus the offset, as written. None when neither is there.
+    """
+    run = document.get("eval")
+    stamp = run.get("created") if isinstance(run, Mapping) else None
+    if isinstance(stamp, str) and _CREATED.match(stamp):
+        return _utc(stamp)
+    named = _NAMED.match(path.name)
+    if named is not None:
+        date, hours, minutes, seconds, offset = named.groups()
+        return _utc(f"{date}T{hours}:{minutes}:{seconds}{offset.replace('-', ':', 1) if offset else ''}")
+    return None
+
+
+_CREATED = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}")
+_NAMED = re.compile(r"^(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})((?:[+-]\d{2}-\d{2})|Z)?_")
+
+
+def _utc(stamp: str) -> str:
+    """*stamp* (ISO 8601) in UTC, to the microsecond, so that times written with other offsets compare."""
+    try:
+        moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return stamp
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return moment.isoformat(timespec="microseconds")
 
 
 def eval_config(header: Mapping[str, JsonValue]) -> Mapping[str, JsonValue]:

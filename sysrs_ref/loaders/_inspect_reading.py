@@ -21,6 +21,7 @@ from sysrs_ref.loaders._inspect_epochs import check_reductions, n_samples, recor
 from sysrs_ref.loaders._inspect_files import (
     Source,
     bookkeeping,
+    created,
     eval_config,
     model_and_task,
     open_log,
@@ -29,7 +30,12 @@ from sysrs_ref.loaders._inspect_files import (
 from sysrs_ref.loaders._inspect_values import Sample, scored_epoch
 from sysrs_ref.loaders.table import Cell, FileLog
 
-__all__ = ["UNFINISHED_MODES", "Reading", "UnfinishedMode"]
+__all__ = ["RERUNS_MODES", "UNFINISHED_MODES", "Reading", "RerunsMode", "UnfinishedMode"]
+
+#: What ``--reruns`` accepts for several logs of one (model, task): read every one, or the latest only.
+RerunsMode = Literal["merge", "latest"]
+RERUNS_MODES: tuple[RerunsMode, ...] = get_args(RerunsMode)
+_NO_SAMPLES = "the log holds no samples (written with --no-log-samples, or an eval of 0 samples); left out"
 
 #: What ``--unfinished`` accepts: refuse a log whose status is not ``success``, or leave it out with a note.
 UnfinishedMode = Literal["fail", "drop"]
@@ -48,6 +54,7 @@ class Reading:
         patterns: tuple[str, ...],
         origin: str,
         max_member_bytes: int,
+        reruns: RerunsMode = "merge",
     ) -> None:
         self.metric = metric
         self.epochs = epochs
@@ -63,6 +70,10 @@ class Reading:
         self.scorers: set[str] = set()
         self.with_metric = 0
         self.reducers: dict[str, None] = {}
+        self.reruns = reruns
+        self.superseded: dict[Path, str] = {}
+        self.empty = 0
+        self.dropped_logs: list[tuple[Path, str]] = []
 
     def settings(self) -> dict[str, str]:
         """The choices that shaped the table, for its report."""
@@ -70,12 +81,16 @@ class Reading:
         if epochs == "auto" and self.reducers:
             epochs = f"auto: {', '.join(self.reducers)} (each log's recorded reducer)"
         chosen = {"epochs": epochs, "unfinished": self.unfinished}
+        if self.reruns == "latest":
+            chosen["reruns"] = "latest (of several logs of one model and task, the latest created)"
         if self.patterns:
             chosen["tasks"] = " ".join(self.patterns)
         return chosen
 
     def cells(self, files: list[Path]) -> Iterator[Cell]:
         """Every cell of every log, recording each file's use; raises at the end when nothing was usable."""
+        if self.reruns == "latest":
+            self.superseded = self._superseded(files)
         for path in files:
             reason = bookkeeping(path)
             if reason is not None:
@@ -100,8 +115,76 @@ class Reading:
                 f"{prefix}every log ({self.dropped}) is unfinished and --unfinished drop left them all out; "
                 "finish the evals (inspect eval-retry) and convert again"
             )
+        if self.empty and self.empty + self.dropped == self.selected:
+            raise LoaderError(
+                f"{prefix}no log read holds samples ({self.empty} without any: written with --no-log-samples, or "
+                "evals of 0 samples); per-sample scores need logs with samples: run the evals again with samples logged"
+            )
         has = ", ".join(sorted(self.scorers)) if self.scorers else "no scored sample"
-        raise LoaderError(f"{prefix}no sample has a score from scorer '{self.metric}'; the logs have {has}")
+        raise LoaderError(
+            f"{prefix}no sample has a score from scorer '{self.metric}'; the logs have {has}{self._dropped_with_metric()}"
+        )
+
+    def _dropped_with_metric(self) -> str:
+        """What to add when the only logs with the scorer are unfinished ones that --unfinished drop left out."""
+        having = [(path, problem) for path, problem in self.dropped_logs if self.metric in self._scorers_of(path)]
+        if not having:
+            return ""
+        if len(having) == 1:
+            path, problem = having[0]
+            said = f"the only log with that scorer, {path}, is unfinished ({problem}) and was left out"
+        else:
+            listed = ", ".join(str(path) for path, _ in having)
+            said = f"the {len(having)} logs with that scorer are unfinished and were left out ({listed})"
+        return (
+            f"; {said} by --unfinished drop: finish the eval (inspect eval-retry), or convert without "
+            "--unfinished drop to read what it holds"
+        )
+
+    def _scorers_of(self, path: Path) -> set[str]:
+        """The scorers an (unfinished) log names: its ``eval.scorers`` and its samples' scores."""
+        found: set[str] = set()
+        with open_log(path, self.max_member_bytes) as source:
+            run = source.header.get("eval")
+            named = run.get("scorers") if isinstance(run, Mapping) else None
+            for scorer in named if isinstance(named, list) else []:
+                if isinstance(scorer, Mapping) and isinstance(scorer.get("name"), str):
+                    found.add(str(scorer.get("name")))
+            for sample, _ in source.samples(False):
+                scores = sample.get("scores") if isinstance(sample, Mapping) else None
+                if isinstance(scores, Mapping):
+                    found.update(scores)
+        return found
+
+    def _superseded(self, files: list[Path]) -> dict[Path, str]:
+        """--reruns latest: every log older than another of the same model and task, with why it is left out."""
+        groups: dict[tuple[str, str], list[tuple[str | None, Path]]] = {}
+        for path in files:
+            if bookkeeping(path) is not None:
+                continue
+            with open_log(path, self.max_member_bytes) as source:
+                model, task = model_and_task(source.header, source.header_where)
+                groups.setdefault((model, task), []).append((created(source.header, path), path))
+        out: dict[Path, str] = {}
+        for (model, task), logs in groups.items():
+            if len(logs) < 2:
+                continue
+            unknown = [path for stamp, path in logs if stamp is None]
+            if unknown:
+                raise LoaderError(
+                    f"{unknown[0]}: --reruns latest cannot tell when this log of task '{task}' for model '{model}' "
+                    "was made (no eval.created, and the file name does not begin with inspect's timestamp); "
+                    "leave --reruns out to read every log, or remove the older ones"
+                )
+            newest = max(stamp for stamp, _ in logs if stamp is not None)
+            winners = [path for stamp, path in logs if stamp == newest]
+            for stamp, path in logs:
+                if stamp != newest:
+                    out[path] = (
+                        f"an older log of task '{task}' for model '{model}' (created {stamp}); --reruns latest keeps "
+                        f"{winners[0]} (--reruns merge reads every log)"
+                    )
+        return out
 
     def _log_cells(self, path: Path) -> Iterator[Cell]:
         with open_log(path, self.max_member_bytes) as source:
@@ -112,6 +195,10 @@ class Reading:
                 self.log.skipped(path, f"task '{task}' is not selected by --task {' '.join(self.patterns)}")
                 return
             self.selected += 1
+            if path in self.superseded:
+                self.log.skipped(path, self.superseded[path])
+                self.selected -= 1
+                return
             if source.status is not None and source.status != "success":
                 problem = unfinished_problem(source)
                 if self.unfinished == "fail":
@@ -121,9 +208,14 @@ class Reading:
                         "again"
                     )
                 self.dropped += 1
+                self.dropped_logs.append((path, problem))
                 self.log.skipped(path, f"{problem}; left out by --unfinished drop")
                 return
             samples, scorers = self._samples(source)
+            if not samples:
+                self.empty += 1
+                self.log.skipped(path, _NO_SAMPLES)
+                return
             self.scorers |= scorers
             if self.metric not in scorers:
                 has = ", ".join(sorted(scorers)) if scorers else "no scored sample"

@@ -76,6 +76,13 @@ def samples_runs(paths: PathsArg) -> tuple[list[Run], list[Path]]:
                 if inside.is_file() and (_is_samples_file(inside) or _is_results_file(inside))
             ]
             if found and not any(_is_samples_file(inside) for inside in found):
+                if any(
+                    inside.name.startswith("details_") and inside.suffix == ".parquet" for inside in path.rglob("*")
+                ):
+                    raise LoaderError(
+                        f"{path}: holds lighteval output (results_*.json and details_*.parquet), not lm-eval's: "
+                        "convert it with --from lighteval"
+                    )
                 raise LoaderError(
                     f"{path}: holds lm-eval results_*.json (aggregates) but no samples_*.jsonl: run lm-eval with "
                     "--log_samples (per-sample scores are needed)"

@@ -4,7 +4,7 @@
 a :class:`Read` of :class:`Row` (doc id, filter, the metric's raw value,
 prompt and document hashes); :func:`with_metric` keeps the files having the
 metric; :func:`choose_filter` picks each file's filter and
-:func:`check_unlabelled_filters` refuses rows of several unnamed filters;
+:func:`name_unlabelled_filters` names the filters of rows that name none, from the run's results file;
 :func:`cells` yields the cells of the chosen rows, refusing a document whose
 prompt or document differs between two runs of one model and a value that is
 not one score. The rules are those of :mod:`sysrs_ref.loaders.lm_eval`.
@@ -19,10 +19,11 @@ from typing import NamedTuple
 from sysrs_ref.errors import LoaderError
 from sysrs_ref.json_types import JsonValue
 from sysrs_ref.loaders._lm_eval_files import Run
+from sysrs_ref.loaders._lm_eval_results import results_file, run_results
 from sysrs_ref.loaders._reading import parse_json, read_text
 from sysrs_ref.loaders.table import Cell, FileLog
 
-__all__ = ["Read", "Row", "cells", "check_unlabelled_filters", "choose_filter", "read_run", "with_metric"]
+__all__ = ["Read", "Row", "cells", "choose_filter", "name_unlabelled_filters", "read_run", "with_metric"]
 
 _ABSENT = object()
 """The value of a row that lacks the metric."""
@@ -130,29 +131,72 @@ def choose_filter(read: Read, filter: str | None, several: bool) -> str:
         return filters[0]
     if filter in filters:
         return filter
-    if several:
+    if not read.labelled:
+        advice = (
+            f"; the samples name no filter (lm-eval before 0.4.7) and no results_{read.run.timestamp}.json beside "
+            "the file names it: put the run's results file beside it, or leave out --filter (and ',FILTER' of "
+            "--metric)"
+        )
+    elif several:
         advice = f"; leave task '{read.run.task}' out with --task PATTERN, or convert it on its own"
     else:
         advice = "; leave out --filter for a file with a single filter" if len(filters) == 1 else ""
     raise LoaderError(f"{path}: no sample has filter '{filter}'; the file has {', '.join(filters)}{advice}")
 
 
-def check_unlabelled_filters(read: Read, chosen: str, metric: str) -> None:
-    """Refuse a file without filter keys in which one document has two scores: rows of several unnamed filters."""
+def name_unlabelled_filters(read: Read) -> Read:
+    """*read* with each row's filter named, for a file whose rows name none (lm-eval before 0.4.7).
+
+    The names come from the run's ``results_<timestamp>.json`` beside the file
+    (:mod:`sysrs_ref.loaders._lm_eval_results`); lm-eval wrote a document's
+    rows once per filter in that order, so the k-th row of a document is the
+    k-th filter's. Without names, a file whose documents repeat (rows of
+    several filters) is refused rather than merged; one whose documents do not
+    repeat has the single filter the results file names, else ``none``.
+    """
     if read.labelled:
-        return
-    first: dict[str | int, Row] = {}
+        return read
+    run = read.run
+    results = results_file(run.path.parent, run.timestamp)
+    names = run_results(results, run.task).filters if results is not None else ()
+    counts: dict[str | int, int] = {}
     for row in read.rows:
-        if row.filter != chosen or row.value is _ABSENT:
-            continue
-        seen = first.setdefault(row.doc_id, row)
-        if seen.value != row.value:
-            raise LoaderError(
-                f"{row.where}: doc {row.doc_id} again, with {metric} {row.value!r} ({seen.value!r} at {seen.where}); "
-                "the samples name no filter (lm-eval before 0.4.7 did not write one), so these are rows of several "
-                f"filters of task '{read.run.task}' that cannot be told apart: run the task again with lm-eval 0.4.7 "
-                "or later"
-            )
+        counts[row.doc_id] = counts.get(row.doc_id, 0) + 1
+    repeats = sorted(set(counts.values()))
+    if repeats == [1] and len(names) <= 1:
+        if not names or names[0] == "none":
+            return read
+        rows = [row._replace(filter=names[0]) for row in read.rows]
+        note = (
+            f"filter '{names[0]}' named by {results.name if results else ''} (the rows name none: lm-eval before 0.4.7)"
+        )
+        return read._replace(rows=rows, layout="; ".join(part for part in (read.layout, note) if part))
+    per_doc = ", ".join(str(count) for count in repeats)
+    if not names:
+        raise LoaderError(
+            f"{run.path}: the samples name no filter (lm-eval before 0.4.7 wrote none) and a document has {per_doc} "
+            f"rows: rows of several filters of task '{run.task}', which are never merged; put the run's "
+            f"results_{run.timestamp}.json beside the file (it names the filters, in the order of the rows) and "
+            "convert again, or run the task with lm-eval 0.4.7 or later"
+        )
+    if repeats != [len(names)]:
+        raise LoaderError(
+            f"{run.path}: the samples name no filter (lm-eval before 0.4.7) and {results} names {len(names)} "
+            f"({', '.join(names)}), but a document has {per_doc} rows instead of one per filter; is it the results "
+            "file of this run?"
+        )
+    seen: dict[str | int, int] = {}
+    rows = []
+    for row in read.rows:
+        position = seen.get(row.doc_id, 0)
+        seen[row.doc_id] = position + 1
+        rows.append(row._replace(filter=names[position]))
+    assert results is not None
+    note = (
+        f"filters {', '.join(names)} named by {results.name}, a document's rows in that order (the rows name none: "
+        "lm-eval before 0.4.7)"
+    )
+    return read._replace(rows=rows, layout="; ".join(part for part in (read.layout, note) if part))
 
 
 def cells(chosen: list[tuple[Read, str]], metric: str) -> Iterator[Cell]:

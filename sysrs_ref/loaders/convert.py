@@ -8,6 +8,7 @@ from sysrs_ref.errors import ParameterError
 from sysrs_ref.loaders._reading import PathsArg
 from sysrs_ref.loaders.helm import load_helm
 from sysrs_ref.loaders.inspect_ai import load_inspect
+from sysrs_ref.loaders.lighteval import load_lighteval
 from sysrs_ref.loaders.lm_eval import load_lm_eval
 from sysrs_ref.loaders.long_csv import load_long_csv
 from sysrs_ref.loaders.table import ScoreTable, check_missing_policy
@@ -15,14 +16,15 @@ from sysrs_ref.loaders.table import ScoreTable, check_missing_policy
 __all__ = ["OPTIONS", "SOURCES", "convert"]
 
 #: The sources that :func:`convert` reads, as ``--from`` names them.
-SOURCES = ("lm-eval", "helm", "inspect", "long-csv")
+SOURCES = ("lm-eval", "helm", "inspect", "lighteval", "long-csv")
 
 
 #: Which of :func:`convert`'s options each source takes (every source takes *metric* and *missing*).
 OPTIONS: Mapping[str, frozenset[str]] = {
     "lm-eval": frozenset({"filter", "reruns", "tasks"}),
-    "helm": frozenset({"epochs", "tasks", "suites"}),
-    "inspect": frozenset({"epochs", "tasks", "unfinished"}),
+    "helm": frozenset({"epochs", "tasks", "suites", "split"}),
+    "inspect": frozenset({"epochs", "tasks", "unfinished", "reruns"}),
+    "lighteval": frozenset({"reruns", "tasks"}),
     "long-csv": frozenset(),
 }
 
@@ -33,6 +35,7 @@ _FLAGS = {
     "tasks": "--task (--run)",
     "unfinished": "--unfinished",
     "suites": "--suite",
+    "split": "--split",
 }
 
 
@@ -48,16 +51,17 @@ def convert(
     tasks: Sequence[str] = (),
     unfinished: str | None = None,
     suites: Sequence[str] = (),
+    split: str | None = None,
 ) -> ScoreTable:
     """Read *paths* as results of *source* (one of :data:`SOURCES`) into a :class:`ScoreTable`.
 
     Dispatches to :func:`~sysrs_ref.loaders.load_lm_eval`,
-    :func:`~sysrs_ref.loaders.load_helm`, :func:`~sysrs_ref.loaders.load_inspect`
-    or :func:`~sysrs_ref.loaders.load_long_csv`, passing on the options that
+    :func:`~sysrs_ref.loaders.load_helm`, :func:`~sysrs_ref.loaders.load_inspect`,
+    :func:`~sysrs_ref.loaders.load_lighteval` or :func:`~sysrs_ref.loaders.load_long_csv`, passing on the options that
     source takes (:data:`OPTIONS`; an option left at None or empty takes the
-    loader's default): *filter* and *reruns* (lm-eval), *epochs* (HELM trials,
+    loader's default): *filter* (lm-eval), *reruns* (lm-eval, inspect, lighteval), *epochs* (HELM trials,
     inspect epochs), *tasks* (patterns selecting tasks or runs), *unfinished*
-    (inspect) and *suites* (HELM). Raises
+    (inspect), *suites* and *split* (HELM). Raises
     :class:`~sysrs_ref.errors.ParameterError` for an unknown source or policy,
     or an option given to a source that does not take it, and
     :class:`~sysrs_ref.errors.LoaderError` for unusable files.
@@ -70,7 +74,7 @@ def convert(
     >>> convert("mlflow", [], metric="acc")
     Traceback (most recent call last):
     ...
-    sysrs_ref.errors.ParameterError: unknown source 'mlflow'; use one of lm-eval, helm, inspect, long-csv
+    sysrs_ref.errors.ParameterError: unknown source 'mlflow'; use one of lm-eval, helm, inspect, lighteval, long-csv
     >>> convert("long-csv", [], metric="score", epochs="mean")
     Traceback (most recent call last):
     ...
@@ -86,6 +90,7 @@ def convert(
         "tasks": tuple(tasks) or None,
         "unfinished": unfinished,
         "suites": tuple(suites) or None,
+        "split": split,
     }
     for name, value in given.items():
         if value is not None and name not in OPTIONS[source]:
@@ -97,7 +102,13 @@ def convert(
         )
     if source == "helm":
         return load_helm(
-            paths, metric=metric, missing=policy, epochs=epochs or "auto", tasks=tuple(tasks), suites=tuple(suites)
+            paths,
+            metric=metric,
+            missing=policy,
+            epochs=epochs or "auto",
+            tasks=tuple(tasks),
+            suites=tuple(suites),
+            split=split or "auto",
         )
     if source == "inspect":
         return load_inspect(
@@ -107,5 +118,8 @@ def convert(
             epochs=epochs or "auto",
             tasks=tuple(tasks),
             unfinished=unfinished or "fail",
+            reruns=reruns or "merge",
         )
+    if source == "lighteval":
+        return load_lighteval(paths, metric=metric, missing=policy, reruns=reruns or "latest", tasks=tuple(tasks))
     return load_long_csv(paths, metric=metric, missing=policy)

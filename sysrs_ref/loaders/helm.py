@@ -34,6 +34,15 @@ The rules this loader follows:
   are skipped). An instance run in several train trials (``train_trial_index``
   0, 1, ...; the run spec's ``num_train_trials``) has one score per trial,
   reduced as *epochs* says (see below).
+- **Split:** each stat's ``name.split`` (``test``, ``valid``, ``train``).
+  Runs of some scenarios (``mmlu``, ``narrative_qa``) score instances of
+  both ``valid`` and ``test``; the split read is HELM's own tables' one,
+  ``test`` (*split* ``"auto"``, the default; a run with no test split is
+  read on its only split, and one with several splits but no test split is
+  an error asking for ``--split``). ``split=NAME`` reads that split only (a
+  run without it is left out, and listed); ``split="all"`` reads every
+  split. A used run's note in the report names the split read whenever the
+  run has several, with the instances left out.
 - **Model id:** ``adapter_spec.model`` of ``run_spec.json``, else
   ``adapter_spec.model_deployment``; without a ``run_spec.json``, the
   ``model=`` argument of the directory's name, else the directory's name.
@@ -43,6 +52,8 @@ The rules this loader follows:
   runs of one scenario share their query ids:
   ``mmlu:subject=anatomy,method=multiple_choice_joint,model=openai_gpt2`` and
   instance ``id12`` give ``mmlu:subject=anatomy,method=multiple_choice_joint/id12``.
+  An instance of a split other than ``test`` has the split in its id:
+  ``<run>/valid/id3``, so that splits read together never share a query.
 - **Suite:** the name of the directory holding the run directory:
   ``runs/v1.1.0/<run>/`` is in suite ``v1.1.0``. Runs kept elsewhere follow the
   same rule (``results/a/<run>/`` is in suite ``a``), so keep two copies of a
@@ -83,6 +94,7 @@ def load_helm(
     epochs: str = "auto",
     tasks: Sequence[str] = (),
     suites: Sequence[str] = (),
+    split: str = "auto",
 ) -> ScoreTable:
     """Read HELM runs (``per_instance_stats.json`` and ``run_spec.json``) into a :class:`ScoreTable`.
 
@@ -121,6 +133,10 @@ def load_helm(
     ones are an error naming both suites. A name that is no run's suite is an
     error.
 
+    *split* (``convert --split``) is the split whose instances are read:
+    ``"auto"`` (the default: ``test``, which HELM's tables report),
+    ``"all"`` or a split's name (module docstring, **Split**).
+
     Raises :class:`~sysrs_ref.errors.ParameterError` for an unknown *missing*
     or *epochs*, and :class:`~sysrs_ref.errors.LoaderError` naming the file and
     entry for anything it cannot use.
@@ -150,6 +166,7 @@ def load_helm(
     origin = describe_paths(given)
     files = FileLog()
     settings = {"epochs": _EPOCH_SETTINGS.get(mode, f"{mode} over train trials")}
+    split_setting = _split_setting(split)
     # the limits are read here, at each call, so that a changed MAX_STATS_BYTES or MAX_SPEC_BYTES takes effect
     cells = run_cells(
         find_runs(given),
@@ -162,6 +179,8 @@ def load_helm(
         origin,
         stats_limit=MAX_STATS_BYTES,
         spec_limit=MAX_SPEC_BYTES,
+        split=split,
+        split_setting=split_setting,
     )
     return assemble(cells, source="helm", metric=metric, missing=missing, origin=origin, files=files, settings=settings)
 
@@ -171,6 +190,16 @@ _EPOCH_SETTINGS = {
     "first": "first train trial (train_trial_index 0)",
     "all": "all train trials kept",
 }
+
+
+def _split_setting(split: str) -> str:
+    if not isinstance(split, str) or not split.strip():
+        raise ParameterError(f"--split must name a split (test, valid, ...), auto or all; got {split!r}")
+    if split == "auto":
+        return "auto: test where a run has it, as HELM's tables (else the run's only split)"
+    if split == "all":
+        return "all: every split, a split other than test named in the query ids"
+    return split
 
 
 def _as_names(values: Sequence[str], what: str) -> tuple[str, ...]:

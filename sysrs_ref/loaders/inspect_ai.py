@@ -43,10 +43,18 @@ The rules this loader follows:
   ``unfinished="fail"`` (the default) and left out with a note with
   ``"drop"``. A log without a ``status`` field (not written by inspect) is
   read as finished.
+- **No samples:** a log holding no sample (written with
+  ``--no-log-samples``, or an eval of 0 samples) is left out with a note; when
+  no log read holds samples, that is an error.
+- **Reruns:** with ``reruns="latest"`` only the latest log of each (model,
+  task) is read (``eval.created``, else the timestamp opening the file
+  name); with ``"merge"`` (the default) every log is, and their cells merge
+  when equal and are refused when they differ.
 - **Scorer:** the *metric* is a scorer's name, a key of the samples'
   ``scores``. A log none of whose samples has it is left out with a note
   naming the scorers it has (a folder mixing tasks or scorers); when no log
-  has it, that is an error listing the scorers there are.
+  has it, that is an error listing the scorers there are, and naming the
+  unfinished logs with that scorer that ``--unfinished drop`` left out.
 - **Value:** the scorer's ``value`` for each sample and epoch: ``"C"``
   (correct) is 1, ``"P"`` (partial) 1/2, ``"I"`` (incorrect) and ``"N"``
   (no answer) 0, a boolean 0 or 1, a number as it is; it must lie in
@@ -88,7 +96,7 @@ from os import PathLike
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.loaders._epochs import check_epochs
 from sysrs_ref.loaders._inspect_files import BOOKKEEPING, SAMPLE_MEMBER, is_candidate
-from sysrs_ref.loaders._inspect_reading import UNFINISHED_MODES, Reading, UnfinishedMode
+from sysrs_ref.loaders._inspect_reading import RERUNS_MODES, UNFINISHED_MODES, Reading, RerunsMode, UnfinishedMode
 from sysrs_ref.loaders._inspect_values import VALUE_LETTERS, score_value
 from sysrs_ref.loaders._reading import PathsArg, describe_paths, find_files
 from sysrs_ref.loaders.table import ScoreTable, assemble, check_missing_policy
@@ -96,9 +104,11 @@ from sysrs_ref.loaders.table import ScoreTable, assemble, check_missing_policy
 __all__ = [
     "BOOKKEEPING",
     "MAX_MEMBER_BYTES",
+    "RERUNS_MODES",
     "SAMPLE_MEMBER",
     "UNFINISHED_MODES",
     "VALUE_LETTERS",
+    "RerunsMode",
     "UnfinishedMode",
     "check_unfinished",
     "load_inspect",
@@ -117,6 +127,7 @@ def load_inspect(
     epochs: str = "auto",
     tasks: Sequence[str] = (),
     unfinished: str = "fail",
+    reruns: str = "merge",
 ) -> ScoreTable:
     """Read inspect-ai ``.eval`` and ``.json`` logs into a :class:`ScoreTable`; *metric* is the scorer's name.
 
@@ -127,7 +138,10 @@ def load_inspect(
     ``median``, ``mode``, ``max``, ``min``, ``all``; *tasks* (``--task``)
     fnmatch patterns selecting logs by ``eval.task`` (none: every log; a lone
     string is one pattern); *unfinished* (``--unfinished``) ``fail`` (the default) or ``drop``, for
-    logs whose status is not ``success``. The module docstring gives the
+    logs whose status is not ``success``; *reruns* (``--reruns``), for several logs of one model and task:
+    ``merge`` (the default: every log read, identical cells merged, different ones refused) or ``latest``
+    (the log created last, by ``eval.created`` or else the timestamp that opens inspect's file names; the
+    older ones listed as left out). The module docstring gives the
     rules. The table's ``files`` says what became of every file found and
     its ``settings`` the ``epochs``, ``unfinished`` and ``tasks`` choices.
     Raises :class:`~sysrs_ref.errors.LoaderError` naming the file and sample
@@ -155,12 +169,20 @@ def load_inspect(
         patterns=(tasks,) if isinstance(tasks, str) else tuple(tasks),
         origin=describe_paths(given),
         max_member_bytes=MAX_MEMBER_BYTES,  # read here, when called, so that it can be patched
+        reruns=_check_reruns(reruns),
     )
     found = find_files(given, is_candidate, "inspect-ai .eval or .json logs")
     table = assemble(
         reading.cells(found), source="inspect", metric=metric, missing=missing, origin=reading.origin, files=reading.log
     )
     return dataclasses.replace(table, settings=reading.settings())
+
+
+def _check_reruns(mode: str) -> RerunsMode:
+    for known in RERUNS_MODES:
+        if mode == known:
+            return known
+    raise ParameterError(f"unknown --reruns mode {mode!r}; use one of {', '.join(RERUNS_MODES)}")
 
 
 def check_unfinished(mode: str) -> UnfinishedMode:

@@ -24,7 +24,8 @@ The rules this loader follows:
   ``samples_`` and ``_<timestamp>`` (it may contain underscores:
   ``samples_gsm8k_cot_2024-05-01T10-00-00.jsonl`` is task ``gsm8k_cot``).
   The ``results_*.json`` files are not score inputs: they are read for the
-  model id only, and listed in the report that way. A directory holding
+  model id, a run's filter names, its document counts and runs without
+  samples (below), never for their aggregates, and listed in the report. A directory holding
   ``results_*.json`` but no samples files is an error: the run needs
   ``--log_samples``.
 - **Query id:** ``"<task>/<doc_id>"``.
@@ -50,9 +51,21 @@ The rules this loader follows:
 - **Filter.** Rows repeat once per filter (and a document may repeat within
   a file). With ``filter=None`` a file must have exactly one filter; with a
   filter given, every file read must have it. Rows without a ``filter`` key
-  (lm-eval before 0.4.7) are filter ``"none"``; in such a file, one
-  document with two different scores means rows of several unnamed filters,
-  which is an error.
+  (lm-eval before 0.4.7) are named by the run's ``results_<timestamp>.json``
+  beside the file (:mod:`sysrs_ref.loaders._lm_eval_results`): lm-eval wrote
+  a document's rows once per filter in the order of the task's
+  ``filter_list``, so the k-th row of a document is the k-th filter's, and a
+  file with one row per document has the single filter the results file
+  names (``get-answer``, say), else ``none``. Rows of several filters are
+  never merged: without a results file to name them they are an error, as is
+  a document with another number of rows than the filters named. The
+  report's note on the file says where the names came from.
+- **Limited and newer runs.** A run whose results file counts fewer scored
+  documents than the task has (``n-samples``, ``--limit``) is read, and its
+  note says ``limited: n of N documents``. A results file later than the run
+  read, of the same model and with aggregates of the task but no samples
+  file (a run without ``--log_samples``), is listed as left out, and the
+  run read says it is not the latest.
 - **Metric.** The metric may be written as lm-eval's ``results_*.json`` key,
   ``"METRIC,FILTER"`` (``"exact_match,get-answer"``): that is metric
   ``exact_match`` with filter ``get-answer``. A file in which no row has the
@@ -71,7 +84,8 @@ from typing import Literal, get_args
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.loaders._lm_eval_files import RESULTS_NAME, SAMPLES_NAME, in_order, latest, samples_runs, select_tasks
 from sysrs_ref.loaders._lm_eval_model import directory_model
-from sysrs_ref.loaders._lm_eval_samples import cells, check_unlabelled_filters, choose_filter, read_run, with_metric
+from sysrs_ref.loaders._lm_eval_runs import limited_note, newer_without_samples
+from sysrs_ref.loaders._lm_eval_samples import cells, choose_filter, name_unlabelled_filters, read_run, with_metric
 from sysrs_ref.loaders._reading import PathsArg, describe_paths
 from sysrs_ref.loaders.table import FileLog, ScoreTable, assemble, check_missing_policy
 
@@ -137,13 +151,25 @@ def load_lm_eval(
         if run.path.parent not in models:
             models[run.path.parent] = directory_model(run.path.parent, log)
     kept = latest(runs, models, log) if mode == "latest" else [(run, "") for run in runs]
+    kept = newer_without_samples(kept, every_run, models, log)
     reads = with_metric(
-        [read_run(run, models[run.path.parent], metric_name, note) for run, note in kept], metric_name, log
+        [
+            name_unlabelled_filters(
+                read_run(
+                    run,
+                    models[run.path.parent],
+                    metric_name,
+                    "; ".join(part for part in (note, limited_note(run)) if part),
+                )
+            )
+            for run, note in kept
+        ],
+        metric_name,
+        log,
     )
     chosen = [(read, choose_filter(read, chosen_filter, len(reads) > 1)) for read in reads]
     used_filters: list[str] = []
     for read, name in chosen:
-        check_unlabelled_filters(read, name, metric_name)
         log.used(read.run.path, sum(1 for row in read.rows if row.filter == name), read.layout)
         if name not in used_filters:
             used_filters.append(name)

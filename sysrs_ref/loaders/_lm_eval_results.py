@@ -1,0 +1,113 @@
+"""What an lm-evaluation-harness ``results_<timestamp>.json`` says about the samples files of its run.
+
+lm-eval writes a run's aggregates as ``results_<timestamp>.json`` beside its
+``samples_<task>_<timestamp>.jsonl`` files, with the same ``<timestamp>``.
+Three of its fields are read here, never its aggregate scores:
+
+- the task's filters, in lm-eval's order: the ``name`` of each item of
+  ``configs.<task>.filter_list``, else the ``FILTER`` of the task's
+  ``METRIC,FILTER`` keys in ``results.<task>`` (``_stderr`` keys aside), in
+  the order written. lm-eval writes a document's rows once per filter in that
+  order, so before 0.4.7 (whose rows name no filter) the k-th row of a
+  document is that of the k-th filter;
+- ``n-samples.<task>``: ``{"original": N, "effective": n}``, the documents
+  of the task and those scored (fewer under ``--limit``); else
+  ``config.limit``;
+- the tasks of ``results``: a results file later than every samples file of
+  a task, with no samples file of its own for it, is a run made without
+  ``--log_samples``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from sysrs_ref.errors import LoaderError
+from sysrs_ref.json_types import JsonValue
+from sysrs_ref.loaders._reading import read_json
+
+__all__ = ["RunResults", "results_file", "results_timestamp", "run_results"]
+
+_TIMESTAMP = re.compile(r"^results_(?P<timestamp>\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?)\.json$")
+
+
+@dataclass(frozen=True)
+class RunResults:
+    """What one results file says of one task."""
+
+    path: Path
+    filters: tuple[str, ...]
+    """The task's filters in lm-eval's order (empty: the file does not say)."""
+    documents: tuple[int, int] | None
+    """(scored, of the task's documents) from ``n-samples``, or None."""
+    limit: float | None
+    """``config.limit`` (None: no limit, or not written)."""
+    tasks: frozenset[str]
+    """The tasks (and groups) of its ``results``."""
+
+
+def results_timestamp(path: Path) -> str | None:
+    """The ``<timestamp>`` of ``results_<timestamp>.json``, or None for another name.
+
+    >>> results_timestamp(Path("results_2024-05-01T10-00-00.5.json")), results_timestamp(Path("results.json"))
+    ('2024-05-01T10-00-00.5', None)
+    """
+    match = _TIMESTAMP.match(path.name)
+    return match.group("timestamp") if match else None
+
+
+def results_file(directory: Path, timestamp: str) -> Path | None:
+    """The ``results_<timestamp>.json`` of the run *timestamp* in *directory*, if there is one."""
+    path = directory / f"results_{timestamp}.json"
+    return path if path.is_file() else None
+
+
+def run_results(path: Path, task: str) -> RunResults:
+    """What the results file *path* says of *task* (a :class:`LoaderError` naming it when it is not one)."""
+    document = read_json(path)
+    if not isinstance(document, Mapping):
+        raise LoaderError(f"{path}: expected a JSON object (an lm-eval results file)")
+    results = document.get("results")
+    results = results if isinstance(results, Mapping) else {}
+    return RunResults(
+        path,
+        _filters(document, results, task),
+        _documents(document.get("n-samples"), task),
+        _limit(document.get("config")),
+        frozenset(str(name) for name in results),
+    )
+
+
+def _filters(document: Mapping[str, JsonValue], results: Mapping[str, JsonValue], task: str) -> tuple[str, ...]:
+    configs = document.get("configs")
+    config = configs.get(task) if isinstance(configs, Mapping) else None
+    listed = config.get("filter_list") if isinstance(config, Mapping) else None
+    if isinstance(listed, list):
+        names = [item.get("name") for item in listed if isinstance(item, Mapping)]
+        if names and all(isinstance(name, str) and name for name in names):
+            return tuple(dict.fromkeys(str(name) for name in names))
+    aggregates = results.get(task)
+    found: dict[str, None] = {}
+    for key in aggregates if isinstance(aggregates, Mapping) else ():
+        metric, comma, name = key.partition(",")
+        if comma and name and not metric.endswith("_stderr"):
+            found[name] = None
+    return tuple(found)
+
+
+def _documents(counts: JsonValue, task: str) -> tuple[int, int] | None:
+    entry = counts.get(task) if isinstance(counts, Mapping) else None
+    if not isinstance(entry, Mapping):
+        return None
+    original, effective = entry.get("original"), entry.get("effective")
+    if isinstance(original, int) and isinstance(effective, int) and not isinstance(original, bool):
+        return (effective, original)
+    return None
+
+
+def _limit(config: JsonValue) -> float | None:
+    limit = config.get("limit") if isinstance(config, Mapping) else None
+    return float(limit) if isinstance(limit, (int, float)) and not isinstance(limit, bool) else None
