@@ -113,6 +113,7 @@ def test_live_next_imports_only_what_a_session_needs(tmp_path: Path) -> None:
     assert {name for name in loaded if name.startswith("sysrs_ref.cli.")} == {
         "sysrs_ref.cli._main",
         "sysrs_ref.cli._live",
+        "sysrs_ref.cli._live_run",  # the arguments of `live run` (no harness is imported)
         "sysrs_ref.cli._common",
     }
     unneeded = ("datasets", "loaders", "fast", "simulation", "theory", "subset", "experiments", "conformance")
