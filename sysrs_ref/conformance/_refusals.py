@@ -332,7 +332,7 @@ def _exact_cases() -> Iterator[Case]:
         "exact",
         "exact-budget-below-K",
         "budget",
-        "n = 2 < K = 3.",
+        "n = 2 < K = 3: the budget is checked before the too_large rule (contracts §18.2, §16).",
         {"algorithm": "sysrs", "params": {}, "budget": 2, **_TIED},
     )
 
