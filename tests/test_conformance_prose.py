@@ -154,7 +154,9 @@ def test_the_checks_catch_a_page_that_lost_a_rule() -> None:
 
 
 #: Cases whose note states the rule they pin, and so must say where the contracts state it.
-RULE_CASES = re.compile(r"^(refuse-bound-|refuse-exact-|exact-.*-largest$|ucbe-lrf-refuse-|ucbe-lrf-rank|(?:sr|sysrs|sar|sysar)-schedule-|.*-exact-gap-)")
+RULE_CASES = re.compile(
+    r"^(refuse-bound-|refuse-exact-|exact-.*-largest$|ucbe-lrf-refuse-|ucbe-lrf-rank|(?:sr|sysrs|sar|sysar)-schedule-|.*-exact-gap-)"
+)
 
 SECTION = re.compile(r"contracts §(\d+(?:\.\d+)?)")
 

@@ -172,7 +172,12 @@ def _lrf_refusals() -> Iterator[Case]:
             "dropout 0.0005 is neither 0 nor in [0.001, 1) (contracts §11.1).",
             _lrf({**_SMALL_LRF, "dropout": "0.0005"}, _CELLS, 7),
         ),
-        ("members-one", "params", "members = 1: the spread needs C >= 2 (contracts §11.1).", _lrf({"members": "1"}, _CELLS, 7)),
+        (
+            "members-one",
+            "params",
+            "members = 1: the spread needs C >= 2 (contracts §11.1).",
+            _lrf({"members": "1"}, _CELLS, 7),
+        ),
         (
             "warmup-above-100",
             "params",
@@ -246,15 +251,30 @@ def _bound_cases() -> Iterator[Case]:
     paired = {"bound": "bernstein_paired", "n": 5, "population": 5, "delta": "1/5", "sigma2": "4/25"}
     lower = {"bound": "lower", "n": 10, "delta": "1/10", "s": "3/10"}
     for name, kind, data, note in (
-        ("sysrs-tied-best", "conditions", {"bound": "sysrs", "budget": 6, **_TIED}, "Two models tie for the best: H3 is infinite."),
-        ("sr-tied-best", "conditions", {"bound": "sr", "budget": 6, **_TIED}, "Two models tie for the best: H2 is infinite."),
+        (
+            "sysrs-tied-best",
+            "conditions",
+            {"bound": "sysrs", "budget": 6, **_TIED},
+            "Two models tie for the best: H3 is infinite.",
+        ),
+        (
+            "sr-tied-best",
+            "conditions",
+            {"bound": "sr", "budget": 6, **_TIED},
+            "Two models tie for the best: H2 is infinite.",
+        ),
         (
             "ucbe-a-too-large",
             "conditions",
             {"bound": "ucbe", "budget": 8, "a": "100", **_UNIQUE},
             "The UCB-E bound needs a <= 25/36 (n - K) / H1.",
         ),
-        ("ucbe-a-zero", "conditions", {"bound": "ucbe", "budget": 8, "a": "0", **_UNIQUE}, "The UCB-E bound needs a > 0."),
+        (
+            "ucbe-a-zero",
+            "conditions",
+            {"bound": "ucbe", "budget": 8, "a": "0", **_UNIQUE},
+            "The UCB-E bound needs a > 0.",
+        ),
         ("ucbe-tied-best", "conditions", {"bound": "ucbe", "budget": 6, "a": "1/100", **_TIED}, "H1 is infinite."),
         (
             "sysrs-budget-below-K",
@@ -263,7 +283,12 @@ def _bound_cases() -> Iterator[Case]:
             "n = 2 < K = 3: a budget outside [K, K L] is a budget refusal, as for the algorithms.",
         ),
         ("sr-budget-above-KL", "budget", {"bound": "sr", "budget": 13, **_UNIQUE}, "n = 13 > K L = 12."),
-        ("ucbe-budget-above-KL", "budget", {"bound": "ucbe", "budget": 13, "a": "1/100", **_UNIQUE}, "n = 13 > K L = 12."),
+        (
+            "ucbe-budget-above-KL",
+            "budget",
+            {"bound": "ucbe", "budget": 13, "a": "1/100", **_UNIQUE},
+            "n = 13 > K L = 12.",
+        ),
         (
             "sysrs-score-above-one",
             "instance",
@@ -284,10 +309,20 @@ def _bound_cases() -> Iterator[Case]:
         ("bernstein-paired-delta-negative", "conditions", {**paired, "delta": "-1/5"}, "The lemma needs Delta >= 0."),
         ("bernstein-paired-delta-above-one", "conditions", {**paired, "delta": "6/5"}, "The lemma needs Delta <= 1."),
         ("bernstein-paired-n-above-N", "conditions", {**paired, "n": 6}, "The lemma needs n <= N."),
-        ("bernstein-paired-sigma2-negative", "conditions", {**paired, "sigma2": "-1/25"}, "The lemma needs sigma^2 >= 0."),
+        (
+            "bernstein-paired-sigma2-negative",
+            "conditions",
+            {**paired, "sigma2": "-1/25"},
+            "The lemma needs sigma^2 >= 0.",
+        ),
         ("lower-n-zero", "conditions", {**lower, "n": 0}, "Theorem lower-bound needs n >= 1."),
         ("lower-delta-zero", "conditions", {**lower, "delta": "0"}, "Theorem lower-bound needs Delta in (0, 1/2)."),
-        ("lower-delta-half", "conditions", {**lower, "delta": "1/2", "s": "1/2"}, "Theorem lower-bound needs Delta < 1/2."),
+        (
+            "lower-delta-half",
+            "conditions",
+            {**lower, "delta": "1/2", "s": "1/2"},
+            "Theorem lower-bound needs Delta < 1/2.",
+        ),
         ("lower-s-below-delta", "conditions", {**lower, "s": "1/20"}, "Theorem lower-bound needs s >= Delta."),
         (
             "lower-s-above-half",
@@ -311,8 +346,7 @@ def _exact_cases() -> Iterator[Case]:
             "exact",
             f"exact-{name}-too-large",
             "too_large",
-            f"8 models x 40 queries: {draws} draws, far above the 10^6 of the too_large rule "
-            "(contracts §18.2).",
+            f"8 models x 40 queries: {draws} draws, far above the 10^6 of the too_large rule (contracts §18.2).",
             {"algorithm": name, "params": {}, "budget": 160, **big},
         )
     for name, rows, draws in (
@@ -326,7 +360,12 @@ def _exact_cases() -> Iterator[Case]:
             "too_large",
             f"Just above the threshold: {draws} draws > 10^6, though this package's engines could enumerate it; "
             f"exact-{name}-...-largest, one query fewer, is answered (contracts §18.2).",
-            {"algorithm": name, "params": {"m": "1"} if name == "sar" else {}, "budget": len(rows) * 2, **_bad_scores([list(r) for r in rows])},
+            {
+                "algorithm": name,
+                "params": {"m": "1"} if name == "sar" else {},
+                "budget": len(rows) * 2,
+                **_bad_scores([list(r) for r in rows]),
+            },
         )
     yield _refusal(
         "exact",

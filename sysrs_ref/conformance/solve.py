@@ -281,7 +281,7 @@ def exact_draws(n_models: int, n_queries: int, *, synchronized: bool) -> int:
     >>> exact_draws(2, 9, synchronized=True), exact_draws(2, 6, synchronized=False)
     (725760, 1036800)
     """
-    return math.factorial(n_models) * math.factorial(n_queries) ** (1 if synchronized else n_models)
+    return math.factorial(n_models) * math.prod([math.factorial(n_queries)] * (1 if synchronized else n_models))
 
 
 def _exact(data: Input) -> dict[str, JsonValue]:

@@ -104,7 +104,7 @@ DESCRIPTIONS = {
         "Delta)), for 0 <= Delta <= 1 (Lemma bernstein-paired); lower takes n, delta, s: 1/4 exp(-11 n / "
         "H3(Delta, V)) with V = s - Delta^2 and H3(Delta, V) = (2V + 2/3 (1 + Delta) Delta) / Delta^2, the "
         "one-model H_{3,i}, for 0 < Delta < 1/2, Delta <= s <= 1/2, n >= 1 (Theorem lower-bound). Rational "
-        "inputs are exact \"p/q\" texts, not decimals. prefactor and exponent are compared exactly; value, the "
+        'inputs are exact "p/q" texts, not decimals. prefactor and exponent are compared exactly; value, the '
         "double nearest prefactor * exp(-exponent), within a relative 1e-12, since few languages round exp "
         "correctly. A budget outside [K, K L] is refused with the kind budget; a bound asked outside the other "
         "conditions of its proof with the kind conditions."
