@@ -133,6 +133,8 @@ def test_the_exact_outputs_have_the_documented_keys() -> None:
         if topm:
             m = int(case["input"]["params"]["m"])
             assert all(len(key.split(",")) == m for key in expected["top_m_law"]), case_id
+    for name in ("us", "sysrs", "ucbe"):  # a model never chosen has no key: the keys are indices, not positions
+        assert set(CASES["exact"][f"exact-{name}-never-chosen"]["expected"]["law"]) == {"0", "2"}
     keys = CASES["exact"]["exact-sar-three-models-n4"]["expected"]["top_m_law"]
     assert "0,1" in keys and "1,0" in keys  # ranking order, not sorted
 

@@ -288,6 +288,19 @@ def _exact_cases() -> Iterator[Case]:
                     f"exact-{name}-{label}-n{budget}",
                     {"algorithm": name, "params": params, "budget": budget, **matrix_json(matrix)},
                 )
+    for name in ("us", "sysrs", "ucbe"):
+        yield Case(
+            "exact",
+            f"exact-{name}-never-chosen",
+            {
+                "algorithm": name,
+                "params": {"a": "1"} if name == "ucbe" else {},
+                "budget": 11,
+                **matrix_json(_rows("1101", "0000", "1011")),
+            },
+            'Model 1 scores 0 everywhere and is never chosen: law has no key "1", so the keys are model '
+            "indices, not positions among the models that can be chosen (contracts §18.2).",
+        )
     for name, rows, draws in (
         ("sysrs", ("110100101", "011011010"), "2! 9! = 725,760"),
         ("us", ("11010", "01101"), "2! (5!)^2 = 28,800"),
