@@ -358,14 +358,14 @@ def _schedule_runs() -> Iterator[Case]:
 
 def _lrf_rank_case() -> Case:
     rng = np.random.default_rng(2030)
-    n_models, n_queries = 4, 6
+    n_models, n_queries = 5, 6
     scores = [[float(x) for x in row] for row in (rng.random((n_models, n_queries)) < 0.55)]
     data: dict[str, JsonValue] = {
         "algorithm": "ucbe-lrf",
         "params": dict(_LRF_RANK),
         "K": n_models,
         "L": n_queries,
-        "budget": 12,
+        "budget": 16,
         **matrix_json([[Fraction(x) for x in row] for row in scores]),
         "draw": {
             "cell_order": [int(x) for x in rng.permutation(n_models * n_queries)],
@@ -375,7 +375,7 @@ def _lrf_rank_case() -> Case:
     }
     note = (
         "rank 2: every ALS update solves a 2 x 2 system by Gaussian elimination with partial pivoting, then back "
-        "substitution (contracts §11.5)."
+        "substitution (contracts §11.5); a rank-1 fit chooses model 2, not 3."
     )
     return Case("algorithms", "ucbe-lrf-rank2", data, note)
 
