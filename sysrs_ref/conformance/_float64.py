@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from sysrs_ref.conformance.values import JsonValue
 
-__all__ = ["float_answer"]
+__all__ = ["float_answer", "float_sar_by_sums"]
 
 Input = Mapping[str, JsonValue]
 
@@ -136,7 +136,8 @@ def _successive_rejects(data: Input) -> dict[str, JsonValue]:
     return run.answer(active + eliminated[::-1])
 
 
-def _successive_accepts_rejects(data: Input) -> dict[str, JsonValue]:
+def _successive_accepts_rejects(data: Input, *, by_sums: bool = False) -> dict[str, JsonValue]:
+    """SAR and SySAR in float64: gaps of float means (sum / count), or with *by_sums* of the float sums themselves."""
     run = _Run(data)
     params = data.get("params")
     assert isinstance(params, Mapping)
@@ -144,8 +145,12 @@ def _successive_accepts_rejects(data: Input) -> dict[str, JsonValue]:
     active, accepted, rejected = list(range(run.n_models)), list[int](), list[int]()
 
     def decide(models: list[int]) -> None:
-        order = run.by_mean(models)
-        means = [run.mean(model) for model in order]
+        if by_sums:  # every active model has the same count: the sums order them as the means would, exactly
+            order = sorted(models, key=lambda m: (-run.sums[m], run.rank[m]))
+            means = [run.sums[model] for model in order]
+        else:
+            order = run.by_mean(models)
+            means = [run.mean(model) for model in order]
         places = m - len(accepted)
         accept = places >= len(order) or (places > 0 and means[0] - means[places] > means[places - 1] - means[-1])
         chosen = order[0] if accept else order[-1]
@@ -287,3 +292,17 @@ def float_answer(family: str, data: Input, *, indices_only: bool = False) -> dic
         return None if solver is None else solver(data)
     except (ArithmeticError, ValueError, KeyError, IndexError, AssertionError):
         return None  # an input it cannot handle (a refusal case): nothing to compare
+
+
+def float_sar_by_sums(data: Input) -> dict[str, JsonValue] | None:
+    """SAR or SySAR in float64 with the gaps taken between float sums, not float means; None for other inputs.
+
+    Exact for binary scores (integer sums are exact in doubles), so only
+    cases with fractional scores tell it from exact arithmetic.
+    """
+    if data.get("algorithm") not in ("sar", "sysar"):
+        return None
+    try:
+        return _successive_accepts_rejects(data, by_sums=True)
+    except (ArithmeticError, ValueError, KeyError, IndexError, AssertionError):
+        return None

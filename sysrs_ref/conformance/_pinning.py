@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 
+import numpy as np
+
 from sysrs_ref.algorithms.registry import ALGORITHMS
 from sysrs_ref.conformance._case import Case
 from sysrs_ref.conformance._refusals import refusal_cases
@@ -215,6 +217,84 @@ _FOUND_INDICES: tuple[tuple[str, dict[str, str], _Matrix, int, list[list[int]], 
     ),
 )
 
+#: Found by a seeded search where SAR's decision from float64 means and from float64 sums both answer otherwise.
+_FOUND_GAPS: tuple[tuple[str, dict[str, str], _Matrix, int, list[list[int]], list[int]], ...] = (
+    (
+        "sar",
+        {"m": "1"},
+        [[0.05, 0.9, 0.8, 0.1], [0.9, 0.6, 0.1, 0.6], [0.20000000000000007, 0.8, 0.9, 1.0], [0.45, 0.6, 0.4, 0.55]],
+        12,
+        [[3, 0, 1, 2], [2, 0, 1, 3], [2, 1, 3, 0], [0, 3, 2, 1]],
+        [2, 1, 3, 0],
+    ),
+    (
+        "sar",
+        {"m": "2"},
+        [
+            [1.1102230246251565e-16, 0.55, 0.7, 1.1102230246251565e-16, 0.3],
+            [0.6, 0.7, 0.20000000000000007, 0.1, 0.6],
+            [0.55, 0.0, 0.45, 0.3, 0.9],
+            [0.55, 0.55, 1.0, 0.0, 0.15],
+        ],
+        19,
+        [[2, 1, 3, 0, 4], [2, 1, 0, 4, 3], [1, 3, 4, 0, 2], [4, 2, 0, 3, 1]],
+        [1, 3, 2, 0],
+    ),
+    (
+        "sysar",
+        {"m": "1"},
+        [
+            [0.85, 1.0, 0.5, 1.1102230246251565e-16, 0.9],
+            [0.5, 0.85, 0.9, 0.20000000000000007, 0.7],
+            [0.5, 0.75, 0.9999999999999999, 0.6, 0.85],
+            [0.3, 0.25, 0.35, 0.85, 0.3],
+        ],
+        12,
+        [[2, 0, 1, 4, 3]],
+        [2, 1, 3, 0],
+    ),
+    (
+        "sysar",
+        {"m": "1"},
+        [
+            [0.30000000000000004, 0.2, 0.25, 0.0],
+            [0.8, 0.3, 0.8, 1.1102230246251565e-16],
+            [0.8, 0.05, 0.4, 0.20000000000000007],
+        ],
+        11,
+        [[2, 1, 3, 0]],
+        [1, 0, 2],
+    ),
+)
+
+_GAP_NOTE = (
+    "Found by a seeded search: SAR's accept and reject gaps computed in float64 decide otherwise, whether from "
+    "float means (sum / count) or from float sums (contracts §10, §13)."
+)
+
+#: Algorithm runs whose schedule the literal capped reading, or a float64 logbar(K), changes (contracts §6).
+_SCHEDULE_RUNS: tuple[tuple[str, int, int, int, str], ...] = (
+    (
+        "capped-literal",
+        4,
+        9,
+        33,
+        "K = 4, L = 9, n = 33: the capped schedule is (6, 8, 9); scaling the paper's rounded (5, 7, 10) by 9/7, "
+        "the literal reading of 'reallocate proportionally', gives (6, 9, 9) and other batches (contracts §6).",
+    ),
+    (
+        "logbar-float",
+        5,
+        32,
+        112,
+        "K = 5, n = 112: the paper's schedule is exactly (12, 15, 20, 30); with logbar(5) in float64 the quotients "
+        "land just above 15 and 30 and ceil gives (12, 16, 20, 31): other batches (contracts §6, §13).",
+    ),
+)
+
+#: UCB-E-LRF at rank 2: its ALS solves 2 x 2 systems by Gaussian elimination with partial pivoting (contracts §11.5).
+_LRF_RANK = {"rank": "2", "batch": "2", "members": "4", "sweeps": "2"}
+
 _INDEX_NOTE = (
     "Found by a seeded search: even with exact sums and means, UCB indices rounded to float64 "
     "(float(mean) + sqrt(a / N)) order these models otherwise."
@@ -255,6 +335,49 @@ def _exactness_algorithm_cases() -> Iterator[Case]:
     for number, (name, params, scores, budget, orders, priority) in enumerate(_FOUND_INDICES):
         data = _algorithm_input(name, params, scores, budget, orders, priority)
         yield Case("algorithms", f"{name}-exact-index-{number + 1}", data, _INDEX_NOTE, ("exactness",))
+    for number, (name, params, scores, budget, orders, priority) in enumerate(_FOUND_GAPS):
+        data = _algorithm_input(name, params, scores, budget, orders, priority)
+        yield Case("algorithms", f"{name}-exact-gap-{number + 1}", data, _GAP_NOTE, ("exactness",))
+    yield from _schedule_runs()
+    yield _lrf_rank_case()
+
+
+def _schedule_runs() -> Iterator[Case]:
+    """SR, SySRs, SAR and SySAR on the shapes where a wrong schedule shows in the batches."""
+    for label, n_models, n_queries, budget, note in _SCHEDULE_RUNS:
+        rng = np.random.default_rng([2029, n_models, n_queries, budget])
+        scores = [[float(x) for x in row] for row in (rng.random((n_models, n_queries)) < 0.5)]
+        for name in ("sr", "sysrs", "sar", "sysar"):
+            spec = ALGORITHMS[name]
+            orders = [[int(x) for x in rng.permutation(n_queries)] for _ in range(1 if spec.synchronized else n_models)]
+            priority = [int(x) for x in rng.permutation(n_models)]
+            params = {"m": "2"} if "m" in spec.defaults else {}
+            data = _algorithm_input(name, params, scores, budget, orders, priority)
+            yield Case("algorithms", f"{name}-schedule-{label}", data, note)
+
+
+def _lrf_rank_case() -> Case:
+    rng = np.random.default_rng(2030)
+    n_models, n_queries = 5, 6
+    scores = [[float(x) for x in row] for row in (rng.random((n_models, n_queries)) < 0.55)]
+    data: dict[str, JsonValue] = {
+        "algorithm": "ucbe-lrf",
+        "params": dict(_LRF_RANK),
+        "K": n_models,
+        "L": n_queries,
+        "budget": 16,
+        **matrix_json([[Fraction(x) for x in row] for row in scores]),
+        "draw": {
+            "cell_order": [int(x) for x in rng.permutation(n_models * n_queries)],
+            "arm_priority": [int(x) for x in rng.permutation(n_models)],
+            "seed": int(rng.integers(0, 2**53)),
+        },
+    }
+    note = (
+        "rank 2: every ALS update solves a 2 x 2 system by Gaussian elimination with partial pivoting, then back "
+        "substitution (contracts §11.5); a rank-1 fit chooses model 2, not 3."
+    )
+    return Case("algorithms", "ucbe-lrf-rank2", data, note)
 
 
 #: (K, n) where float64 logbar(K) puts (n - K) / (logbar(K) (K + 1 - k)) just above an integer: ceil is one more.
@@ -272,7 +395,25 @@ def _schedule_cases() -> Iterator[Case]:
         )
 
 
-_FLOAT_PERCENTAGES = (("0.29%", 100, 1000), ("0.57%", 10, 1000), ("2.3%", 3, 1000), ("9.2%", 50, 200))
+_FLOAT_PERCENTAGES = (
+    ("0.29%", 100, 1000),
+    ("0.57%", 10, 1000),
+    ("2.3%", 3, 1000),
+    ("9.2%", 50, 200),
+    ("32.3%", 3, 1000),
+    ("1.14%", 50, 100),
+)
+
+
+_BUDGET_NOTE = "p K L / 100 is an integer, but with p read as a float64 the product falls just below it."
+
+_EVERY_ORDER = (
+    "p K L / 100 is an integer, and every float64 order of the expression falls just below it: p*K*L/100, "
+    "p*(K*L)/100, p/100*K*L, p/100*(K*L), p*0.01*K*L, p*K/100*L, p*L*K/100, p*L/100*K, K*L/100*p, p*(K*L/100), "
+    "L*(K*p)/100, p*L*(K/100), floor(p*K*L)//100 (contracts §5)."
+)
+
+_BUDGET_NOTES = {"32.3%": _EVERY_ORDER, "1.14%": _EVERY_ORDER}
 
 
 def _budget_cases() -> Iterator[Case]:
@@ -281,7 +422,7 @@ def _budget_cases() -> Iterator[Case]:
             "budgets",
             f"budget-exact-{percentage.rstrip('%').replace('.', '_')}pct-K{n_models}-L{n_queries}",
             {"percentage": percentage, "K": n_models, "L": n_queries},
-            "p K L / 100 is an integer, but with p read as a float64 the product falls just below it.",
+            _BUDGET_NOTES.get(percentage, _BUDGET_NOTE),
             ("exactness",),
         )
 

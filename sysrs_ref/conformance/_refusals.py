@@ -149,6 +149,67 @@ def _refusal_algorithm_cases() -> Iterator[Case]:
         "Both the parameter (a = -1) and the budget (10 > K L) are wrong: parameters are checked first.",
         {**_run("syucbe", 10, _ONE, [0, 1, 2]), "params": {"a": "-1"}},
     )
+    yield from _lrf_refusals()
+
+
+def _lrf(params: dict[str, str], cells: list[int], seed: int) -> dict[str, JsonValue]:
+    """A UCB-E-LRF run on the 3 x 3 binary matrix, budget 6, with *params* and the draw (*cells*, *seed*)."""
+    data = _run("ucbe-lrf", 6, _ONE, [0, 1, 2], params=dict(params))
+    data["draw"] = {"cell_order": list(cells), "arm_priority": [0, 1, 2], "seed": seed}
+    return data
+
+
+_CELLS = [4, 0, 8, 2, 6, 1, 3, 7, 5]
+_SMALL_LRF = {"batch": "2", "members": "4", "sweeps": "2"}
+
+
+def _lrf_refusals() -> Iterator[Case]:
+    """UCB-E-LRF's refusals (contracts §11.1, §16): ids start with ucbe-lrf- so that --exclude 'ucbe-lrf-*' drops them."""
+    for name, kind, note, data in (
+        (
+            "dropout-below-domain",
+            "params",
+            "dropout 0.0005 is neither 0 nor in [0.001, 1) (contracts §11.1).",
+            _lrf({**_SMALL_LRF, "dropout": "0.0005"}, _CELLS, 7),
+        ),
+        (
+            "members-one",
+            "params",
+            "members = 1: the spread needs C >= 2 (contracts §11.1).",
+            _lrf({"members": "1"}, _CELLS, 7),
+        ),
+        (
+            "warmup-above-100",
+            "params",
+            "warmup 1.5e2 = 150 (an exponent is allowed) is above 100 (contracts §11.1).",
+            _lrf({**_SMALL_LRF, "warmup": "1.5e2"}, _CELLS, 7),
+        ),
+        (
+            "cell-order-not-permutation",
+            "draw",
+            "cell_order repeats cell 4 and lacks cell 5: no permutation of the K L = 9 cells (contracts §11.1).",
+            _lrf(_SMALL_LRF, [4, 0, 8, 2, 6, 1, 3, 7, 4], 7),
+        ),
+        (
+            "cell-order-short",
+            "draw",
+            "cell_order has 8 entries, a permutation of 0 .. 7, where K L = 9 (contracts §11.1).",
+            _lrf(_SMALL_LRF, [4, 0, 2, 6, 1, 3, 7, 5], 7),
+        ),
+        (
+            "seed-2-64",
+            "draw",
+            "seed = 2^64 is outside [0, 2^64): refuse it, never reduce it modulo 2^64 (contracts §11.1).",
+            _lrf(_SMALL_LRF, _CELLS, 2**64),
+        ),
+        (
+            "seed-negative",
+            "draw",
+            "seed = -1 is outside [0, 2^64) (contracts §11.1).",
+            _lrf(_SMALL_LRF, _CELLS, -1),
+        ),
+    ):
+        yield Case("algorithms", f"ucbe-lrf-refuse-{name}", data, note, ("refusal",), refused=kind)
 
 
 def _schedule_refusals() -> Iterator[Case]:
@@ -185,27 +246,92 @@ _UNIQUE = _bad_scores([["1", "1", "1", "0"], ["1", "1", "0", "0"], ["0", "1", "0
 
 
 def _bound_cases() -> Iterator[Case]:
-    for name, data, note in (
-        ("sysrs-tied-best", {"bound": "sysrs", "budget": 6, **_TIED}, "Two models tie for the best: H3 is infinite."),
-        ("sr-tied-best", {"bound": "sr", "budget": 6, **_TIED}, "Two models tie for the best: H2 is infinite."),
+    """The bounds' refusals (contracts §18.1 and §16), one rule each."""
+    wor = {"bound": "bernstein_wor", "n": 4, "population": 10, "epsilon": "1/2", "sigma2": "1/4", "M": "1"}
+    paired = {"bound": "bernstein_paired", "n": 5, "population": 5, "delta": "1/5", "sigma2": "4/25"}
+    lower = {"bound": "lower", "n": 10, "delta": "1/10", "s": "3/10"}
+    for name, kind, data, note in (
+        (
+            "sysrs-tied-best",
+            "conditions",
+            {"bound": "sysrs", "budget": 6, **_TIED},
+            "Two models tie for the best: H3 is infinite.",
+        ),
+        (
+            "sr-tied-best",
+            "conditions",
+            {"bound": "sr", "budget": 6, **_TIED},
+            "Two models tie for the best: H2 is infinite.",
+        ),
         (
             "ucbe-a-too-large",
+            "conditions",
             {"bound": "ucbe", "budget": 8, "a": "100", **_UNIQUE},
             "The UCB-E bound needs a <= 25/36 (n - K) / H1.",
         ),
         (
-            "bernstein-wor-n-above-N",
-            {"bound": "bernstein_wor", "n": 11, "population": 10, "epsilon": "1/2", "sigma2": "1/4", "M": "1"},
-            "The lemma samples n <= N without replacement.",
+            "ucbe-a-zero",
+            "conditions",
+            {"bound": "ucbe", "budget": 8, "a": "0", **_UNIQUE},
+            "The UCB-E bound needs a > 0.",
+        ),
+        ("ucbe-tied-best", "conditions", {"bound": "ucbe", "budget": 6, "a": "1/100", **_TIED}, "H1 is infinite."),
+        (
+            "sysrs-budget-below-K",
+            "budget",
+            {"bound": "sysrs", "budget": 2, **_UNIQUE},
+            "n = 2 < K = 3: a budget outside [K, K L] is a budget refusal, as for the algorithms.",
+        ),
+        ("sr-budget-above-KL", "budget", {"bound": "sr", "budget": 13, **_UNIQUE}, "n = 13 > K L = 12."),
+        (
+            "ucbe-budget-above-KL",
+            "budget",
+            {"bound": "ucbe", "budget": 13, "a": "1/100", **_UNIQUE},
+            "n = 13 > K L = 12.",
         ),
         (
-            "bernstein-wor-eps-zero",
-            {"bound": "bernstein_wor", "n": 4, "population": 10, "epsilon": "0", "sigma2": "1/4", "M": "1"},
-            "The lemma needs eps > 0.",
+            "sysrs-score-above-one",
+            "instance",
+            {"bound": "sysrs", "budget": 6, **_bad_scores([["3/2", "0", "1"], ["0", "1", "1"], ["0", "0", "1"]])},
+            "A score of 3/2: the matrix is no instance.",
         ),
-        ("lower-n-zero", {"bound": "lower", "n": 0, "delta": "1/10", "s": "3/10"}, "Theorem lower-bound needs n >= 1."),
+        ("bernstein-wor-n-above-N", "conditions", {**wor, "n": 11}, "The lemma samples n <= N without replacement."),
+        ("bernstein-wor-n-zero", "conditions", {**wor, "n": 0}, "The lemma needs n >= 1."),
+        ("bernstein-wor-eps-zero", "conditions", {**wor, "epsilon": "0"}, "The lemma needs eps > 0."),
+        ("bernstein-wor-M-zero", "conditions", {**wor, "M": "0"}, "The lemma needs M > 0."),
+        ("bernstein-wor-sigma2-negative", "conditions", {**wor, "sigma2": "-1/4"}, "The lemma needs sigma^2 >= 0."),
+        (
+            "bernstein-wor-sigma2-above-M2",
+            "conditions",
+            {**wor, "sigma2": "5/4"},
+            "sigma^2 = 5/4 > M^2 = 1: no distribution on [-M, M] has it.",
+        ),
+        ("bernstein-paired-delta-negative", "conditions", {**paired, "delta": "-1/5"}, "The lemma needs Delta >= 0."),
+        ("bernstein-paired-delta-above-one", "conditions", {**paired, "delta": "6/5"}, "The lemma needs Delta <= 1."),
+        ("bernstein-paired-n-above-N", "conditions", {**paired, "n": 6}, "The lemma needs n <= N."),
+        (
+            "bernstein-paired-sigma2-negative",
+            "conditions",
+            {**paired, "sigma2": "-1/25"},
+            "The lemma needs sigma^2 >= 0.",
+        ),
+        ("lower-n-zero", "conditions", {**lower, "n": 0}, "Theorem lower-bound needs n >= 1."),
+        ("lower-delta-zero", "conditions", {**lower, "delta": "0"}, "Theorem lower-bound needs Delta in (0, 1/2)."),
+        (
+            "lower-delta-half",
+            "conditions",
+            {**lower, "delta": "1/2", "s": "1/2"},
+            "Theorem lower-bound needs Delta < 1/2.",
+        ),
+        ("lower-s-below-delta", "conditions", {**lower, "s": "1/20"}, "Theorem lower-bound needs s >= Delta."),
+        (
+            "lower-s-above-half",
+            "conditions",
+            {**lower, "s": "3/4"},
+            "Theorem lower-bound needs s <= 1/2 (P(0,0) = 1 - s >= s), not merely s <= 1.",
+        ),
     ):
-        yield _refusal("bounds", f"bound-{name}", "conditions", note, _object(data))
+        yield _refusal("bounds", f"bound-{name}", kind, note + " (contracts §18.1, §16)", _object(data))
 
 
 def _large() -> dict[str, JsonValue]:
@@ -215,19 +341,37 @@ def _large() -> dict[str, JsonValue]:
 
 def _exact_cases() -> Iterator[Case]:
     big = _large()
-    for name in ("us", "sysrs"):
+    for name, draws in (("us", "8! (40!)^8, about 7.9e387"), ("sysrs", "8! 40!, about 3.3e52")):
         yield _refusal(
             "exact",
             f"exact-{name}-too-large",
             "too_large",
-            "8 models x 40 queries: far more draws than any exact enumeration can visit.",
+            f"8 models x 40 queries: {draws} draws, far above the 10^6 of the too_large rule (contracts §18.2).",
             {"algorithm": name, "params": {}, "budget": 160, **big},
+        )
+    for name, rows, draws in (
+        ("sysrs", ["1101001011", "0110110100"], "2! 10! = 7,257,600"),
+        ("us", ["110100", "011011"], "2! (6!)^2 = 1,036,800"),
+        ("sar", ["11010", "01101", "10011"], "3! (5!)^3 = 10,368,000"),
+    ):
+        yield _refusal(
+            "exact",
+            f"exact-{name}-{len(rows)}x{len(rows[0])}-too-large",
+            "too_large",
+            f"Just above the threshold: {draws} draws > 10^6, though this package's engines could enumerate it; "
+            f"exact-{name}-...-largest, one query fewer, is answered (contracts §18.2).",
+            {
+                "algorithm": name,
+                "params": {"m": "1"} if name == "sar" else {},
+                "budget": len(rows) * 2,
+                **_bad_scores([list(r) for r in rows]),
+            },
         )
     yield _refusal(
         "exact",
         "exact-budget-below-K",
         "budget",
-        "n = 2 < K = 3.",
+        "n = 2 < K = 3: the budget is checked before the too_large rule (contracts §18.2, §16).",
         {"algorithm": "sysrs", "params": {}, "budget": 2, **_TIED},
     )
 

@@ -18,7 +18,7 @@ from itertools import pairwise
 
 from sysrs_ref.algorithms._driver import drive
 from sysrs_ref.algorithms.registry import get_algorithm
-from sysrs_ref.conformance._float64 import float_answer
+from sysrs_ref.conformance._float64 import float_answer, float_sar_by_sums
 from sysrs_ref.conformance.compare import first_difference
 from sysrs_ref.conformance.solve import solve
 from sysrs_ref.conformance.values import JsonValue, scores_of
@@ -116,8 +116,21 @@ def _float_note(family: str, data: Mapping[str, JsonValue], expected: Mapping[st
         answer = float_answer(family, data, indices_only=indices_only)
         difference = None if answer is None else first_difference(family, expected, answer)
         if answer is not None and difference is not None:
-            return f"{how} the answer is {_shown(family, answer)} ({difference})."
+            return f"{how} the answer is {_shown(family, answer)} ({difference}).{_sums_note(family, data, expected)}"
     return ""
+
+
+def _sums_note(family: str, data: Mapping[str, JsonValue], expected: Mapping[str, JsonValue]) -> str:
+    """For SAR and SySAR: whether taking the gaps between float64 sums, not means, is caught too (contracts §10)."""
+    answer = float_sar_by_sums(data) if family == "algorithms" else None
+    if answer is None:
+        return ""
+    if first_difference(family, expected, answer) is not None:
+        return " With the gaps taken between float64 sums instead of means it answers otherwise too."
+    return (
+        " With the gaps taken between float64 sums instead of means the answer is the exact one: this case "
+        "catches float means only."
+    )
 
 
 def _shown(family: str, answer: Mapping[str, JsonValue]) -> str:

@@ -288,6 +288,36 @@ def _exact_cases() -> Iterator[Case]:
                     f"exact-{name}-{label}-n{budget}",
                     {"algorithm": name, "params": params, "budget": budget, **matrix_json(matrix)},
                 )
+    for name in ("us", "sysrs", "ucbe"):
+        yield Case(
+            "exact",
+            f"exact-{name}-never-chosen",
+            {
+                "algorithm": name,
+                "params": {"a": "1"} if name == "ucbe" else {},
+                "budget": 11,
+                **matrix_json(_rows("1101", "0000", "1011")),
+            },
+            'Model 1 scores 0 everywhere and is never chosen: law has no key "1", so the keys are model '
+            "indices, not positions among the models that can be chosen (contracts §18.2).",
+        )
+    for name, rows, draws in (
+        ("sysrs", ("110100101", "011011010"), "2! 9! = 725,760"),
+        ("us", ("11010", "01101"), "2! (5!)^2 = 28,800"),
+        ("sar", ("1101", "0110", "1001"), "3! (4!)^3 = 82,944"),
+    ):
+        yield Case(
+            "exact",
+            f"exact-{name}-{len(rows)}x{len(rows[0])}-largest",
+            {
+                "algorithm": name,
+                "params": {"m": "1"} if name == "sar" else {},
+                "budget": len(rows) * 2,
+                **matrix_json(_rows(*rows)),
+            },
+            f"Just below the too_large threshold: {draws} draws <= 10^6, so it must be answered; one query more "
+            "is refused (contracts §18.2).",
+        )
 
 
 def cases(family: str) -> list[Case]:

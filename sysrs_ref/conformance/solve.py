@@ -17,6 +17,7 @@ is no refusal: the adapter answers it with an ``error``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 
@@ -55,7 +56,7 @@ from sysrs_ref.theory.exact import exact_law
 from sysrs_ref.theory.exact_topm import topm_distribution, topm_error_probability
 from sysrs_ref.theory.hardness import arm_hardness, hardness
 
-__all__ = ["CaseInputError", "refusal_kind", "solve"]
+__all__ = ["EXACT_DRAWS_MAX", "CaseInputError", "exact_draws", "refusal_kind", "solve"]
 
 Input = Mapping[str, JsonValue]
 
@@ -263,6 +264,26 @@ def _bound(data: Input) -> dict[str, JsonValue]:
     return {"prefactor": exact_value(bound.prefactor), "exponent": exact_value(bound.exponent), "value": float(bound)}
 
 
+#: The exact family's too_large rule: a case whose draws outnumber this is refused, every other one answered.
+EXACT_DRAWS_MAX = 10**6
+
+#: The engines' own limit in the exact family: far above what any case within EXACT_DRAWS_MAX needs.
+_ENGINE_LIMIT = 10**15
+
+
+def exact_draws(n_models: int, n_queries: int, *, synchronized: bool) -> int:
+    """The number of draws an exact law ranges over: K! arm priorities times L! per query order.
+
+    One shared order for a synchronized algorithm, K orders otherwise. The
+    exact family refuses (``too_large``) a case with more than
+    :data:`EXACT_DRAWS_MAX` draws, and answers every other one.
+
+    >>> exact_draws(2, 9, synchronized=True), exact_draws(2, 6, synchronized=False)
+    (725760, 1036800)
+    """
+    return math.factorial(n_models) * math.prod([math.factorial(n_queries)] * (1 if synchronized else n_models))
+
+
 def _exact(data: Input) -> dict[str, JsonValue]:
     instance = _instance(data, sized=False)
     spec = get_algorithm(str(data.get("algorithm")))
@@ -270,7 +291,13 @@ def _exact(data: Input) -> dict[str, JsonValue]:
     if isinstance(typed, TopMSize):
         check_m(typed.m, instance.n_models)
     budget = check_budget(_int(data, "budget"), *instance.shape)
-    law = exact_law(instance, spec.name, budget, typed)
+    draws = exact_draws(instance.n_models, instance.n_queries, synchronized=spec.synchronized)
+    if draws > EXACT_DRAWS_MAX:
+        raise TooLargeToEnumerateError(
+            f"the exact law over every draw of {spec.name} on {instance.n_models} x {instance.n_queries} ranges over "
+            f"{draws} draws, more than the {EXACT_DRAWS_MAX} the exact family answers"
+        )
+    law = exact_law(instance, spec.name, budget, typed, limit=_ENGINE_LIMIT)
     error = 1 - sum((p for model, p in law.items() if model in instance.best), Fraction(0))
     answer: dict[str, JsonValue] = {
         "error": exact_value(error),
@@ -278,9 +305,9 @@ def _exact(data: Input) -> dict[str, JsonValue]:
     }
     if isinstance(typed, TopMSize):  # SAR, SySAR: the law of the top-m set they return
         m = check_m(typed.m, instance.n_models)
-        prefixes = topm_distribution(instance, spec.name, budget, m)
+        prefixes = topm_distribution(instance, spec.name, budget, m, limit=_ENGINE_LIMIT)
         answer["top_m_law"] = {",".join(map(str, prefix)): exact_value(p) for prefix, p in prefixes.items()}
-        answer["top_m_error"] = exact_value(topm_error_probability(instance, spec.name, budget, m))
+        answer["top_m_error"] = exact_value(topm_error_probability(instance, spec.name, budget, m, limit=_ENGINE_LIMIT))
     return answer
 
 

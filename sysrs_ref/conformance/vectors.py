@@ -67,7 +67,8 @@ DESCRIPTIONS = {
         "floor(warmup% K L) cells, and it breaks ties between queries), arm_priority, and seed, which seeds the "
         "SplitMix64 stream of dropout gaps and initial factors laid out in docs/contracts.md (UCB-E-LRF). Its "
         "batches: the warm-up, then per step the chosen model's unobserved queries with the largest ensemble "
-        "spread. Its fits are floating point (IEEE double, the documented order of ALS updates); the reference "
+        "spread. A parameter outside its domain is a params refusal, a cell_order that is no permutation of the K L "
+        "cells or a seed outside [0, 2^64) a draw refusal (docs/contracts.md section 11.1). Its fits are floating point (IEEE double, the documented order of ALS updates); the reference "
         "and the numpy path, which sum in different orders, agree on every case."
     ),
     "schedules": (
@@ -88,20 +89,33 @@ DESCRIPTIONS = {
         "Delta_i) (Proposition thm:theta-star), H_{2,i}, H_{3,i}. Variances are population variances over "
         "the queries. Infinite or undefined values are null (a tied best model makes every H infinite). arms "
         "lists the suboptimal models by decreasing mean, equal means by increasing row index; for H3 (and, "
-        "independently, H3') tied models are placed in decreasing order of H_{3,i} (H'_{3,i})."
+        "independently, H3') tied models are placed in decreasing order of H_{3,i} (H'_{3,i}). Output keys: "
+        "best_mean, mean, deltas, H1, H2, H3, H3_prime, arms; each arm: model (its row), delta, var, cov, v_star, "
+        "theta, theta_star, H2_i, H3_i."
     ),
     "bounds": (
-        "Bounds of the form prefactor * exp(-exponent), prefactor and exponent exact: sysrs (Theorem "
-        "csr_bound, H3), sr (eq. guarantees-SR, H2), ucbe (eq. guarantees-UCBE), bernstein_wor and "
-        "bernstein_paired (the two lemmas), lower (Theorem lower-bound). prefactor and exponent are compared "
-        "exactly; value, the double nearest prefactor * exp(-exponent), within a relative 1e-12, since few "
-        "languages round exp correctly. A bound asked outside the conditions of its proof (a tied best model, "
-        "a above its limit, n > N, eps <= 0, n < 1) is refused with the kind conditions."
+        "Bounds of the form prefactor * exp(-exponent), prefactor and exponent exact (docs/contracts.md section "
+        "18.1). Inputs by bound: sysrs and sr take budget (n), scores, scores_exact: K(K-1)/2 exp(-(n - K) / "
+        "(logbar(K) H)), H = H3 (Theorem csr_bound) or H2 (eq. guarantees-SR); ucbe takes budget, a and the "
+        "scores: 2 n K exp(-2a/25) for 0 < a <= 25/36 (n - K)/H1 (eq. guarantees-UCBE); bernstein_wor takes n, "
+        "population (N), epsilon, sigma2, M: exp(-n eps^2 / (2 sigma^2 + 2/3 M eps)) for 1 <= n <= N, eps > 0, "
+        "M > 0, 0 <= sigma^2 <= M^2 (Lemma bernstein-bounded-wor); bernstein_paired takes n, population, delta, "
+        "sigma2: the same with eps = Delta and range M = 1 + Delta, exp(-n Delta^2 / (2 sigma^2 + 2/3 (1 + Delta) "
+        "Delta)), for 0 <= Delta <= 1 (Lemma bernstein-paired); lower takes n, delta, s: 1/4 exp(-11 n / "
+        "H3(Delta, V)) with V = s - Delta^2 and H3(Delta, V) = (2V + 2/3 (1 + Delta) Delta) / Delta^2, the "
+        "one-model H_{3,i}, for 0 < Delta < 1/2, Delta <= s <= 1/2, n >= 1 (Theorem lower-bound). Rational "
+        'inputs are exact "p/q" texts, not decimals. prefactor and exponent are compared exactly; value, the '
+        "double nearest prefactor * exp(-exponent), within a relative 1e-12, since few languages round exp "
+        "correctly. A budget outside [K, K L] is refused with the kind budget; a bound asked outside the other "
+        "conditions of its proof with the kind conditions."
     ),
     "exact": (
-        "The exact law of the chosen model over every draw (uniform query orders and arm priority), and the "
-        "error probability: 1 - P(chosen is a best model). An instance whose enumeration is beyond reach (the "
-        "too_large cases have more than 10^100 draws) is refused with the kind too_large."
+        "The exact law of the chosen model over every draw (uniform query orders and arm priority; docs/contracts.md "
+        "section 18.2): error = 1 - P(chosen is a best model); law, keyed by the model index as a string, positive "
+        "probabilities only (a key you add is not checked); for sar and sysar also top_m_law, keyed by ranking[:m] "
+        "joined with commas in ranking order, and top_m_error = 1 - P(ranking[:m] is a correct top-m set). A case "
+        "whose draws number more than 10^6 (K! (L!)^o, o = 1 for a synchronized algorithm, K otherwise) is refused "
+        "with the kind too_large; every other case is answered."
     ),
 }
 
