@@ -15,13 +15,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from sysrs_ref.errors import InstanceError, LoaderError, ParameterError
 from sysrs_ref.loaders import (
     SOURCES,
-    ScoreTable,
+    ResultsTable,
     convert,
     inspect_ai,
     load_helm,
@@ -48,7 +47,7 @@ PHILOSOPHY = "mmlu:subject=philosophy,method=multiple_choice_joint/"
 
 
 def check(
-    table: ScoreTable,
+    table: ResultsTable,
     models: tuple[str, ...],
     queries: tuple[str, ...],
     scores: list[list[float]],

@@ -17,12 +17,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from sysrs_ref.errors import LoaderError, ParameterError, SysrsError
 from sysrs_ref.loaders import convert, helm, load_helm
-from sysrs_ref.loaders.table import ScoreTable
+from sysrs_ref.loaders.table import ResultsTable
 from tests.strategies import damaged, json_texts
 
 FIXTURES = Path(__file__).resolve().parents[1] / "data" / "fixtures" / "helm"
@@ -79,7 +78,7 @@ def make_run(folder: Path, name: str, model: str, entries: list[dict[str, object
     return folder
 
 
-def files(table: ScoreTable) -> list[tuple[str, bool, str]]:
+def files(table: ResultsTable) -> list[tuple[str, bool, str]]:
     """The report's files as (path relative to the fixtures, used, note)."""
     return [(Path(use.path).relative_to(FIXTURES).as_posix(), use.used, use.note) for use in table.files]
 

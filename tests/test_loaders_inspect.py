@@ -24,11 +24,10 @@ from pathlib import Path
 import pytest
 
 from sysrs_ref.errors import LoaderError, ParameterError
-from sysrs_ref.loaders import convert, load_inspect
-from sysrs_ref.loaders import inspect_ai as inspect_module
+from sysrs_ref.loaders import convert, inspect_ai as inspect_module, load_inspect
 from sysrs_ref.loaders._epochs import is_reducer, reduce_epochs
 from sysrs_ref.loaders._zip import member_infos, open_archive, read_member
-from sysrs_ref.loaders.table import ScoreTable
+from sysrs_ref.loaders.table import ResultsTable
 
 if sys.version_info >= (3, 14):  # pragma: no cover - the suite runs on the oldest supported Python
     from compression import zstd
@@ -146,7 +145,7 @@ def header_of(path: Path) -> dict[str, object]:
     return header
 
 
-def notes(table: ScoreTable) -> dict[str, tuple[bool, int, str]]:
+def notes(table: ResultsTable) -> dict[str, tuple[bool, int, str]]:
     return {Path(use.path).name: (use.used, use.scores, use.note) for use in table.files}
 
 

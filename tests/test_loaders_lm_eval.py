@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from sysrs_ref.errors import LoaderError, ParameterError
-from sysrs_ref.loaders import ScoreTable, convert, load_lm_eval
+from sysrs_ref.loaders import ResultsTable, convert, load_lm_eval
 from sysrs_ref.loaders.lm_eval import RERUNS_MODES, SAMPLES_NAME, model_id_for
 from tests.harness_files import jsonl, write
 
@@ -34,12 +34,12 @@ def rows_of(path: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def uses(table: ScoreTable) -> list[tuple[str, bool, int]]:
+def uses(table: ResultsTable) -> list[tuple[str, bool, int]]:
     """Every file of the report as (path relative to the fixtures, used, scores)."""
     return [(Path(use.path).relative_to(FIXTURES).as_posix(), use.used, use.scores) for use in table.files]
 
 
-def note(table: ScoreTable, path: Path) -> str:
+def note(table: ResultsTable, path: Path) -> str:
     return next(use.note for use in table.files if use.path == str(path))
 
 

@@ -11,8 +11,7 @@ import pytest
 
 from sysrs_ref.cli import main
 from sysrs_ref.errors import InstanceError, LoaderError
-from sysrs_ref.loaders import ScoreTable, load_scores, save_table
-from sysrs_ref.loaders import files as files_module
+from sysrs_ref.loaders import ResultsTable, files as files_module, load_scores, save_table
 
 #: 4 models x 6 queries: model 2 is the unique best.
 SCORES = np.array(
@@ -30,7 +29,7 @@ QUERIES = tuple(f"mmlu:subject=anatomy,method=joint/id{j}" for j in range(6))
 
 def _converted(folder: Path) -> Path:
     """The matrix and sidecar that convert writes, as FOLDER/m.npy and FOLDER/m.ids.json."""
-    table = ScoreTable(SCORES, MODELS, QUERIES, "helm", "exact_match", {})
+    table = ResultsTable(SCORES, MODELS, QUERIES, "helm", "exact_match", {})
     matrix, _ = save_table(table, folder / "m.npy")
     return matrix
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from sysrs_ref.cli._common import JsonValue, emit
-from sysrs_ref.loaders import MISSING_POLICIES, SOURCES, ScoreTable, convert, save_table
+from sysrs_ref.loaders import MISSING_POLICIES, SOURCES, ResultsTable, convert, save_table
 from sysrs_ref.loaders._epochs import EPOCH_MODES
 
 __all__ = ["EXAMPLE", "add_arguments", "run"]
@@ -116,7 +116,7 @@ def _names(names: tuple[str, ...]) -> str:
     return shown + (f", ... ({len(names)} in all)" if len(names) > _SHOWN else "")
 
 
-def _text(table: ScoreTable, matrix: str, ids: str) -> str:
+def _text(table: ResultsTable, matrix: str, ids: str) -> str:
     n_models, n_queries = table.shape
     shape = f"{n_models} models x {n_queries} queries"
     what = "float64 scores in [0, 1]"

@@ -51,8 +51,10 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_harness(args: argparse.Namespace) -> None:
     """Start or resume the session in ``--dir`` and drive it to the end through inspect-ai."""
-    from sysrs_ref.live.driver import Evaluator
-    from sysrs_ref.live.driver import run as drive  # here: building the parser stays light
+    from sysrs_ref.live.driver import (
+        Evaluator,
+        run as drive,  # here: building the parser stays light
+    )
 
     folder = Path(args.dir)
     log_dir = Path(args.log_dir) if args.log_dir else folder / "logs"

@@ -9,7 +9,7 @@ scores (K x L x E samples in a ``.npy`` or ``.npz``, a finite law per cell in an
 :func:`load_lighteval`, :func:`load_long_csv`, or :func:`convert` by source
 name) read lm-evaluation-harness, HELM, inspect-ai, lighteval (and the Open
 LLM Leaderboard's details) or long ``.csv`` results into a
-:class:`ScoreTable` (scores, ids and a report of what was merged or dropped),
+:class:`ResultsTable` (scores, ids and a report of what was merged or dropped),
 which :func:`save_table` writes as ``FILE.npy`` plus ``FILE.ids.json``.
 :func:`read_npy` and :func:`read_npz` read numpy files without trusting
 their headers (a declared shape larger than the file is refused before
@@ -26,7 +26,7 @@ from sysrs_ref.loaders.inspect_ai import load_inspect
 from sysrs_ref.loaders.lighteval import load_lighteval
 from sysrs_ref.loaders.lm_eval import load_lm_eval
 from sysrs_ref.loaders.long_csv import load_long_csv
-from sysrs_ref.loaders.table import MISSING_POLICIES, MissingPolicy, ScoreTable, save_table
+from sysrs_ref.loaders.table import MISSING_POLICIES, MissingPolicy, ResultsTable, save_table
 
 __all__ = [
     "MISSING_POLICIES",
@@ -34,7 +34,7 @@ __all__ = [
     "SOURCES",
     "LoaderError",
     "MissingPolicy",
-    "ScoreTable",
+    "ResultsTable",
     "as_bernoulli",
     "convert",
     "load_helm",

@@ -11,7 +11,7 @@ from sysrs_ref.loaders.inspect_ai import load_inspect
 from sysrs_ref.loaders.lighteval import load_lighteval
 from sysrs_ref.loaders.lm_eval import load_lm_eval
 from sysrs_ref.loaders.long_csv import load_long_csv
-from sysrs_ref.loaders.table import ScoreTable, check_missing_policy
+from sysrs_ref.loaders.table import ResultsTable, check_missing_policy
 
 __all__ = ["OPTIONS", "SOURCES", "convert"]
 
@@ -52,8 +52,8 @@ def convert(
     unfinished: str | None = None,
     suites: Sequence[str] = (),
     split: str | None = None,
-) -> ScoreTable:
-    """Read *paths* as results of *source* (one of :data:`SOURCES`) into a :class:`ScoreTable`.
+) -> ResultsTable:
+    """Read *paths* as results of *source* (one of :data:`SOURCES`) into a :class:`ResultsTable`.
 
     Dispatches to :func:`~sysrs_ref.loaders.load_lm_eval`,
     :func:`~sysrs_ref.loaders.load_helm`, :func:`~sysrs_ref.loaders.load_inspect`,

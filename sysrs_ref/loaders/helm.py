@@ -21,7 +21,7 @@ The rules this loader follows:
   ``groups.json``, ...). A file named directly is read as the run's
   ``per_instance_stats.json`` (a ``run_spec.json`` named directly stands for
   its directory).
-- **Runs left out, each listed in the report** (:attr:`ScoreTable.files`): a run
+- **Runs left out, each listed in the report** (:attr:`ResultsTable.files`): a run
   without ``per_instance_stats.json`` (HELM writes its files when the run
   ends, ``run_spec.json`` first: the run did not finish, or an old HELM or a
   partial copy left it out); an empty directory beside the runs of a suite
@@ -76,7 +76,7 @@ from sysrs_ref.loaders._epochs import check_epochs
 from sysrs_ref.loaders._helm_runs import SPEC_FILE, STATS_FILE, find_runs, paths_list, run_key
 from sysrs_ref.loaders._helm_select import run_cells
 from sysrs_ref.loaders._reading import PathsArg, describe_paths
-from sysrs_ref.loaders.table import FileLog, ScoreTable, assemble, check_missing_policy
+from sysrs_ref.loaders.table import FileLog, ResultsTable, assemble, check_missing_policy
 
 __all__ = ["MAX_SPEC_BYTES", "MAX_STATS_BYTES", "SPEC_FILE", "STATS_FILE", "load_helm", "run_key"]
 
@@ -95,15 +95,15 @@ def load_helm(
     tasks: Sequence[str] = (),
     suites: Sequence[str] = (),
     split: str = "auto",
-) -> ScoreTable:
-    """Read HELM runs (``per_instance_stats.json`` and ``run_spec.json``) into a :class:`ScoreTable`.
+) -> ResultsTable:
+    """Read HELM runs (``per_instance_stats.json`` and ``run_spec.json``) into a :class:`ResultsTable`.
 
     *paths* are run directories, folders holding them (``benchmark_output``,
     ``runs/<suite>``; searched at any depth, in sorted order) or
     ``per_instance_stats.json`` files; *metric* is a stat name
     (``"exact_match"``); *missing* is the missing-cell policy of
     :func:`~sysrs_ref.loaders.table.assemble`. The module docstring gives the
-    id rules and what is left out; :attr:`ScoreTable.files` lists every run
+    id rules and what is left out; :attr:`ResultsTable.files` lists every run
     (its ``per_instance_stats.json``, or its directory when there is none)
     with whether it was used and why not.
 
@@ -113,8 +113,8 @@ def load_helm(
     the instances, then the trials); ``"first"``, the first trial
     (``train_trial_index`` 0); ``"median"``, ``"mode"``, ``"max"``, ``"min"``,
     that reduction (:func:`~sysrs_ref.loaders._epochs.reduce_epochs`); ``"all"``,
-    every trial kept (:attr:`ScoreTable.samples`, K x L x trials). The choice
-    is recorded in :attr:`ScoreTable.settings` and each used run's note
+    every trial kept (:attr:`ResultsTable.samples`, K x L x trials). The choice
+    is recorded in :attr:`ResultsTable.settings` and each used run's note
     (``"3 trials, mean"``).
 
     *tasks* (``convert --task`` or ``--run``) are ``fnmatch`` patterns
@@ -129,7 +129,7 @@ def load_helm(
     suites (the same model and run key): the suite listed first wins, and a
     suite not listed loses to any listed one; the losing runs are left out
     (and reported). Without a preference the copies must agree: identical
-    scores are merged (counted in :attr:`ScoreTable.duplicates`), different
+    scores are merged (counted in :attr:`ResultsTable.duplicates`), different
     ones are an error naming both suites. A name that is no run's suite is an
     error.
 

@@ -99,7 +99,7 @@ from sysrs_ref.loaders._inspect_files import BOOKKEEPING, SAMPLE_MEMBER, is_cand
 from sysrs_ref.loaders._inspect_reading import RERUNS_MODES, UNFINISHED_MODES, Reading, RerunsMode, UnfinishedMode
 from sysrs_ref.loaders._inspect_values import VALUE_LETTERS, score_value
 from sysrs_ref.loaders._reading import PathsArg, describe_paths, find_files
-from sysrs_ref.loaders.table import ScoreTable, assemble, check_missing_policy
+from sysrs_ref.loaders.table import ResultsTable, assemble, check_missing_policy
 
 __all__ = [
     "BOOKKEEPING",
@@ -128,8 +128,8 @@ def load_inspect(
     tasks: Sequence[str] = (),
     unfinished: str = "fail",
     reruns: str = "merge",
-) -> ScoreTable:
-    """Read inspect-ai ``.eval`` and ``.json`` logs into a :class:`ScoreTable`; *metric* is the scorer's name.
+) -> ResultsTable:
+    """Read inspect-ai ``.eval`` and ``.json`` logs into a :class:`ResultsTable`; *metric* is the scorer's name.
 
     *paths* are files or directories (searched recursively, in sorted order);
     *missing* is the missing-cell policy of

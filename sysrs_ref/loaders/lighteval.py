@@ -64,7 +64,7 @@ from typing import Literal, NamedTuple, get_args
 from sysrs_ref.errors import LoaderError, ParameterError
 from sysrs_ref.loaders._parquet import parquet_columns, parquet_rows
 from sysrs_ref.loaders._reading import PathsArg, describe_paths, find_files
-from sysrs_ref.loaders.table import Cell, FileLog, ScoreTable, assemble, check_missing_policy
+from sysrs_ref.loaders.table import Cell, FileLog, ResultsTable, assemble, check_missing_policy
 
 __all__ = ["DETAILS_NAME", "RERUNS_MODES", "RerunsMode", "load_lighteval"]
 
@@ -92,15 +92,15 @@ def load_lighteval(
     missing: str = "fail",
     reruns: str = "latest",
     tasks: Sequence[str] = (),
-) -> ScoreTable:
-    """Read lighteval (or Open LLM Leaderboard) ``details_<task>_<date>.parquet`` files into a :class:`ScoreTable`.
+) -> ResultsTable:
+    """Read lighteval (or Open LLM Leaderboard) ``details_<task>_<date>.parquet`` files into a :class:`ResultsTable`.
 
     *paths* are files or directories (searched recursively); *metric* is a
     key of the rows' ``metric`` (``metrics``) object (``acc``, ``acc_norm``,
     ``em``); *missing* is the missing-cell policy of
     :func:`~sysrs_ref.loaders.table.assemble`; *reruns* is ``latest`` (the
     default) or ``merge``; *tasks* are fnmatch patterns selecting tasks. The
-    module docstring gives the rules; :attr:`ScoreTable.files` lists every
+    module docstring gives the rules; :attr:`ResultsTable.files` lists every
     details file, read or left out and why. Raises
     :class:`~sysrs_ref.errors.LoaderError` naming the file and row for
     anything it cannot use (and naming the ``parquet`` extra when pyarrow is

@@ -87,7 +87,7 @@ from sysrs_ref.loaders._lm_eval_model import directory_model
 from sysrs_ref.loaders._lm_eval_runs import limited_note, newer_without_samples
 from sysrs_ref.loaders._lm_eval_samples import cells, choose_filter, name_unlabelled_filters, read_run, with_metric
 from sysrs_ref.loaders._reading import PathsArg, describe_paths
-from sysrs_ref.loaders.table import FileLog, ScoreTable, assemble, check_missing_policy
+from sysrs_ref.loaders.table import FileLog, ResultsTable, assemble, check_missing_policy
 
 __all__ = ["RERUNS_MODES", "RESULTS_NAME", "SAMPLES_NAME", "RerunsMode", "load_lm_eval", "model_id_for"]
 
@@ -104,8 +104,8 @@ def load_lm_eval(
     missing: str = "fail",
     reruns: str = "latest",
     tasks: Sequence[str] = (),
-) -> ScoreTable:
-    """Read lm-evaluation-harness ``samples_<task>_<timestamp>.jsonl`` files into a :class:`ScoreTable`.
+) -> ResultsTable:
+    """Read lm-evaluation-harness ``samples_<task>_<timestamp>.jsonl`` files into a :class:`ResultsTable`.
 
     *paths* are files or directories (searched recursively for
     ``samples_*.jsonl`` and ``samples_*.json``, in sorted order); *metric* is

@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 from sysrs_ref.errors import LoaderError
 from sysrs_ref.loaders._reading import PathsArg, describe_paths, find_files, read_text
-from sysrs_ref.loaders.table import FileLog, ScoreTable, assemble, check_missing_policy
+from sysrs_ref.loaders.table import FileLog, ResultsTable, assemble, check_missing_policy
 from sysrs_ref.scores import parse_score_text
 
 __all__ = ["ScoreLine", "cell_count_problem", "load_long_csv", "long_csv_cells"]
@@ -47,8 +47,8 @@ class ScoreLine(NamedTuple):
     where: str
 
 
-def load_long_csv(paths: PathsArg, *, metric: str = "score", missing: str = "fail") -> ScoreTable:
-    """Read long ``.csv`` files (columns ``model``, ``query`` and *metric*) into a :class:`ScoreTable`.
+def load_long_csv(paths: PathsArg, *, metric: str = "score", missing: str = "fail") -> ResultsTable:
+    """Read long ``.csv`` files (columns ``model``, ``query`` and *metric*) into a :class:`ResultsTable`.
 
     *paths* are files or directories (searched recursively for ``*.csv``, in
     sorted order); *missing* is the missing-cell policy of

@@ -7,24 +7,24 @@ score, where it was read) and :func:`assemble` builds the table:
 - every score must be a number in [0, 1] (NaN, infinities, strings, values
   outside [0, 1] raise :class:`~sysrs_ref.errors.LoaderError` naming where);
 - the same (model, query) pair twice with the same score is merged and counted
-  in :attr:`ScoreTable.duplicates`; with different scores it is an error naming
+  in :attr:`ResultsTable.duplicates`; with different scores it is an error naming
   both places;
 - a model lacking some query that another model has is handled by the
   ``missing`` policy: ``"fail"`` (the default) refuses, ``"drop-models"``
   removes the incomplete models, ``"drop-queries"`` keeps only the queries
-  every model has. :attr:`ScoreTable.missing` always reports the counts
+  every model has. :attr:`ResultsTable.missing` always reports the counts
   before any dropping;
 - a cell whose score is a :class:`Samples` (every epoch or trial kept, as
   ``--epochs all`` asks) holds E repeated scores: then every cell must hold
-  the same number E of them, :attr:`ScoreTable.samples` is the K x L x E
-  array and :attr:`ScoreTable.scores` the exact mean over the E, rounded
+  the same number E of them, :attr:`ResultsTable.samples` is the K x L x E
+  array and :attr:`ResultsTable.scores` the exact mean over the E, rounded
   once to float64.
 
 A loader also tells what it did with each input file through a
 :class:`FileLog` (used, with how many scores and how they were read, or left
-out and why); the table carries it as :attr:`ScoreTable.files`, and the
+out and why); the table carries it as :attr:`ResultsTable.files`, and the
 choices that shaped the table (the epoch reduction, which reruns won, ...)
-as :attr:`ScoreTable.settings`.
+as :attr:`ResultsTable.settings`.
 
 :func:`save_table` writes the matrix as ``FILE.npy`` and the ids as
 ``FILE.ids.json``, each atomically.
@@ -59,7 +59,7 @@ __all__ = [
     "FileUse",
     "MissingPolicy",
     "Samples",
-    "ScoreTable",
+    "ResultsTable",
     "assemble",
     "check_missing_policy",
     "save_table",
@@ -146,7 +146,7 @@ class Cell(NamedTuple):
 
 
 @dataclass(frozen=True, eq=False)
-class ScoreTable:
+class ResultsTable:
     """A models x queries score matrix read from evaluation results, with its ids and a report.
 
     ``scores[i, j]`` is model ``models[i]``'s score on query ``queries[j]``, a
@@ -160,7 +160,7 @@ class ScoreTable:
     K x L x E array of repeated scores (``scores`` is then their mean).
     Tables compare by identity (compare their fields to compare contents).
 
-    >>> table = ScoreTable(np.array([[1.0, 0.5], [0.0, 1.0]]), ("m1", "m2"), ("q1", "q2"), "long-csv", "score", {})
+    >>> table = ResultsTable(np.array([[1.0, 0.5], [0.0, 1.0]]), ("m1", "m2"), ("q1", "q2"), "long-csv", "score", {})
     >>> table.shape, table.to_instance().means
     ((2, 2), (Fraction(3, 4), Fraction(1, 2)))
     """
@@ -219,7 +219,7 @@ class ScoreTable:
     def ids_json(self) -> dict[str, JsonValue]:
         """The sidecar ``FILE.ids.json`` written beside the matrix, as a dict.
 
-        >>> ScoreTable(np.zeros((1, 2)), ("m",), ("q1", "q2"), "helm", "exact_match", {}).ids_json()["queries"]
+        >>> ResultsTable(np.zeros((1, 2)), ("m",), ("q1", "q2"), "helm", "exact_match", {}).ids_json()["queries"]
         ['q1', 'q2']
         """
         return {
@@ -258,8 +258,8 @@ def assemble(
     origin: str = "",
     files: FileLog | None = None,
     settings: Mapping[str, str] | None = None,
-) -> ScoreTable:
-    """Build a :class:`ScoreTable` from *cells* (model, query, score, where), as the module docstring describes.
+) -> ResultsTable:
+    """Build a :class:`ResultsTable` from *cells* (model, query, score, where), as the module docstring describes.
 
     *origin* names the inputs (files or directories) in the messages about the
     whole table; each cell's ``where`` names its own place. *files* is read
@@ -335,7 +335,7 @@ def assemble(
             scores[row, column] = float(sum(cell, Fraction(0)) / len(cell))
             samples[row, column, :] = [float(value) for value in cell]
     kept_models, kept_queries = set(keep_models), set(keep_queries)
-    return ScoreTable(
+    return ResultsTable(
         scores=scores,
         models=tuple(model_names[i] for i in keep_models),
         queries=tuple(query_names[j] for j in keep_queries),
@@ -394,19 +394,19 @@ def _missing_message(
     )
 
 
-def save_table(table: ScoreTable, out: PathArg) -> tuple[Path, Path]:
+def save_table(table: ResultsTable, out: PathArg) -> tuple[Path, Path]:
     """Write *table*'s matrix to *out* (``FILE.npy``) and its ids to ``FILE.ids.json``; return both paths.
 
     The ``.npy`` is ``numpy.save`` of the float64 matrix (read it back with
     ``numpy.load(path, allow_pickle=False)`` or
     :func:`sysrs_ref.loaders.load_scores`), or of the K x L x E samples when
     the table kept every epoch; the sidecar holds
-    :meth:`ScoreTable.ids_json`. Each file is written to a temporary file in
+    :meth:`ResultsTable.ids_json`. Each file is written to a temporary file in
     the same directory, flushed, synced and renamed into place, so a reader
     never sees a partial file. Missing parent directories are created.
 
     >>> import tempfile, os
-    >>> table = ScoreTable(np.array([[1.0], [0.0]]), ("a", "b"), ("q",), "long-csv", "score", {})
+    >>> table = ResultsTable(np.array([[1.0], [0.0]]), ("a", "b"), ("q",), "long-csv", "score", {})
     >>> with tempfile.TemporaryDirectory() as d:
     ...     matrix, ids = save_table(table, os.path.join(d, "s.npy"))
     ...     np.load(matrix, allow_pickle=False).tolist(), ids.name
