@@ -2,8 +2,9 @@
 
 Fake adapters are Python scripts written into tmp_path that answer each case
 id with a fixed reply; the vectors are tiny hand-made folders in tmp_path.
-The reply validator (:mod:`sysrs_ref.conformance._jsonschema`) is held to the
-standard one (``jsonschema``) on the committed vectors and on mutations of them.
+The reply validator (:mod:`sysrs_ref.conformance._reply_check`, ``jsonschema``
+with integral floats kept apart from integers) is held to the plain standard
+validator on the committed vectors and on mutations of them.
 """
 
 from __future__ import annotations
@@ -16,12 +17,11 @@ from typing import Any
 
 import jsonschema
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from sysrs_ref.cli import main
 from sysrs_ref.conformance import FAMILIES
-from sysrs_ref.conformance._jsonschema import schema_error
+from sysrs_ref.conformance._reply_check import schema_error
 from sysrs_ref.conformance.compare import FLOAT_TOLERANCE, RELATIVE_TOLERANCE, first_difference
 from sysrs_ref.conformance.runner import STATUSES, run_cases
 from sysrs_ref.conformance.schema import reply_schema
@@ -168,18 +168,18 @@ def test_malformed_replies_restart_the_implementation(tmp_path: Path, capsys: py
     [
         (
             {"output": {**OUTPUT, "batches": [[[0, 0]], [[0, 1]], []]}},
-            "output.batches[2]: expected at least 1 item, got 0",
+            "output.batches[2]: [] should be non-empty",
         ),
-        ({"output": {**OUTPUT, "chosen": "0"}}, 'output.chosen: expected an integer, got a string ("0")'),
-        ({"output": {**OUTPUT, "spent": 4.0}}, "output.spent: expected an integer, got a number (4.0)"),
-        ({"output": {**OUTPUT, "batches": [[[0, 0, 1]]]}}, "output.batches[0][0]: expected at most 2 items, got 3"),
-        ({"output": {"chosen": 0, "ranking": [0, 1], "batches": []}}, 'output: missing the key "spent"'),
-        ({"output": [0, 1]}, "output: expected an object, got an array"),
+        ({"output": {**OUTPUT, "chosen": "0"}}, "output.chosen: '0' is not of type 'integer'"),
+        ({"output": {**OUTPUT, "spent": 4.0}}, "output.spent: 4.0 is not of type 'integer'"),
+        ({"output": {**OUTPUT, "batches": [[[0, 0, 1]]]}}, "output.batches[0][0]: [0, 0, 1] is too long"),
+        ({"output": {"chosen": 0, "ranking": [0, 1], "batches": []}}, "output: 'spent' is a required property"),
+        ({"output": [0, 1]}, "output: [0, 1] is not of type 'object'"),
         (
             {"refused": "nope"},
-            'refused: expected one of "instance", "params", "budget", "draw", "conditions", "too_large", got a string ("nope")',
+            "refused: 'nope' is not one of ['instance', 'params', 'budget', 'draw', 'conditions', 'too_large']",
         ),
-        ({"output": OUTPUT, "extra": 1}, 'unexpected key "extra" (the keys allowed: "id", "output")'),
+        ({"output": OUTPUT, "extra": 1}, "Additional properties are not allowed ('extra' was unexpected)"),
         ({}, 'the answer has no "output", "unsupported", "error" or "refused"'),
         ({"output": OUTPUT, "error": "x"}, 'the answer has "output" and "error": exactly one of them, please'),
     ],
@@ -558,48 +558,35 @@ def test_mutated_replies_are_judged_alike(mutation: tuple[str, tuple[str, object
 
 def test_where_the_validators_part_an_integral_float_is_not_an_integer() -> None:
     """The one deliberate difference: JSON readers keep 1.0 apart from 1, and so do the vectors."""
-    assert schema_error(1.0, {"type": "integer"}) == "expected an integer, got a number (1.0)"
+    assert schema_error(1.0, {"type": "integer"}) == "1.0 is not of type 'integer'"
     assert _standard_accepts(1.0, {"type": "integer"})
-    assert schema_error(True, {"type": "number"}) == "expected a number, got a boolean (true)"
+    assert schema_error(1, {"type": "integer"}) is None
+    assert schema_error(True, {"type": "number"}) == "True is not of type 'number'"
     assert not _standard_accepts(True, {"type": "number"})
 
 
-def test_the_validator_keywords() -> None:
+def test_an_error_names_its_path_and_the_alternative_that_fits_best() -> None:
     root: dict[str, Any] = {
         "$defs": {"pair": {"type": "array", "prefixItems": [{"const": 0}, {"enum": [1, 2]}], "items": False}},
         "type": "object",
         "properties": {
             "pair": {"$ref": "#/$defs/pair"},
-            "name": {"type": "string", "minLength": 2, "pattern": "^[a-z]+$"},
-            "score": {"type": "number", "minimum": 0, "maximum": 1},
-            "either": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
             "law": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "either": {"oneOf": [{"type": "null"}, {"type": "object", "properties": {"k": {"type": "integer"}}}]},
         },
-        "if": {"properties": {"name": {"const": "ab"}}},
-        "then": {"required": ["score"]},
-        "allOf": [{"required": ["pair"]}],
+        "required": ["pair"],
     }
-    assert schema_error({"pair": [0, 2], "name": "cd"}, root) is None
+    assert schema_error({"pair": [0, 2]}, root) is None
     checks: list[tuple[Any, str]] = [
-        ({"pair": [0, 3]}, "pair[1]: expected one of 1, 2, got an integer (3)"),
-        ({"pair": [1, 2]}, "pair[0]: expected 0, got an integer (1)"),
-        ({"pair": [0, 1, 5]}, "pair[2]: no value is allowed here"),
-        ({"pair": [0, 1], "name": "a"}, 'name: expected a string of at least 2 characters, got a string ("a")'),
-        ({"pair": [0, 1], "name": "A1"}, 'name: expected a string matching ^[a-z]+$, got a string ("A1")'),
-        ({"pair": [0, 1], "name": "ab"}, 'missing the key "score"'),
-        ({"pair": [0, 1], "score": 1.5}, "score: expected at most 1, got 1.5"),
-        ({"pair": [0, 1], "score": -1}, "score: expected at least 0, got -1"),
-        ({"pair": [0, 1], "either": "x"}, 'either: expected an integer or null, got a string ("x")'),
-        ({"pair": [0, 1], "law": {"0,1": 0.5}}, 'law["0,1"]: expected an integer, got a number (0.5)'),
-        ({"name": "cd"}, 'missing the key "pair"'),
+        ({"pair": [0, 3]}, "pair[1]: 3 is not one of [1, 2]"),
+        ({"pair": [1, 2]}, "pair[0]: 0 was expected"),
+        ({"pair": [0, 1], "law": {"0,1": 0.5}}, "law.0,1: 0.5 is not of type 'integer'"),
+        ({"pair": [0, 1], "either": {"k": "x"}}, "either.k: 'x' is not of type 'integer'"),  # the object alternative
+        ({}, "'pair' is a required property"),
     ]
     for value, message in checks:
         assert schema_error(value, root) == message
         assert not _standard_accepts(value, root), value
-    with pytest.raises(ValueError, match="not supported"):
-        schema_error(1, {"multipleOf": 2})
-    with pytest.raises(ValueError, match="only #/\\$defs/NAME"):
-        schema_error(1, {"$ref": "other.json"})
 
 
 def test_without_a_vectors_folder_the_rules_are_the_packages(

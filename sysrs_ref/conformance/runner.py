@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO
 
-from sysrs_ref.conformance._jsonschema import schema_error
+from sysrs_ref.conformance._reply_check import schema_error
 from sysrs_ref.conformance.compare import first_difference
 from sysrs_ref.conformance.schema import reply_schema
 from sysrs_ref.conformance.values import JsonValue
