@@ -26,7 +26,7 @@ from sysrs_ref.conformance.compare import FLOAT_TOLERANCE, RELATIVE_TOLERANCE, f
 from sysrs_ref.conformance.runner import STATUSES, run_cases
 from sysrs_ref.conformance.schema import reply_schema
 from sysrs_ref.conformance.vectors import TAGS, load_tag_rules
-from sysrs_ref.errors import InstanceError
+from sysrs_ref.errors import InstanceError, SysrsError
 from sysrs_ref.json_types import JsonValue
 from tests.strategies import json_mutations
 
@@ -598,3 +598,15 @@ def test_without_a_vectors_folder_the_rules_are_the_packages(
     out = capsys.readouterr().out
     assert status == 1 and f"              rule (refusal): {TAGS['refusal']}\n" in out
     assert out.count("UNSUPPORTED ") == 1 and "budgets/refusal" in out
+
+
+def test_without_jsonschema_the_check_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sysrs_ref.conformance import _reply_check
+
+    _reply_check._validator_class.cache_clear()
+    monkeypatch.setitem(sys.modules, "jsonschema", None)  # import jsonschema now fails, as when it is not installed
+    try:
+        with pytest.raises(SysrsError, match=r"the 'conform' extra: pip install 'sysrs-ref\[conform\]'"):
+            schema_error({"id": "a"}, {"type": "object"})
+    finally:
+        _reply_check._validator_class.cache_clear()

@@ -78,9 +78,9 @@ def schema_error(value: JsonValue, schema: Mapping[str, JsonValue]) -> str | Non
     >>> schema_error(1.0, {"type": "integer"})
     "1.0 is not of type 'integer'"
     """
+    validator = cast(_Validator, _validator_class()(dict(schema)))  # first: without jsonschema, the hint
     import jsonschema.exceptions
 
-    validator = cast(_Validator, _validator_class()(dict(schema)))
     best = jsonschema.exceptions.best_match(
         cast("list[jsonschema.exceptions.ValidationError]", validator.iter_errors(value))
     )
