@@ -1,4 +1,4 @@
-"""The slowest exact enumerations of tests/test_exact_engine.py, timed (the suite checks only their size and law).
+"""The slowest exact enumerations of tests/reference/test_exact_engine.py, timed (the suite checks only their size and law).
 
 Run: .venv/bin/python -m pytest benchmarks/test_exact_speed.py -s. Each of these K = 4, L = 7
 worst cases should take seconds (the promise of docs/theory.md); the assertion is on the time, so

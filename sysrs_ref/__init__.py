@@ -18,7 +18,7 @@ from sysrs_ref.schedule import (
 )  # eager: importing the module sysrs_ref.schedule would shadow the function
 
 #: The public API, written once: each module and the names it gives (imported on first use, PEP 562).
-#: ``__all__`` and the lazy map come from it; tests/test_public_api.py checks that the imports for type checkers
+#: ``__all__`` and the lazy map come from it; tests/project/test_public_api.py checks that the imports for type checkers
 #: below name the same.
 _EXPORTS: dict[str, tuple[str, ...]] = {
     "sysrs_ref.algorithms": (

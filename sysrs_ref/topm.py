@@ -27,7 +27,7 @@ same for all of them) and every model i its tier g(i). Then:
   members come from the tier straddling position m, i.e. iff the multiset
   {g(pi_r) : r <= m} equals {t(r) : r <= m}.
 
-``tests/test_topm.py`` proves each equal to the brute-force minimum over all
+``tests/core/test_topm.py`` proves each equal to the brute-force minimum over all
 consistent rankings with Hypothesis on small instances with many ties.
 Consequences (also tested): ranking error >= identification error, and
 ranking error >= per-rank error >= ranking error / m.

@@ -2,7 +2,7 @@
 
 Each :class:`Case` is a kind of mistake, the words after ``python -m sysrs_ref``, the files it needs (created
 in an empty folder beside the :data:`BASE_FILES`, which every case has), the commands run first (a live
-session to act on), and a fragment of the message it must print. tests/test_bad_inputs.py runs every case;
+session to act on), and a fragment of the message it must print. tests/cli/test_bad_inputs.py runs every case;
 :func:`render` runs them too and writes docs/bad-inputs.md from the messages they really print:
 
     python -m tests.bad_inputs > docs/bad-inputs.md
@@ -653,7 +653,7 @@ table shows one command per kind of mistake and the line it prints.
 This page is generated from the cases of
 [tests/bad_inputs.py](../tests/bad_inputs.py), with the messages the
 commands really print, by the command `python -m tests.bad_inputs >
-docs/bad-inputs.md`; tests/test_bad_inputs.py runs every case and fails
+docs/bad-inputs.md`; tests/cli/test_bad_inputs.py runs every case and fails
 when this page differs from a fresh rendering. Each command runs in a folder holding `tiny.csv` (the
 4 x 6 matrix of [data/fixtures/tiny_matrix.csv](../data/fixtures/tiny_matrix.csv)),
 `long.csv` (the same scores as a long .csv,

@@ -22,7 +22,7 @@ def backend(request: pytest.FixtureRequest) -> Iterator[str]:
 
     Module-scoped, so Hypothesis tests may use it. Where the passes were not built the
     compiled case is the numpy one again (compiled.active() is None), so both still run
-    (and tests/test_native_build.py fails).
+    (and tests/fast/test_native_build.py fails).
     """
     if request.param == "numpy":
         with compiled.numpy_only():

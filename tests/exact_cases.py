@@ -1,10 +1,10 @@
 """Exact error probabilities by brute force, and the instances the exact tests and benchmarks share.
 
 ``exact_error`` enumerates every draw with itertools and runs the reference on each (used by
-tests/test_exact_small.py, tests/test_exact_engine.py and tests/test_theory_bounds.py). ``TWO`` and
+tests/reference/test_exact_small.py, tests/reference/test_exact_engine.py and tests/reference/test_theory_bounds.py). ``TWO`` and
 ``THREE`` are the tiny instances whose error probabilities are computed by hand in
-tests/test_exact_small.py. ``WORST`` and ``SLOWEST`` are the K = 4, L = 7 cases that maximise the exact
-engines' work: tests/test_exact_engine.py checks their size and law, benchmarks/test_exact_speed.py
+tests/reference/test_exact_small.py. ``WORST`` and ``SLOWEST`` are the K = 4, L = 7 cases that maximise the exact
+engines' work: tests/reference/test_exact_engine.py checks their size and law, benchmarks/test_exact_speed.py
 times them.
 """
 

@@ -2,7 +2,7 @@
 
 Prints one JSON object: for each fit or decision of the subset baselines and of
 UCB-E-LRF, on small seeded inputs, a SHA-256 of its exact bits (or the decision
-itself). tests/test_kernel_independence.py runs it under several forced
+itself). tests/subset/test_kernel_independence.py runs it under several forced
 OpenBLAS kernels (``OPENBLAS_CORETYPE``) and requires the same object from each.
 """
 

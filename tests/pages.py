@@ -1,4 +1,4 @@
-"""The fenced blocks of the README and docs/ pages, for the tests that run them (tests/test_docs.py and others)."""
+"""The fenced blocks of the README and docs/ pages, for the tests that run them (tests/project/test_docs.py and others)."""
 
 from __future__ import annotations
 

@@ -9,8 +9,7 @@ from typing import TypedDict, Unpack
 
 import numpy as np
 import numpy.typing as npt
-from hypothesis import assume
-from hypothesis import strategies as st
+from hypothesis import assume, strategies as st
 
 from sysrs_ref import ALGORITHMS, Draw, Instance, ScoreLike
 from sysrs_ref.algorithms.lrf import LRFDraw, LRFParams
@@ -610,7 +609,7 @@ def json_mutations(draw: st.DrawFn, document: object) -> tuple[str, object]:
     return f"replaced {list(path)} by {value!r}", mutated
 
 
-# -- fuzzing the readers and the command line (tests/test_fuzz.py): every input small, so parsing is bounded ------
+# -- fuzzing the readers and the command line (tests/cli/test_fuzz.py): every input small, so parsing is bounded ------
 
 #: Ways to write a number, good and bad: scores, budgets, percentages, parameters, grid points, seeds.
 NUMBER_TOKENS = (
@@ -888,7 +887,7 @@ def argument_lists(draw: st.DrawFn, options: dict[str, tuple[str, ...] | None], 
     return words
 
 
-# -- hardened inputs (tests/test_hardening_input.py) ------------------------------------------------
+# -- hardened inputs (tests/cli/test_hostile_input.py) ------------------------------------------------
 
 
 @st.composite
@@ -1091,7 +1090,7 @@ def stochastic_draws_for(n_models: int, n_queries: int, synchronized: bool) -> s
     )
 
 
-# -- the theory against exact stochastic errors (tests/test_stochastic_theory.py) -------------------
+# -- the theory against exact stochastic errors (tests/reference/test_stochastic_theory.py) -------------------
 
 
 def realisation_count(instance: StochasticInstance) -> int:

@@ -19,7 +19,7 @@
 //
 // SYSRS_JS_MUTANT=ties-by-index (every tie broken by row index instead of the arm priority) or
 // =schedule-floor (floor instead of ceil in the paper's schedule) makes it subtly wrong on purpose:
-// tests/test_conformance_js.py checks that the vectors catch both, in the right places.
+// tests/conformance/test_conformance_js.py checks that the vectors catch both, in the right places.
 "use strict";
 
 const readline = require("readline");

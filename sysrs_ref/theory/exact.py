@@ -305,7 +305,7 @@ def error_probability(
     :class:`~sysrs_ref.errors.TooLargeToEnumerateError` when the enumeration
     would exceed *limit* (see :func:`enumeration_size`).
 
-    Example (tests/test_exact_small.py): SySRs on two models, n = 6, errs
+    Example (tests/reference/test_exact_small.py): SySRs on two models, n = 6, errs
     with probability 1/3; SR at n = 4 with probability 3/8.
 
     >>> from sysrs_ref import Instance

@@ -26,7 +26,7 @@ approximation of them) and P_draw the deterministic engines' exact law
   convolutions). Ties split the priorities lazily as in
   :mod:`sysrs_ref.theory._exact_common`.
 
-Both are exact Fractions; tests/test_stochastic_exact.py checks them against
+Both are exact Fractions; tests/reference/test_stochastic_exact.py checks them against
 each other, against a brute force over every draw and realisation, and
 against Monte Carlo runs of the reference. Entry point:
 :func:`sysrs_ref.theory.exact.outcome_distribution` (and

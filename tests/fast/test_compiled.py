@@ -1,0 +1,315 @@
+"""The compiled passes (C, sysrs_ref.fast.compiled) compute exactly what the numpy passes compute.
+
+Every pass is compared with its numpy counterpart on the same inputs, array for
+array, and every kernel's outcome with the compiled passes on and off; the
+fast paths' own tests compare both with the reference. The README's install
+builds the passes (sysrs_ref/fast/_csrc), and tests/fast/test_native_build.py
+fails where they were not built, so these tests run wherever the suite runs.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from fractions import Fraction
+from unittest import mock
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from sysrs_ref import ALGORITHMS, Instance, random_draw
+from sysrs_ref.algorithms.params import NoParams
+from sysrs_ref.datasets import load_dataset
+from sysrs_ref.fast import KERNELS, DrawBatch, compiled, score_table, ucb
+from sysrs_ref.fast._kernel import prefix_at
+from sysrs_ref.fast.batch import simulation_draws
+from sysrs_ref.fast.elimination import phase_sums
+from sysrs_ref.fast.ucb import _cut, _order_statistics
+from sysrs_ref.fast.ucb_exact import RunView, resolve_cut
+from sysrs_ref.fast.ucb_runs import Runs, Setup, Workspace
+from tests.backends import assert_same_outcome
+from tests.strategies import draws_for, fast_cases, instances, nonincreasing_keys, permutation_cases
+
+MODULE = compiled.active()
+pytestmark = pytest.mark.skipif(
+    MODULE is None, reason="the compiled passes were not built here (see test_native_build)"
+)
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@settings(max_examples=200)
+@given(instances(max_models=5, max_queries=9), st.booleans(), st.data())
+def test_ucb_keys_are_numpys(instance: Instance, synchronized: bool, data: st.DataObject) -> None:
+    """Prefix sums and keys (running minima of the indices) equal numpy's, bit for bit, on integer and float tables."""
+    table = score_table(instance)
+    n_models, n_queries = instance.shape
+    runs = data.draw(st.lists(draws_for(n_models, n_queries, synchronized), min_size=1, max_size=3))
+    draws = DrawBatch.from_draws(runs)
+    a = data.draw(st.sampled_from([Fraction(1, 10), Fraction(1), Fraction(7, 3), Fraction(100)]))
+    setup = Setup(table, a, synchronized)
+    fast = Runs(setup, draws, Workspace(setup, len(runs), synchronized))
+    if setup.integer:  # the compiled sweep reads the compact integers: no int64 copy of the table (8 bytes a cell)
+        assert "values" not in vars(setup)
+    with compiled.numpy_only():
+        plain = Runs(setup, draws, Workspace(setup, len(runs), synchronized))
+    assert fast.prefix.dtype == plain.prefix.dtype
+    assert np.array_equal(fast.prefix, plain.prefix)
+    assert np.array_equal(fast.keys, plain.keys)
+
+
+@settings(max_examples=200)
+@given(instances(max_models=5, min_queries=3, max_queries=9), st.booleans(), st.data())
+def test_both_backends_leave_the_same_cuts_to_exact_resolution(
+    instance: Instance, synchronized: bool, data: st.DataObject
+) -> None:
+    """The numpy certification settles exactly the cuts the compiled one settles (same pulls, same theta sent to
+    resolve_cut), with the same cells: an uncertified cut costs exact arithmetic, so a backend that certifies less
+    is slower (the numpy one once certified almost nothing when its prefix sums were int32)."""
+    table = score_table(instance)
+    n_models, n_queries = instance.shape
+    runs = data.draw(st.lists(draws_for(n_models, n_queries, synchronized), min_size=1, max_size=3))
+    draws = DrawBatch.from_draws(runs)
+    a = data.draw(st.sampled_from([Fraction(1, 10), Fraction(1), Fraction(100)]))
+    total = n_models * (n_queries - 1)
+    pulls = np.array(sorted(data.draw(st.sets(st.integers(1, total - 1), min_size=1, max_size=4))), dtype=np.intp)
+    setup = Setup(table, a, synchronized)
+    made = Runs(setup, draws, Workspace(setup, len(runs), synchronized))
+    fast, fast_resolved = _cut_and_resolved(made, pulls)
+    with compiled.numpy_only():
+        plain, plain_resolved = _cut_and_resolved(made, pulls)
+    assert np.array_equal(fast, plain)
+    assert fast_resolved == plain_resolved
+
+
+def _cut_and_resolved(runs: Runs, pulls: npt.NDArray[np.intp]) -> tuple[npt.NDArray[np.intp], list[tuple[int, float]]]:
+    """_cut's cells, and the (pulls, theta) of every cut it sent to exact resolution, sorted."""
+    resolved: list[tuple[int, float]] = []
+    real = resolve_cut
+
+    def spy(view: RunView, wanted: int, theta: float) -> npt.NDArray[np.intp]:
+        resolved.append((wanted, theta))
+        return real(view, wanted, theta)
+
+    with mock.patch.object(ucb, "resolve_cut", spy):
+        cells = _cut(runs, pulls)
+    return cells, sorted(resolved)
+
+
+@settings(max_examples=400)
+@given(nonincreasing_keys(), st.booleans())
+def test_ucb_select_finds_the_order_statistics(
+    case: tuple[FloatArray, npt.NDArray[np.int64], FloatArray], binned: bool
+) -> None:
+    """theta is the pulls-th largest key (by sorting), above / upto count the keys > / >= it, whatever the guesses,
+    from the guesses' bracket or the histogram's."""
+    keys, pulls, memory = case
+    assert MODULE is not None
+    theta, above, upto, facts = compiled.ucb_select(MODULE, keys, pulls, memory.copy(), binned)
+    for run in range(keys.shape[0]):
+        descending = np.sort(keys[run].reshape(-1))[::-1]
+        for column, wanted in enumerate(pulls.tolist()):
+            value = descending[wanted - 1]
+            assert theta[run, column] == value
+            assert (above[run, column] == (keys[run] > value).sum(axis=1)).all()
+            assert (upto[run, column] == (keys[run] >= value).sum(axis=1)).all()
+            assert facts.nearest[run, column, 0] == min(keys[run][keys[run] > value], default=np.inf)
+            assert facts.nearest[run, column, 1] == max(keys[run][keys[run] < value], default=-np.inf)
+            band = np.flatnonzero(upto[run, column] > above[run, column])
+            assert facts.sizes[run, column].tolist() == [above[run, column].sum(), len(band)]
+            listed = min(len(band), facts.bands.shape[2])
+            assert facts.bands[run, column, :listed].tolist() == band[:listed].tolist()
+
+
+def test_ucb_select_is_the_numpy_cut_on_real_keys() -> None:
+    """On a real matrix's keys, the compiled order statistics equal numpy's partition and binary searches."""
+    table = score_table(load_dataset("mmlu"))
+    setup = Setup(table, Fraction(1), False)
+    draws = simulation_draws(3, 0, 6, table.n_models, table.n_queries, synchronized=False)
+    runs = Runs(setup, draws, Workspace(setup, draws.n_runs, False))
+    pulls = np.array([5, 400, 4000, 9000, 20000], dtype=np.intp)
+    many = np.unique(np.linspace(1, 40000, compiled.BINNED_FROM + 4).astype(np.intp))  # the binned bracket
+    for wanted in (pulls, many):
+        shape = (draws.n_runs, len(wanted), table.n_models)
+        rows = np.broadcast_to(np.arange(shape[0] * shape[2]).reshape(shape[0], 1, shape[2]), shape)
+        fast = _order_statistics(runs, wanted, rows)
+        with compiled.numpy_only():
+            plain = _order_statistics(runs, wanted, rows)
+        for mine, numpys in zip(fast, plain, strict=True):
+            assert np.array_equal(mine, numpys)
+
+
+@settings(max_examples=200)
+@given(instances(max_models=5, max_queries=9, kind="binary"), st.booleans(), st.data())
+def test_prefix_at_is_numpys(instance: Instance, synchronized: bool, data: st.DataObject) -> None:
+    """Integer sums at chosen counts equal numpy's (synchronized: query-major columns; otherwise row by row)."""
+    table = score_table(instance)
+    n_models, n_queries = instance.shape
+    draws = DrawBatch.from_draws(
+        data.draw(st.lists(draws_for(n_models, n_queries, synchronized), min_size=1, max_size=3))
+    )
+    counts = sorted(data.draw(st.sets(st.integers(1, n_queries), min_size=1)))
+    scale = data.draw(st.sampled_from([1, n_models]))
+    fast = prefix_at(table, draws, counts, scale=scale)
+    with compiled.numpy_only():
+        plain = prefix_at(table, draws, counts, scale=scale)
+    assert fast.dtype == plain.dtype and np.array_equal(fast, plain)
+
+
+@settings(max_examples=300)
+@given(fast_cases(("sr", "sysrs", "us", "syus", "ucbe", "syucbe", "sar", "sysar")))
+def test_every_kernel_gives_numpys_outcome(case: tuple[Instance, str, tuple[int, ...], DrawBatch]) -> None:
+    """Every fast kernel: the same choices, rankings, spends and exact decisions with the compiled passes on and off."""
+    instance, name, budgets, draws = case
+    params = ALGORITHMS[name].parse_params({"a": "1"} if "ucb" in name else {})
+    table = score_table(instance)
+    fast = KERNELS[name](table, budgets, draws, True, params)
+    with compiled.numpy_only():
+        plain = KERNELS[name](table, budgets, draws, True, params)
+    assert_same_outcome(fast, plain)
+
+
+@pytest.mark.parametrize("name", ["sr", "sysrs"])
+@pytest.mark.parametrize(
+    "rows", [[[1, 0, 1], [0, 1, 1], [1, 1, 0]], [[0.1, 0.2, 1e-300], [0.3, 0.0, 0.0], [0.2, 0.1, 0.0]]]
+)
+def test_a_budget_of_k_alone_sees_no_score(name: str, rows: list[list[float]]) -> None:
+    """Budget K alone (every n_k is 0: no prefix sums at all, on integer or float tables): priority decides every
+    phase, with the compiled passes as with numpy."""
+    instance = Instance(rows)
+    table = score_table(instance)
+    draws = simulation_draws(2, 0, 8, 3, 3, synchronized=name == "sysrs")
+    fast = KERNELS[name](table, (3,), draws, True, NoParams())
+    with compiled.numpy_only():
+        plain = KERNELS[name](table, (3,), draws, True, NoParams())
+    assert fast.ranking is not None and plain.ranking is not None
+    assert np.array_equal(fast.ranking, plain.ranking)
+    assert fast.chosen[:, 0].tolist() == draws.arm_priority[:, 0].tolist()  # nothing seen: the first in priority
+
+
+@pytest.mark.parametrize("name", ["sr", "sysrs"])
+def test_eliminations_over_long_runs_of_one_slab_are_numpys(name: str) -> None:
+    """SR on 60 real models: early phases share n_k for tens of phases, late ones change it every phase; every
+    winner and elimination order is numpy's, phase by phase."""
+    instance = Instance(np.asarray(load_dataset("ifeval").array)[:60, :90])
+    table = score_table(instance)
+    draws = simulation_draws(5, 0, 12, 60, 90, synchronized=name == "sysrs")
+    budgets = (60, 61, 200, 540, 1000, 2700, 5400)
+    fast = KERNELS[name](table, budgets, draws, True, NoParams())
+    with compiled.numpy_only():
+        plain = KERNELS[name](table, budgets, draws, True, NoParams())
+    assert fast.ranking is not None and plain.ranking is not None
+    assert np.array_equal(fast.ranking, plain.ranking)
+
+
+@pytest.mark.parametrize("name", ["sr", "sysrs"])
+def test_eliminations_on_int64_keys_are_numpys(name: str) -> None:
+    """Scores such as 0.1 have 2^55 as denominator: the exact keys need int64, and the compiled pass masks the
+    eliminated models with int64's largest value (int32's would hide nothing); the outcome is numpy's."""
+    rows = np.random.default_rng(11).integers(0, 10, size=(5, 12)) / 10
+    instance = Instance(rows)
+    table = score_table(instance)
+    draws = simulation_draws(3, 0, 40, 5, 12, synchronized=name == "sysrs")
+    budgets = (5, 11, 20, 36, 60)
+    keys = phase_sums(table, budgets, draws).keys
+    assert table.exact and keys is not None and keys.dtype == np.int64 and keys.max() > 2**31
+    fast = KERNELS[name](table, budgets, draws, True, NoParams())
+    with compiled.numpy_only():
+        plain = KERNELS[name](table, budgets, draws, True, NoParams())
+    assert fast.ranking is not None and plain.ranking is not None
+    assert np.array_equal(fast.ranking, plain.ranking)
+
+
+@pytest.mark.parametrize("name", ["sr", "sysrs"])
+def test_float_eliminations_hand_close_calls_to_exact_sums(name: str) -> None:
+    """SR on floats whose sums nearly or exactly tie (0.1 + 0.2 against 0.3, equal rows): the compiled filter defers
+    those runs to exact sums, and the outcome, with the number of exact decisions, is numpy's. (A score of 1e-300
+    makes the numerators too long for integer keys.)"""
+    rows = [[0.1, 0.2, 0.7, 1e-300], [0.3, 0.0, 0.7, 0.0], [0.3, 0.0, 0.7, 0.0], [0.2, 0.1, 0.5, 0.3]]
+    instance = Instance(rows)
+    table = score_table(instance)
+    assert not table.exact
+    draws = simulation_draws(11, 0, 64, 4, 4, synchronized=name == "sysrs")
+    budgets = (4, 7, 10, 13, 16)
+    fast = KERNELS[name](table, budgets, draws, True, NoParams())
+    with compiled.numpy_only():
+        plain = KERNELS[name](table, budgets, draws, True, NoParams())
+    assert fast.exact_decisions == plain.exact_decisions > 0
+    assert fast.ranking is not None and plain.ranking is not None
+    assert np.array_equal(fast.ranking, plain.ranking)
+
+
+@settings(max_examples=100)
+@given(permutation_cases, st.booleans())
+def test_permutations_are_numpys(case: tuple[int, int, int, int, int], synchronized: bool) -> None:
+    """The compiled draws of a simulation equal numpy's PCG64 permutations, run for run."""
+    seed, start, runs, n_models, n_queries = case
+    fast = simulation_draws(seed, start, start + runs, n_models, n_queries, synchronized=synchronized)
+    with compiled.numpy_only():
+        plain = simulation_draws(seed, start, start + runs, n_models, n_queries, synchronized=synchronized)
+    assert np.array_equal(fast.query_orders, plain.query_orders)
+    assert np.array_equal(fast.arm_priority, plain.arm_priority)
+    child = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(start,)))
+    assert fast.draw(0) == random_draw(child, n_models, n_queries, synchronized=synchronized)
+
+
+def test_permutations_leave_other_bit_generators_to_numpy() -> None:
+    """A generator that is not a PCG64 is not imitated: numpy draws (None from the compiled pass)."""
+    assert MODULE is not None
+    other = [np.random.Generator(np.random.MT19937(5))]
+    assert compiled.permutations(MODULE, other, 3, 1, 4) is None
+    fresh = [np.random.default_rng(5)]
+    made = compiled.permutations(MODULE, fresh, 3, 1, 4)
+    assert made is not None
+    again = np.random.default_rng(5)
+    assert made[0][0].tolist() == again.permutation(3).tolist()
+    assert made[1][0, 0].tolist() == again.permutation(4).tolist()
+
+
+@settings(max_examples=40)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 3), st.integers(1, 20_000))
+def test_permutations_continue_any_pcg64_state(seed: int, halves: int, n_queries: int) -> None:
+    """From a state with a buffered 32-bit half, and across refills of the block of draws, still numpy's numbers."""
+    assert MODULE is not None
+    generator = np.random.default_rng(seed)
+    generator.integers(0, 2**32, size=halves, dtype=np.uint32)  # an odd count leaves numpy a buffered half
+    made = compiled.permutations(MODULE, [generator], 2, 2, n_queries)
+    assert made is not None
+    assert made[0][0].tolist() == generator.permutation(2).tolist()
+    assert all(made[1][0, row].tolist() == generator.permutation(n_queries).tolist() for row in range(2))
+
+
+def test_numpy_only_and_the_environment_switch_them_off() -> None:
+    """numpy_only() and SYSRS_REF_COMPILED=0 turn the compiled passes off; nothing changes otherwise."""
+    assert compiled.active() is MODULE
+    with compiled.numpy_only():
+        assert compiled.active() is None
+    assert compiled.active() is MODULE
+    code = "from sysrs_ref.fast import compiled; print(compiled.active() is None, compiled.available())"
+    for value, expected in (("0", "True True"), ("off", "True True"), ("1", "False True")):
+        environment = {**os.environ, compiled.ENVIRONMENT: value}
+        out = subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True, text=True, check=True)
+        assert out.stdout.split() == expected.split()
+
+
+@pytest.mark.parametrize("synchronized", [False, True])
+def test_a_band_longer_than_the_listed_one_is_rescanned(synchronized: bool) -> None:
+    """20 models with the same row tie at theta in every cut (with one shared order; with their own orders when
+    every score is 1): more band arms than ucb_select lists (16), so the certification rescans the models; every
+    arm's cells are numpy's."""
+    row = [1, 0, 1, 1, 0, 0, 1, 0, 1, 1, 0, 1] if synchronized else [1] * 12
+    table = score_table(Instance([row] * 20))
+    draws = simulation_draws(9, 0, 6, 20, len(row), synchronized=synchronized)
+    pulls = np.array([25, 80, 150, 219], dtype=np.intp)
+    setup = Setup(table, Fraction(1), synchronized)
+    runs = Runs(setup, draws, Workspace(setup, draws.n_runs, synchronized))
+    assert MODULE is not None
+    facts = compiled.ucb_select(MODULE, runs.keys, pulls.astype(np.int64), np.full((2, len(pulls)), np.nan))[3]
+    assert (facts.sizes[:, :, 1] > facts.bands.shape[2]).all()
+    fast = _cut(runs, pulls)
+    with compiled.numpy_only():
+        plain = _cut(runs, pulls)
+    assert np.array_equal(fast, plain)

@@ -1,0 +1,178 @@
+"""The fast SR, SySRs, US and SyUS kernels give exactly the reference's outcomes.
+
+Independent reference: :func:`sysrs_ref.fast._reference_kernel.reference_kernel`
+drives the pure-Python step generators (exact Fractions) once per run and
+budget. The fast kernels share nothing with it but the schedule.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from sysrs_ref import Draw, Instance
+from sysrs_ref.algorithms.params import NoParams
+from sysrs_ref.fast import DrawBatch, random_draws, run_fast, score_table
+from sysrs_ref.fast._kernel import prefix_at
+from sysrs_ref.fast._reference_kernel import reference_kernel
+from sysrs_ref.fast.table import ScoreTable
+from tests.real_data import real
+from tests.strategies import draws_for, fast_cases, instances
+
+FAST_HERE = ("us", "syus", "sr", "sysrs")
+SYNCHRONIZED = {"us": False, "syus": True, "sr": False, "sysrs": True}
+
+
+def assert_same_as_reference(table: ScoreTable, name: str, budgets: tuple[int, ...], draws: DrawBatch) -> int:
+    """Compare every field of every run at every budget; return the exact decisions taken."""
+    fast = run_fast(table, name, budgets, draws)
+    ref = reference_kernel(name)(table, budgets, draws, True, NoParams())
+    assert fast.ranking is not None and ref.ranking is not None
+    for run in range(draws.n_runs):
+        for column, budget in enumerate(budgets):
+            got = fast.outcome(run, column)
+            want = (
+                int(ref.chosen[run, column]),
+                tuple(int(m) for m in ref.ranking[run, column]),
+                int(ref.spent[column]),
+            )
+            assert got == want, f"{name} run {run} budget {budget}: fast {got} != reference {want}"
+            assert got[2] <= budget
+    return fast.exact_decisions
+
+
+@pytest.mark.usefixtures("backend")
+@settings(max_examples=300)
+@given(fast_cases(FAST_HERE), st.booleans())
+def test_fast_equals_reference(case: tuple[Instance, str, tuple[int, ...], DrawBatch], prefer_float: bool) -> None:
+    """Binary, coarse and float scores with duplicate rows; integer and certified float paths."""
+    instance, name, budgets, draws = case
+    assert_same_as_reference(score_table(instance, prefer_float=prefer_float), name, budgets, draws)
+
+
+@settings(max_examples=200)
+@given(
+    instances(max_models=5, max_queries=12),
+    st.booleans(),
+    st.data(),
+    st.integers(1, 400),
+    st.booleans(),
+)
+def test_prefix_at_equals_naive_running_sums(
+    instance: Instance, synchronized: bool, data: st.DataObject, block_bytes: int, prefer_float: bool
+) -> None:
+    """prefix_at at any counts and block size: exact on integer tables, within the certified bound on floats."""
+    n_models, n_queries = instance.shape
+    table = score_table(instance, prefer_float=prefer_float)
+    runs = data.draw(st.lists(draws_for(n_models, n_queries, synchronized), min_size=1, max_size=3))
+    draws = DrawBatch.from_draws(runs)
+    counts = sorted(data.draw(st.sets(st.integers(1, n_queries), min_size=1)))
+    scale = data.draw(st.sampled_from([1, n_models])) if table.exact else 1
+    got = prefix_at(table, draws, counts, scale=scale, block_bytes=block_bytes)
+    for run in range(draws.n_runs):
+        for model in range(n_models):
+            order = draws.query_orders[run, 0 if synchronized else model]
+            for slab, count in enumerate(counts):
+                exact = table.exact_sum(model, order[:count].tolist())
+                if table.exact:
+                    assert got[slab, run, model] == scale * exact
+                else:
+                    value, approx = Fraction(exact, table.denominator), Fraction(float(got[slab, run, model]))
+                    # certify.py's bound on one sum: (N + 1) 2^-52 times the sum
+                    assert abs(approx - value) <= (count + 1) * Fraction(1, 2**52) * max(value, approx)
+
+
+@pytest.mark.parametrize("name", FAST_HERE)
+def test_float_path_resolves_ties_exactly(name: str) -> None:
+    """Binary scores forced through the float path: ties everywhere, each settled exactly."""
+    rng = np.random.default_rng(11)
+    instance = Instance((rng.random((6, 12)) < 0.5).astype(float))
+    draws = random_draws(3, 30, 6, 12, synchronized=SYNCHRONIZED[name])
+    table = score_table(instance, prefer_float=True)
+    assert not table.exact
+    budgets = (6, 20, 40, 72)
+    assert_same_as_reference(table, name, budgets, draws)
+
+
+def test_near_tie_below_float_resolution_is_decided_exactly() -> None:
+    """Sums that differ by 2^-60, below float64 rounding of 0.5: the exact order wins."""
+    tiny = 2.0**-60
+    assert 0.5 + tiny == 0.5  # in float64 the two sums below are equal
+    instance = Instance([[0.5, tiny, 0.0], [0.5, 0.0, 0.0], [0.0, 0.0, 0.0]])
+    table = score_table(instance)
+    assert not table.exact  # D = 2^60 does not fit: the certified float path
+    # priority prefers model 1, so a float tie would wrongly pick it
+    draws = DrawBatch.from_draws([Draw(((0, 1, 2),), (1, 0, 2))])
+    for name in ("sysrs", "syus"):
+        fast = run_fast(table, name, (9,), draws)
+        assert fast.chosen[0, 0] == 0, name
+        assert fast.exact_decisions >= 1
+    assert_same_as_reference(table, "sysrs", (9,), draws)
+
+
+@pytest.mark.parametrize("dataset", ["math", "narrative_qa", "commonsense"])
+@pytest.mark.parametrize("name", FAST_HERE)
+def test_real_matrices(dataset: str, name: str) -> None:
+    """50 runs at 3 budgets on real matrices (narrative_qa: F1 floats, the certified path)."""
+    instance = real(dataset)
+    n_models, n_queries = instance.shape
+    budgets = tuple(p * n_models * n_queries // 100 for p in (5, 15, 35))
+    draws = random_draws(2026, 50, n_models, n_queries, synchronized=SYNCHRONIZED[name])
+    assert_same_as_reference(score_table(instance), name, budgets, draws)
+
+
+def test_budget_grid_is_common_random_numbers() -> None:
+    """Each budget of a grid gives what a grid of that budget alone gives (same draws)."""
+    rng = np.random.default_rng(5)
+    instance = Instance((rng.random((7, 30)) < 0.6).astype(int))
+    for name in FAST_HERE:
+        draws = random_draws(9, 20, 7, 30, synchronized=SYNCHRONIZED[name])
+        grid = (7, 30, 77, 150, 210)
+        together = run_fast(instance, name, grid, draws)
+        for column, budget in enumerate(grid):
+            alone = run_fast(instance, name, (budget,), draws)
+            assert np.array_equal(together.chosen[:, column], alone.chosen[:, 0])
+            assert together.ranking is not None and alone.ranking is not None
+            assert np.array_equal(together.ranking[:, column], alone.ranking[:, 0])
+
+
+def test_chunking_does_not_change_results() -> None:
+    rng = np.random.default_rng(6)
+    instance = Instance(rng.integers(0, 4, (5, 9)) / 4)
+    draws = random_draws(1, 23, 5, 9, synchronized=True)
+    whole = run_fast(instance, "sysrs", (5, 20, 45), draws)
+    pieces = run_fast(instance, "sysrs", (5, 20, 45), draws, chunk=4)
+    assert np.array_equal(whole.chosen, pieces.chosen)
+    assert whole.ranking is not None and pieces.ranking is not None
+    assert np.array_equal(whole.ranking, pieces.ranking)
+
+
+def test_random_draws_match_random_draw() -> None:
+    """random_draws(seed) is R successive random_draw calls on default_rng(seed)."""
+    from sysrs_ref import random_draw
+
+    for synchronized in (True, False):
+        gen = np.random.default_rng(44)
+        expected = [random_draw(gen, 6, 17, synchronized=synchronized) for _ in range(5)]
+        batch = random_draws(44, 5, 6, 17, synchronized=synchronized)
+        assert [batch.draw(r) for r in range(5)] == expected
+
+
+def test_bad_inputs_are_refused() -> None:
+    instance = Instance([[1, 0], [0, 1]])
+    sync = random_draws(0, 2, 2, 2, synchronized=True)
+    with pytest.raises(ValueError, match="synchronized"):
+        run_fast(instance, "sysrs", (3,), random_draws(0, 2, 2, 2, synchronized=False))
+    with pytest.raises(ValueError, match="at least the number of models"):
+        run_fast(instance, "sysrs", (1,), sync)
+    with pytest.raises(ValueError, match="at most K\\*L"):
+        run_fast(instance, "sysrs", (5,), sync)
+    with pytest.raises(ValueError, match="unknown algorithm"):
+        run_fast(instance, "nope", (3,), sync)
+    with pytest.raises(ValueError, match="permutation"):
+        DrawBatch(np.array([[[0, 0]]]), np.array([[0, 1]]))
+    with pytest.raises(ValueError, match="draws are for"):
+        run_fast(Instance([[1, 0, 1], [0, 1, 1]]), "sysrs", (3,), sync)

@@ -1,0 +1,185 @@
+"""The exact error-probability engine (sysrs_ref.theory.exact) against brute force, by hand, and limits.
+
+Brute force here is independent of the engine: it enumerates every draw with
+itertools (all priorities, all query orders) and runs the reference on each.
+Monte Carlo agreement is in tests/reference/test_exact_engine_mc.py.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from sysrs_ref import ALGORITHMS, Draw, Instance, ScoreLike, drive
+from sysrs_ref.errors import BudgetError, ParameterError, SysrsError, TooLargeToEnumerateError, UnknownAlgorithmError
+from sysrs_ref.theory import (
+    DEFAULT_LIMIT,
+    enumeration_size,
+    error_probability,
+    outcome_distribution,
+)
+from sysrs_ref.theory.exact import approximate
+from tests.exact_cases import SLOWEST, THREE, TWO, WORST, exact_error
+from tests.strategies import ALGORITHM_NAMES, tiny_cases
+
+
+def brute_distribution(instance: Instance, algorithm: str, budget: int, **params: Fraction) -> dict[int, Fraction]:
+    """The law of the chosen model over all K! priorities x all query orders, by running the reference."""
+    spec = ALGORITHMS[algorithm]
+    n_models, n_queries = instance.shape
+    one_order = list(itertools.permutations(range(n_queries)))
+    all_orders = [(o,) for o in one_order] if spec.synchronized else list(itertools.product(one_order, repeat=n_models))
+    counts: dict[int, int] = {}
+    total = 0
+    for orders in all_orders:
+        for priority in itertools.permutations(range(n_models)):
+            out = drive(spec.start(budget, Draw(tuple(orders), priority), **params), instance)
+            counts[out.chosen] = counts.get(out.chosen, 0) + 1
+            total += 1
+    return {model: Fraction(c, total) for model, c in sorted(counts.items())}
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHM_NAMES)
+@settings(max_examples=40)
+@given(data=st.data())
+def test_engine_equals_brute_force(algorithm: str, data: st.DataObject) -> None:
+    instance, budget, params = data.draw(tiny_cases(algorithm))
+    law = outcome_distribution(instance, algorithm, budget, **params)
+    assert law == brute_distribution(instance, algorithm, budget, **params)
+    assert sum(law.values()) == 1 and all(p > 0 for p in law.values())
+    best = sum((p for m, p in law.items() if m in instance.best), Fraction(0))
+    assert error_probability(instance, algorithm, budget, **params) == 1 - best
+
+
+TIES = Instance([[1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0]])  # three models tied at 1/2
+CAPPED_ROWS: list[list[ScoreLike]] = [[1, 1, 0, Fraction(1, 2)], [Fraction(1, 2), 1, 0, 1]]
+CAPPED = Instance(CAPPED_ROWS)
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHM_NAMES)
+@pytest.mark.parametrize("instance", [TIES, CAPPED], ids=["ties", "capped"])
+def test_every_budget_equals_brute_force(algorithm: str, instance: Instance) -> None:
+    """All budgets K..K*L (including the capped schedules and n = K*L) on tie-heavy instances."""
+    n_models, n_queries = instance.shape
+    if not ALGORITHMS[algorithm].synchronized and n_models == 3:
+        instance = Instance([row[:3] for row in instance.rows])
+        n_queries = 3
+    for budget in range(n_models, n_models * n_queries + 1):
+        assert outcome_distribution(instance, algorithm, budget) == brute_distribution(instance, algorithm, budget), (
+            budget
+        )
+        assert error_probability(instance, algorithm, budget) == exact_error(instance, algorithm, budget)
+
+
+# -- values computed by hand ----------------------------------------------------------------------
+
+
+def test_pinned_sysrs_and_sr_values() -> None:
+    """The values of tests/reference/test_exact_small.py, now from the engine."""
+    assert error_probability(TWO, "sysrs", 4) == Fraction(3, 8)
+    assert error_probability(TWO, "sysrs", 5) == Fraction(1, 3)
+    assert error_probability(TWO, "sysrs", 6) == Fraction(1, 3)
+    assert error_probability(TWO, "sysrs", 7) == Fraction(1, 4)
+    assert error_probability(TWO, "sysrs", 8) == 0
+    assert error_probability(TWO, "sr", 8) == 0
+    assert error_probability(TWO, "sr", 4) == Fraction(3, 8)
+    assert error_probability(THREE, "sysrs", 6) == Fraction(1, 3)
+    assert error_probability(THREE, "sysrs", 9) == 0
+
+
+def test_us_by_hand() -> None:
+    """US on TWO = [[1,1,1,0],[0,1,0,1]], n = 4: each model sums 2 of its own values.
+
+    S_0 in {2, 1} w.p. 1/2 each (C(3,2)/6, 3/6); S_1 in {2, 1, 0} w.p. 1/6, 4/6, 1/6.
+    P(S_1 > S_0) = 1/2 * 1/6 = 1/12, P(tie) = 1/2 * 1/6 + 1/2 * 4/6 = 5/12, lost half the time:
+    error = 1/12 + 5/24 = 7/24.
+    """
+    assert error_probability(TWO, "us", 4) == Fraction(7, 24)
+    assert outcome_distribution(TWO, "us", 4) == {0: Fraction(17, 24), 1: Fraction(7, 24)}
+
+
+def test_ucbe_by_hand() -> None:
+    """UCB-E on TWO, n = 3, a = 1: warm-up X_0 ~ B(3/4), X_1 ~ B(1/2), then one more evaluation.
+
+    - X_0 = 1, X_1 = 0 (3/8): model 0 is evaluated again and wins. Error 0.
+    - X_0 = 0, X_1 = 1 (1/8): model 1 is evaluated again, mean >= 1/2 > 0. Error 1.
+    - X_0 = X_1 = 1 (3/8): the tie goes to the model first in the priority, which is
+      evaluated again: it keeps mean 1 (and then wins the final tie too) w.p. 2/3 if it
+      is model 0 ({1,1,0} left), 1/3 if it is model 1 ({0,1,0} left). Error 1/2 * 1/3 +
+      1/2 * 1/3 = 1/3.
+    - X_0 = X_1 = 0 (1/8): if model 0 goes (1/2) it draws a 1 and wins; if model 1 goes it
+      ends at mean 1/2 or at 0 tied with model 0 and ahead in the priority. Error 1/2.
+    Total: 1/8 + 3/8 * 1/3 + 1/8 * 1/2 = 5/16.
+    """
+    assert error_probability(TWO, "ucbe", 3, a=1) == Fraction(5, 16)
+    assert error_probability(TWO, "ucbe", 3, a="1") == Fraction(5, 16)
+
+
+# -- validation and limits ----------------------------------------------------------------------
+
+
+def test_validation() -> None:
+    with pytest.raises(BudgetError):
+        error_probability(TWO, "sysrs", 1)
+    with pytest.raises(BudgetError):
+        error_probability(TWO, "sysrs", 9)
+    with pytest.raises(UnknownAlgorithmError):
+        error_probability(TWO, "nope", 4)
+    with pytest.raises(ParameterError, match="no parameter 'a'"):
+        error_probability(TWO, "sr", 4, a=1)
+    with pytest.raises(ParameterError, match="positive"):
+        error_probability(TWO, "ucbe", 4, a=0)
+    with pytest.raises(ParameterError, match="limit"):
+        error_probability(TWO, "sr", 4, limit=0)
+    with pytest.raises(ParameterError):
+        enumeration_size(TWO, "sysrs", 4, a=1)
+
+
+def test_too_large_is_refused_with_its_size() -> None:
+    rng = random.Random(5)
+    big = Instance([[Fraction(rng.randrange(1000), 997) for _ in range(10)] for _ in range(6)])
+    for algorithm in ("sr", "sysrs", "ucbe", "syucbe"):
+        size = enumeration_size(big, algorithm, 30)
+        assert size > DEFAULT_LIMIT
+        with pytest.raises(TooLargeToEnumerateError) as caught:
+            error_probability(big, algorithm, 30)
+        message = str(caught.value)
+        assert approximate(size) in message and "6 x 10" in message and "budget 30" in message
+        assert isinstance(caught.value, SysrsError)
+    with pytest.raises(TooLargeToEnumerateError):  # a small limit refuses even a tiny instance
+        error_probability(TWO, "sysrs", 6, limit=1)
+
+
+@pytest.mark.parametrize("algorithm", ["us", "syus", "sr", "sysrs", "syucbe"])
+def test_k4_l7_is_always_within_the_limit(algorithm: str) -> None:
+    for instance in WORST.values():
+        for budget in range(4, 29):
+            assert enumeration_size(instance, algorithm, budget) <= DEFAULT_LIMIT
+
+
+def test_ucbe_k4_l7_binary_within_the_limit() -> None:
+    for name in ("binary", "binary-identical"):
+        for budget in range(4, 29):
+            assert enumeration_size(WORST[name], "ucbe", budget) <= DEFAULT_LIMIT
+
+
+@pytest.mark.parametrize(("algorithm", "name", "budget"), SLOWEST)
+def test_worst_cases_are_enumerated_within_the_limit(algorithm: str, name: str, budget: int) -> None:
+    """The slowest cases stay under the enumeration limit and give a law (their time: benchmarks/test_exact_speed.py)."""
+    assert enumeration_size(WORST[name], algorithm, budget) <= DEFAULT_LIMIT
+    law = outcome_distribution(WORST[name], algorithm, budget)
+    assert sum(law.values()) == 1
+
+
+def test_identical_rows_are_fair() -> None:
+    """Identical models: every algorithm returns each one with probability 1/K (priority symmetry)."""
+    row: list[ScoreLike] = [1, 0, Fraction(1, 2)]
+    instance = Instance([row] * 3)
+    for algorithm in ALGORITHM_NAMES:
+        for budget in (3, 5, 9):
+            assert outcome_distribution(instance, algorithm, budget) == {m: Fraction(1, 3) for m in range(3)}
+            assert error_probability(instance, algorithm, budget) == 0
