@@ -105,9 +105,7 @@ def test_compiled_runs_are_the_numpy_runs_and_the_reference_runs(case: int) -> N
     rng = np.random.default_rng(100 + case)
     n_models, n_queries = 3 + case % 3, 6 + case
     matrix = np.round(rng.random((n_models, n_queries)), 3)
-    params = LRFParams(
-        warmup=Fraction(case % 3 * 10), batch=1 + case % 3, members=4 + 7 * case, sweeps=2 + case % 2
-    )
+    params = LRFParams(warmup=Fraction(case % 3 * 10), batch=1 + case % 3, members=4 + 7 * case, sweeps=2 + case % 2)
     draw = random_lrf_draw(case, n_models, n_queries)
     full = n_models * n_queries
     budgets = sorted({n_models, full // 3, full // 2, full - 1, full})

@@ -412,7 +412,7 @@ def lrf_fit(
 ) -> None:
     """UCB-E-LRF's rank-1 ensemble fit into *mean* and *spread* (:func:`sysrs_ref.fast.compiled.lrf_fit`)."""
     n_models, n_queries = scores.shape
-    if not (0 <= seed < 2**64 and 0 <= fit < 2**63 and members >= 1 and sweeps >= 1 and 0 <= ddof):
+    if not (0 <= seed < 2**64 and 0 <= fit < 2**63 and members >= 1 and sweeps >= 1 and ddof >= 0):
         raise ValueError("a compiled LRF fit got a seed, fit number, ensemble size, sweeps or ddof out of range")
     arrays = _Arrays()
     status = _LRF_FIT(

@@ -216,15 +216,16 @@ EXPORT int lrf_fit(const double *scores, int64_t n_models, int64_t n_queries, ui
         goto done;
     /* The observed cells by row (numbered in cell order) and by column (models ascending). */
     int64_t number = 0;
-    for (int64_t i = 0; i < n_models; i++) {
+    for (int64_t i = 0; i < n_models; i++) { /* without a branch a cell: whether one is observed is random */
         row_start[i] = number;
+        const double *row = scores + i * n_queries;
         for (int64_t j = 0; j < n_queries; j++) {
-            double s = scores[i * n_queries + j];
-            if (s != s) continue;
+            double s = row[j];
+            int64_t seen = s == s;
             row_other[number] = j;
             row_value[number] = s;
-            column_start[j + 2]++;
-            number++;
+            column_start[j + 2] += seen;
+            number += seen;
         }
     }
     row_start[n_models] = number;
