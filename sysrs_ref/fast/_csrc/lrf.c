@@ -111,7 +111,8 @@ FLOAT_CLONES static void half_sweep(const int64_t *start, const int64_t *other, 
 /*
  * mean and spread (K x L) of the products u[i][c] vb[j][c] over the members c = 0 .. members - 1, summed in
  * that order from 0.0. u is K x members; vb holds the query factors four queries at a time (groups x members x
- * 4, groups = ceil(L / 4), zero past L); row is 2 x groups x 4 doubles of room.
+ * 4, groups = ceil(L / 4), zero past L); row is 2 x BLOCK x 4 doubles of room. BLOCK groups of queries are done
+ * for every model before the next: their factors (BLOCK x members x 4 doubles) stay in the nearest cache.
  */
 FLOAT_CLONES static void statistics(const double *u, const double *vb, int64_t n_models, int64_t n_queries,
                                     int64_t members, int64_t ddof, double *row, double *mean, double *spread) {
@@ -119,12 +120,13 @@ FLOAT_CLONES static void statistics(const double *u, const double *vb, int64_t n
     v4 divisor = {(double)members, (double)members, (double)members, (double)members};
     double d = (double)(members - ddof);
     v4 spread_divisor = {d, d, d, d};
-    double *row_mean = row, *row_spread = row + 4 * groups;
-    for (int64_t i = 0; i < n_models; i++) {
-        const double *ui = u + i * members;
-        for (int64_t group = 0; group < groups; group += BLOCK) {
-            int64_t count = groups - group < BLOCK ? groups - group : BLOCK;
-            const double *base = vb + group * members * 4;
+    double *row_mean = row, *row_spread = row + 4 * BLOCK;
+    for (int64_t group = 0; group < groups; group += BLOCK) {
+        int64_t count = groups - group < BLOCK ? groups - group : BLOCK;
+        int64_t first = group * 4, width = n_queries - first < 4 * BLOCK ? n_queries - first : 4 * BLOCK;
+        const double *base = vb + group * members * 4;
+        for (int64_t i = 0; i < n_models; i++) {
+            const double *ui = u + i * members;
             v4 total[BLOCK], means[BLOCK], squares[BLOCK];
             for (int k = 0; k < BLOCK; k++) {
                 total[k] = (v4){0.0, 0.0, 0.0, 0.0};
@@ -171,12 +173,12 @@ FLOAT_CLONES static void statistics(const double *u, const double *vb, int64_t n
                 v4 deviation = squares[k] / spread_divisor;
                 for (int lane = 0; lane < 4; lane++) deviation[lane] = sqrt(deviation[lane]);
                 if (members <= ddof) deviation = (v4){0.0, 0.0, 0.0, 0.0};
-                memcpy(row_mean + (group + k) * 4, &means[k], sizeof means[k]);
-                memcpy(row_spread + (group + k) * 4, &deviation, sizeof deviation);
+                memcpy(row_mean + k * 4, &means[k], sizeof means[k]);
+                memcpy(row_spread + k * 4, &deviation, sizeof deviation);
             }
+            memcpy(mean + i * n_queries + first, row_mean, (size_t)width * sizeof(double));
+            memcpy(spread + i * n_queries + first, row_spread, (size_t)width * sizeof(double));
         }
-        memcpy(mean + i * n_queries, row_mean, (size_t)n_queries * sizeof(double));
-        memcpy(spread + i * n_queries, row_spread, (size_t)n_queries * sizeof(double));
     }
 }
 
@@ -209,7 +211,7 @@ EXPORT int lrf_fit(const double *scores, int64_t n_models, int64_t n_queries, ui
     double *v = calloc((size_t)n_queries * (size_t)width, sizeof(double));
     double *flat = malloc(((size_t)n_models * (size_t)members + 1) * sizeof(double));
     double *vb = calloc((size_t)groups * 4 * (size_t)members + 1, sizeof(double));
-    double *row = malloc(((size_t)groups * 8 + 1) * sizeof(double));
+    double *row = malloc(8 * BLOCK * sizeof(double));
     int status = -1;
     if (!row_start || !column_start || !row_other || !column_other || !column_number || !row_value ||
         !column_value || !row_drops || !column_drops || !bucket || !u || !v || !flat || !vb || !row)
