@@ -29,7 +29,9 @@ def test_lrf_on_a_dask_scheduler_gives_the_local_numbers(tmp_path: Path, capsys:
 
     data = make_data_folder(tmp_path / "data")
     local = _reproduce(data, tmp_path / "local")
-    with distributed.LocalCluster(processes=False, n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(
+        processes=False, n_workers=2, threads_per_worker=1, dashboard_address=None
+    ) as cluster:
         remote = _reproduce(data, tmp_path / "dask", "--scheduler", cluster.scheduler_address)
     capsys.readouterr()
     assert local["cells"] == remote["cells"] and local["tables"] == remote["tables"]
