@@ -3,13 +3,16 @@
 Registered as ``ucbe-lrf`` (parameters :data:`LRF_DEFAULTS`, read by
 :func:`lrf_params`). The control loop is written once, here; the ensemble
 fit is a parameter (:class:`EnsembleFit`): the reference's pure-Python
-:func:`fit_ensemble_reference` (:func:`ucbe_lrf`'s default) or the numpy
-:func:`~sysrs_ref.algorithms._lrf_fit.fit_ensemble_fast`. The registry passes
-the numpy fit, so :func:`~sysrs_ref.select`, the command line's ``select``
-and the simulations (:func:`ucbe_lrf_rankings`, driven by
-:func:`sysrs_ref.fast.lrf.run_lrf`: one run, the choice at several budgets)
-all run this loop with it and choose the same models. A run is a function of
-the budget and an :class:`LRFDraw`:
+:func:`fit_ensemble_reference` (:func:`ucbe_lrf`'s default), the numpy
+:func:`~sysrs_ref.algorithms._lrf_fit.fit_ensemble_fast`, or the compiled
+:func:`sysrs_ref.fast.lrf.fit_ensemble_compiled` (the reference's doubles
+bit for bit). The registry passes the numpy fit, so :func:`~sysrs_ref.select`
+and the command line's ``select`` run this loop with it; the simulations
+(:func:`ucbe_lrf_rankings`, driven by :func:`sysrs_ref.fast.lrf.run_lrf`:
+one run, the choice at several budgets) run it with the compiled fit where
+it was built. All choose the same models wherever no two indices are within
+the numpy fit's 1e-10 of each other (tested). A run is a function of the
+budget and an :class:`LRFDraw`:
 
 1. **Warm-up**: the first n_0 = floor(warmup% x K L) cells of the draw's
    ``cell_order`` (cell = model * L + query), in one batch, in that order

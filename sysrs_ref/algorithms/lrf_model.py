@@ -91,6 +91,11 @@ def uniform(seed: int, index: int) -> float:
     return (mix64(seed + (index + 1) * GAMMA) >> 11) * 2.0**-53
 
 
+def _square(x: float) -> float:
+    """x times x, one IEEE product (``x ** 2`` goes through libm's pow, which may round it otherwise)."""
+    return x * x
+
+
 def _normal(seed: int, index: int) -> float:
     """Box-Muller from the uniforms at *index* and *index* + 1."""
     u1, u2 = uniform(seed, index), uniform(seed, index + 1)
@@ -294,7 +299,7 @@ def fit_ensemble(
     mean = tuple(tuple(sum(m[i][j] for m in fitted) / members for j in range(n_queries)) for i in range(n_models))
     spread = tuple(
         tuple(
-            math.sqrt(sum((m[i][j] - mean[i][j]) ** 2 for m in fitted) / (members - ddof)) if members > ddof else 0.0
+            math.sqrt(sum(_square(m[i][j] - mean[i][j]) for m in fitted) / (members - ddof)) if members > ddof else 0.0
             for j in range(n_queries)
         )
         for i in range(n_models)

@@ -53,7 +53,7 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
         default="paper",
         metavar="LIST",
         help="paper (US, SyUS, SR, SySRs, UCB-E, SyUCB-E with a in 0.1,1,10; default), lrf (UCB-E-LRF with 5%% and 0%% "
-        "warm-up: hours on real data, see docs/ucbe-lrf.md), lrf-banditeval (the same with the public code's rules) "
+        "warm-up: hours on the paper's grid, see docs/ucbe-lrf.md), lrf-banditeval (the same with the public code's rules) "
         "or a list such as paper,ucbe:a=100,ucbe-lrf:warmup=0",
     )
     sub.add_argument(

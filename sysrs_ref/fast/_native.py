@@ -25,6 +25,7 @@ __all__ = [
     "eliminate",
     "eliminate_floats",
     "library_path",
+    "lrf_fit",
     "permutations",
     "prefix_at",
     "shared_prefix_at",
@@ -90,6 +91,8 @@ _ELIMINATE = {
 }
 _ELIMINATE_FLOATS = _function("eliminate_floats", [_P, _I, _I, _P, _I, _I, _P, _P, _P, _P])
 _PERMUTATIONS = _function("permutations", [_P, _I, _P, _I, _P, _I, _I], ctypes.c_int)
+_U = ctypes.c_uint64
+_LRF_FIT = _function("lrf_fit", [_P, _I, _I, _U, _U, _I, _P, _I, _D, _I, _I, _P, _P], ctypes.c_int)
 
 
 class _Arrays:
@@ -391,5 +394,40 @@ def permutations(states: Array, priority: Array, orders: Array) -> None:
         arrays.output(orders, np.int32, (n_runs, count, n_queries)),
         count,
         n_queries,
+    )
+    _checked(status)
+
+
+def lrf_fit(
+    scores: Array,
+    seed: int,
+    fit: int,
+    members: int,
+    table: Array,
+    ridge: float,
+    sweeps: int,
+    ddof: int,
+    mean: Array,
+    spread: Array,
+) -> None:
+    """UCB-E-LRF's rank-1 ensemble fit into *mean* and *spread* (:func:`sysrs_ref.fast.compiled.lrf_fit`)."""
+    n_models, n_queries = scores.shape
+    if not (0 <= seed < 2**64 and 0 <= fit < 2**63 and members >= 1 and sweeps >= 1 and ddof >= 0):
+        raise ValueError("a compiled LRF fit got a seed, fit number, ensemble size, sweeps or ddof out of range")
+    arrays = _Arrays()
+    status = _LRF_FIT(
+        arrays.input(scores, np.float64, (n_models, n_queries)),
+        n_models,
+        n_queries,
+        int(seed),
+        int(fit),
+        int(members),
+        arrays.input(table, np.float64, (len(table),)),
+        len(table),
+        float(ridge),
+        int(sweeps),
+        int(ddof),
+        arrays.output(mean, np.float64, (n_models, n_queries)),
+        arrays.output(spread, np.float64, (n_models, n_queries)),
     )
     _checked(status)

@@ -7,7 +7,9 @@ off, the passes that numpy makes in several sweeps over every (run, model,
 query) cell are made in one compiled loop instead: the draws, the UCB-E /
 SyUCB-E keys, order statistics, cuts and rankings (:mod:`sysrs_ref.fast.ucb`),
 the prefix sums of the phase-by-phase kernels
-(:func:`sysrs_ref.fast._kernel.prefix_at`) and SR's eliminations. Each
+(:func:`sysrs_ref.fast._kernel.prefix_at`), SR's eliminations, and
+UCB-E-LRF's fit (:func:`lrf_fit`: the reference's doubles, where numpy's
+fit agrees with them to 1e-10). Each
 computes exactly the array its numpy pass computes (the same float
 operations in the same order), so outcomes cannot depend on the backend; the
 tests run both and compare. The library loads in a millisecond: nothing is
@@ -24,6 +26,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,6 +35,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
+
+from sysrs_ref.algorithms.lrf import LRFParams
+from sysrs_ref.algorithms.lrf_model import dropout_table
 
 __all__ = [
     "BINNED_FROM",
@@ -42,6 +48,7 @@ __all__ = [
     "available",
     "eliminate",
     "eliminate_floats",
+    "lrf_fit",
     "numpy_only",
     "permutations",
     "prefix_at",
@@ -83,6 +90,32 @@ def _load() -> ModuleType | None:
     module = _state["module"]
     assert module is None or isinstance(module, ModuleType)
     return module
+
+
+def lrf_fit(
+    module: ModuleType, scores: npt.NDArray[np.float64], seed: int, fit: int, params: LRFParams, ddof: int = 1
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None:
+    """UCB-E-LRF's fit *fit* (S-hat, R) in C, the reference's doubles bit for bit; None (numpy must fit) unless rank 1.
+
+    The order of every sum is the reference's
+    (:func:`~sysrs_ref.algorithms.lrf_model.fit_ensemble`, docs/contracts.md
+    11.5), with no BLAS, so the result is the same on every processor.
+    """
+    if params.rank != 1 or params.sweeps < 1 or params.members <= 0:
+        return None
+    mean = np.empty(scores.shape, dtype=np.float64)
+    spread = np.empty(scores.shape, dtype=np.float64)
+    table = _dropout_thresholds(params.dropout)
+    module.lrf_fit(scores, seed, fit, params.members, table, params.ridge, params.sweeps, ddof, mean, spread)
+    return mean, spread
+
+
+@functools.cache
+def _dropout_thresholds(dropout: float) -> npt.NDArray[np.float64]:
+    """The dropout gap's threshold table as an array (:func:`~sysrs_ref.algorithms.lrf_model.dropout_table`)."""
+    table = np.array(dropout_table(dropout), dtype=np.float64)
+    table.setflags(write=False)
+    return table
 
 
 @contextmanager

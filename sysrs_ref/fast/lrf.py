@@ -1,14 +1,17 @@
-"""UCB-E-LRF with numpy: the one control loop driven with the numpy fit, and budget checkpoints.
+"""UCB-E-LRF's fast path: the one control loop driven with the compiled (or numpy) fit, and budget checkpoints.
 
 The numpy fit :func:`fit_ensemble_fast` (with :func:`uniforms` and
 :func:`dropped_cells`) lives in :mod:`sysrs_ref.algorithms._lrf_fit`, where
 the registry's ``ucbe-lrf`` can reach it, and is re-exported here under the
-same names. :func:`run_lrf` is not a second copy of UCB-E-LRF: it answers the
-requests of the step generator
-:func:`~sysrs_ref.algorithms.lrf.ucbe_lrf_rankings` (the loop of
-:func:`~sysrs_ref.algorithms.lrf.ucbe_lrf`, run to the largest budget and
-making the choice at every smaller one) from the score matrix, with the
-numpy fit; :func:`lrf_rankings` does so for the runs of a simulation.
+same names. :func:`fit_ensemble_compiled` is the compiled fit
+(:func:`sysrs_ref.fast.compiled.lrf_fit`: the reference's doubles bit for
+bit, no BLAS) where it was built and the rank is 1, else the numpy fit.
+:func:`run_lrf` is not a second copy of UCB-E-LRF: it answers the requests
+of the step generator :func:`~sysrs_ref.algorithms.lrf.ucbe_lrf_rankings`
+(the loop of :func:`~sysrs_ref.algorithms.lrf.ucbe_lrf`, run to the largest
+budget and making the choice at every smaller one) from the score matrix,
+with :func:`fit_ensemble_compiled`; :func:`lrf_rankings` does so for the runs
+of a simulation.
 """
 
 from __future__ import annotations
@@ -28,8 +31,34 @@ from sysrs_ref.algorithms.lrf import (
     random_lrf_draw,
     ucbe_lrf_rankings,
 )
+from sysrs_ref.fast import compiled
 
-__all__ = ["dropped_cells", "fit_ensemble_fast", "lrf_rankings", "run_lrf", "uniforms"]
+__all__ = ["dropped_cells", "fit_ensemble_compiled", "fit_ensemble_fast", "lrf_rankings", "run_lrf", "uniforms"]
+
+
+def fit_ensemble_compiled(
+    scores: FloatArray, seed: int, fit: int, params: LRFParams, ddof: int = 1
+) -> tuple[FloatArray, FloatArray]:
+    """(S-hat, R) of fit *fit*: compiled where built and switched on (rank 1), else :func:`fit_ensemble_fast`.
+
+    An :class:`~sysrs_ref.algorithms.lrf.EnsembleFit`. The compiled fit sums
+    in the reference's order (docs/contracts.md 11.5), so its doubles are the
+    reference's :func:`~sysrs_ref.algorithms.lrf.fit_ensemble_reference`'s,
+    bit for bit and on every processor; the numpy fit agrees with them to 1e-10.
+
+    >>> from sysrs_ref.algorithms.lrf import fit_ensemble_reference
+    >>> scores = np.array([[1.0, np.nan, 0.0], [0.5, 1.0, np.nan]])
+    >>> mean, spread = fit_ensemble_compiled(scores, 9, 0, LRFParams(members=3, sweeps=2))
+    >>> want = fit_ensemble_reference(scores, 9, 0, LRFParams(members=3, sweeps=2))
+    >>> bool(np.allclose(mean, want[0], rtol=0, atol=1e-12) and np.allclose(spread, want[1], rtol=0, atol=1e-12))
+    True
+    """
+    module = compiled.active()
+    if module is not None:
+        out = compiled.lrf_fit(module, scores, seed, fit, params, ddof)
+        if out is not None:
+            return out
+    return fit_ensemble_fast(scores, seed, fit, params, ddof)
 
 
 def run_lrf(
@@ -40,11 +69,13 @@ def run_lrf(
 ) -> list[tuple[int, ...]]:
     """The ranking UCB-E-LRF returns at each of *budgets*, from one run to the largest (checkpoints).
 
-    Drives ``ucbe_lrf_rankings(budgets, draw, params, fit=fit_ensemble_fast)``
+    Drives ``ucbe_lrf_rankings(budgets, draw, params, fit=fit_ensemble_compiled)``
     against *matrix*, so entry b is exactly what
-    ``drive(ucbe_lrf(budgets[b], draw, params, fit=fit_ensemble_fast), Instance(matrix))``
-    (what :func:`~sysrs_ref.select` runs) returns as its ranking, and what the
-    reference fit gives up to float rounding in the fits (tested).
+    ``drive(ucbe_lrf(budgets[b], draw, params, fit=fit_ensemble_compiled), Instance(matrix))``
+    returns as its ranking: the reference's ranking where the compiled fit
+    runs (the same doubles), and where numpy fits (as
+    :func:`~sysrs_ref.select` does), the reference's up to float rounding in
+    the fits (tested).
     ValueError if the draw is for another shape; BudgetError for a budget
     outside [K, K L].
 
@@ -56,7 +87,7 @@ def run_lrf(
     truth = np.asarray(matrix, dtype=np.float64)
     if truth.ndim != 2 or (draw.n_models, draw.n_queries) != truth.shape:
         raise ValueError(f"the draw is for {draw.n_models} x {draw.n_queries}, the matrix has shape {truth.shape}")
-    return _answer(ucbe_lrf_rankings(budgets, draw, params, fit=fit_ensemble_fast), truth)
+    return _answer(ucbe_lrf_rankings(budgets, draw, params, fit=fit_ensemble_compiled), truth)
 
 
 def _answer(run: RankingsRun, truth: FloatArray) -> list[Ranking]:

@@ -65,6 +65,7 @@ from sysrs_ref.fast.outcomes import FastOutcomes
 from sysrs_ref.fast.run import CELL_BYTES, CHUNK_BYTES, KERNELS, NOISY_CELL_BYTES, chunk_runs, run_exact
 from sysrs_ref.fast.stochastic import StochasticTable
 from sysrs_ref.fast.table import ScoreTable, score_table
+from sysrs_ref.simulation._blas import single_blas_thread
 from sysrs_ref.simulation._config import Config
 from sysrs_ref.topm import TopMCounts, TopMTruth, topm_counts
 
@@ -398,13 +399,20 @@ def _loaded(job: Job) -> ScoreTable:
 
 
 def _worker_piece(job: Job, start: int, stop: int, table: AnyTable | None, keep_chosen: bool) -> dict[Config, _Part]:
+    if not _PINNED:  # a Dask worker (no initializer): once per process
+        _PINNED.append(single_blas_thread())
     if table is None:
         table = _INSTALLED[job.key] if job.source is None else _loaded(job)
     return _piece(job, start, stop, table, keep_chosen)
 
 
+#: Whether this worker process has set BLAS to one thread (:func:`~sysrs_ref.simulation._blas.single_blas_thread`).
+_PINNED: list[int] = []
+
+
 def _init_worker(tables: Mapping[str, AnyTable]) -> None:
     keep_freed_memory()
+    _PINNED.append(single_blas_thread())
     _INSTALLED.clear()
     _INSTALLED.update(tables)
 

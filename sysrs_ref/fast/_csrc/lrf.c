@@ -1,0 +1,306 @@
+/*
+ * UCB-E-LRF's ensemble fit for rank 1 (sysrs_ref.fast.lrf.fit_ensemble_compiled): the reference's doubles bit for
+ * bit (sysrs_ref.algorithms.lrf_model.fit_ensemble, docs/contracts.md 11.3 to 11.5).
+ *
+ * Every sum is the reference's: the right-hand side starts at 0.0 and the Gram entry at the ridge, and the terms
+ * are added in increasing model (for a query's factor) or query (for a model's factor); the ensemble mean and the
+ * spread are summed over the members in order from 0.0. No BLAS and no fused multiply-adds, so the result does not
+ * depend on the processor. The members are independent, so they are computed side by side, four to a vector: lane
+ * c of a vector is member c's sum, in member c's order. A member that leaves a cell out sees the factor +0.0 there,
+ * so its terms are +0.0 or -0.0, which change nothing: a sum that starts at +0.0 or at the ridge is never -0.0, so
+ * adding a zero leaves it as it is. The initial query factors V are never read (each sweep solves V from U first), so only U's
+ * are drawn.
+ */
+#include "common.h"
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("O3")
+#endif
+
+#define GAMMA 0x9E3779B97F4A7C15ULL
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+/* Members computed together (a multiple of 4 dividing 64: a tile's drop bits are in one word). */
+#define TILE 16
+
+typedef double v4 __attribute__((vector_size(32)));
+typedef int64_t v4i __attribute__((vector_size(32)));
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define FLOAT_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define FLOAT_CLONES
+#endif
+
+static inline uint64_t mix64(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static inline double uniform(uint64_t seed, uint64_t index) {
+    return (double)(mix64(seed + (index + 1) * GAMMA) >> 11) * 0x1p-53;
+}
+
+/* G(u): the number of thresholds <= u (bisect right). */
+static inline int64_t gap(const double *table, int64_t size, double u) {
+    int64_t low = 0, high = size;
+    while (low < high) {
+        int64_t middle = (low + high) / 2;
+        if (u < table[middle])
+            high = middle;
+        else
+            low = middle + 1;
+    }
+    return low;
+}
+
+/* Bit 4 k + l of a tile's drop bits is lane l of its k-th vector: the member that leaves the cell out. */
+static const v4i LANE_BITS[TILE / 4] = {{1, 2, 4, 8}, {16, 32, 64, 128}, {256, 512, 1024, 2048}, {4096, 8192, 16384, 32768}};
+
+/* value where keep is all ones, +0.0 where it is zero */
+#define MASKED(value, keep) ((v4)((v4i)(value) & (keep)))
+
+/*
+ * One half-sweep: for each of the n_out lines (queries for V, models for U), each member's factor rhs / gram over
+ * the line's cells (from start[line] to start[line + 1] of other, value, drops: the other factor's index, the
+ * score, and which members leave the cell out, words words of bits). The factors are stored a tile of TILE
+ * members at a time: fixed is tiles x n_fixed x TILE, out tiles x n_out x TILE. A tile's factors (n_fixed x TILE
+ * doubles) stay in the cache while its lines are solved.
+ */
+FLOAT_CLONES static void half_sweep(const int64_t *start, const int64_t *other, const double *value,
+                                    const uint64_t *drops, int64_t words, int64_t n_out, const double *fixed,
+                                    int64_t n_fixed, int64_t tiles, double ridge, double *out) {
+    for (int64_t tile = 0; tile < tiles; tile++) {
+        const double *fixed_tile = fixed + tile * n_fixed * TILE;
+        double *out_tile = out + tile * n_out * TILE;
+        int64_t word = tile * TILE / 64, shift = tile * TILE % 64;
+        for (int64_t line = 0; line < n_out; line++) {
+            v4 rhs[TILE / 4], gram[TILE / 4];
+            for (int k = 0; k < TILE / 4; k++) {
+                rhs[k] = (v4){0.0, 0.0, 0.0, 0.0};
+                gram[k] = (v4){ridge, ridge, ridge, ridge};
+            }
+            for (int64_t at = start[line]; at < start[line + 1]; at++) {
+                const double *f = fixed_tile + other[at] * TILE;
+                int64_t bits = (int64_t)(drops[at * words + word] >> shift);
+                v4i dropped = {bits, bits, bits, bits};
+                double s = value[at];
+                v4 score = {s, s, s, s};
+                for (int k = 0; k < TILE / 4; k++) {
+                    v4 factor;
+                    memcpy(&factor, f + 4 * k, sizeof factor);
+                    v4 kept = MASKED(factor, (dropped & LANE_BITS[k]) == 0); /* the factor, or +0.0 */
+                    rhs[k] += score * kept;
+                    gram[k] += kept * kept;
+                }
+            }
+            for (int k = 0; k < TILE / 4; k++) {
+                v4 solved = rhs[k] / gram[k];
+                memcpy(out_tile + line * TILE + 4 * k, &solved, sizeof solved);
+            }
+        }
+    }
+}
+
+/* Vectors of four queries a block of the statistics holds. */
+#define BLOCK 8
+
+/*
+ * mean and spread (K x L) of the products u[i][c] vb[j][c] over the members c = 0 .. members - 1, summed in
+ * that order from 0.0. u is K x members; vb holds the query factors four queries at a time (groups x members x
+ * 4, groups = ceil(L / 4), zero past L); row is 2 x BLOCK x 4 doubles of room. BLOCK groups of queries are done
+ * for every model before the next: their factors (BLOCK x members x 4 doubles) stay in the nearest cache.
+ */
+FLOAT_CLONES static void statistics(const double *u, const double *vb, int64_t n_models, int64_t n_queries,
+                                    int64_t members, int64_t ddof, double *row, double *mean, double *spread) {
+    int64_t groups = (n_queries + 3) / 4;
+    v4 divisor = {(double)members, (double)members, (double)members, (double)members};
+    double d = (double)(members - ddof);
+    v4 spread_divisor = {d, d, d, d};
+    double *row_mean = row, *row_spread = row + 4 * BLOCK;
+    for (int64_t group = 0; group < groups; group += BLOCK) {
+        int64_t count = groups - group < BLOCK ? groups - group : BLOCK;
+        int64_t first = group * 4, width = n_queries - first < 4 * BLOCK ? n_queries - first : 4 * BLOCK;
+        const double *base = vb + group * members * 4;
+        for (int64_t i = 0; i < n_models; i++) {
+            const double *ui = u + i * members;
+            v4 total[BLOCK], means[BLOCK], squares[BLOCK];
+            for (int k = 0; k < BLOCK; k++) {
+                total[k] = (v4){0.0, 0.0, 0.0, 0.0};
+                squares[k] = (v4){0.0, 0.0, 0.0, 0.0};
+            }
+            if (count == BLOCK) {
+                for (int64_t c = 0; c < members; c++) {
+                    v4 factor = {ui[c], ui[c], ui[c], ui[c]};
+                    for (int k = 0; k < BLOCK; k++) {
+                        v4 other;
+                        memcpy(&other, base + (k * members + c) * 4, sizeof other);
+                        total[k] += factor * other;
+                    }
+                }
+                for (int k = 0; k < BLOCK; k++) means[k] = total[k] / divisor;
+                if (members > ddof)
+                    for (int64_t c = 0; c < members; c++) {
+                        v4 factor = {ui[c], ui[c], ui[c], ui[c]};
+                        for (int k = 0; k < BLOCK; k++) {
+                            v4 other;
+                            memcpy(&other, base + (k * members + c) * 4, sizeof other);
+                            v4 gap = factor * other - means[k];
+                            squares[k] += gap * gap;
+                        }
+                    }
+            } else {
+                for (int k = 0; k < count; k++) {
+                    for (int64_t c = 0; c < members; c++) {
+                        v4 factor = {ui[c], ui[c], ui[c], ui[c]}, other;
+                        memcpy(&other, base + (k * members + c) * 4, sizeof other);
+                        total[k] += factor * other;
+                    }
+                    means[k] = total[k] / divisor;
+                    if (members > ddof)
+                        for (int64_t c = 0; c < members; c++) {
+                            v4 factor = {ui[c], ui[c], ui[c], ui[c]}, other;
+                            memcpy(&other, base + (k * members + c) * 4, sizeof other);
+                            v4 gap = factor * other - means[k];
+                            squares[k] += gap * gap;
+                        }
+                }
+            }
+            for (int k = 0; k < count; k++) {
+                v4 deviation = squares[k] / spread_divisor;
+                for (int lane = 0; lane < 4; lane++) deviation[lane] = sqrt(deviation[lane]);
+                if (members <= ddof) deviation = (v4){0.0, 0.0, 0.0, 0.0};
+                memcpy(row_mean + k * 4, &means[k], sizeof means[k]);
+                memcpy(row_spread + k * 4, &deviation, sizeof deviation);
+            }
+            memcpy(mean + i * n_queries + first, row_mean, (size_t)width * sizeof(double));
+            memcpy(spread + i * n_queries + first, row_spread, (size_t)width * sizeof(double));
+        }
+    }
+}
+
+/* The number of thresholds <= u for every u (gap), sped up by where each of BUCKETS equal slices of [0, 1) starts. */
+#define BUCKETS 4096
+
+/*
+ * Fit number fit of the run seeded seed, rank 1: mean and spread (K x L) of the ensemble of members ALS
+ * factorizations of scores (K x L, NaN where not observed), with the dropout thresholds table (table_size
+ * entries, none for no dropout), ridge and sweeps. Returns -1 when memory runs out.
+ */
+EXPORT int lrf_fit(const double *scores, int64_t n_models, int64_t n_queries, uint64_t seed, uint64_t fit,
+                   int64_t members, const double *table, int64_t table_size, double ridge, int64_t sweeps,
+                   int64_t ddof, double *mean, double *spread) {
+    int64_t cells = n_models * n_queries;
+    int64_t tiles = (members + TILE - 1) / TILE, width = tiles * TILE, words = (width + 63) / 64;
+    int64_t groups = (n_queries + 3) / 4;
+    int64_t observed = 0;
+    for (int64_t cell = 0; cell < cells; cell++) observed += scores[cell] == scores[cell];
+    size_t slots = (size_t)observed + 1;
+    int64_t *row_start = calloc((size_t)n_models + 1, sizeof(int64_t));
+    int64_t *column_start = calloc((size_t)n_queries + 2, sizeof(int64_t));
+    int64_t *row_other = malloc(slots * sizeof(int64_t)), *column_other = malloc(slots * sizeof(int64_t));
+    int64_t *column_number = malloc(slots * sizeof(int64_t));
+    double *row_value = malloc(slots * sizeof(double)), *column_value = malloc(slots * sizeof(double));
+    uint64_t *row_drops = calloc(slots * (size_t)words, sizeof(uint64_t));
+    uint64_t *column_drops = malloc(slots * (size_t)words * sizeof(uint64_t));
+    int64_t *bucket = malloc((BUCKETS + 1) * sizeof(int64_t));
+    double *u = calloc((size_t)n_models * (size_t)width, sizeof(double));
+    double *v = calloc((size_t)n_queries * (size_t)width, sizeof(double));
+    double *flat = malloc(((size_t)n_models * (size_t)members + 1) * sizeof(double));
+    double *vb = calloc((size_t)groups * 4 * (size_t)members + 1, sizeof(double));
+    double *row = malloc(8 * BLOCK * sizeof(double));
+    int status = -1;
+    if (!row_start || !column_start || !row_other || !column_other || !column_number || !row_value ||
+        !column_value || !row_drops || !column_drops || !bucket || !u || !v || !flat || !vb || !row)
+        goto done;
+    /* The observed cells by row (numbered in cell order) and by column (models ascending). */
+    int64_t number = 0;
+    for (int64_t i = 0; i < n_models; i++) { /* without a branch a cell: whether one is observed is random */
+        row_start[i] = number;
+        const double *row = scores + i * n_queries;
+        for (int64_t j = 0; j < n_queries; j++) {
+            double s = row[j];
+            int64_t seen = s == s;
+            row_other[number] = j;
+            row_value[number] = s;
+            column_start[j + 2] += seen;
+            number += seen;
+        }
+    }
+    row_start[n_models] = number;
+    for (int64_t j = 0; j < n_queries; j++) column_start[j + 2] += column_start[j + 1];
+    for (int64_t i = 0; i < n_models; i++) /* column_start[j + 1] is where column j's next cell goes */
+        for (int64_t at = row_start[i]; at < row_start[i + 1]; at++) {
+            int64_t place = column_start[row_other[at] + 1]++;
+            column_other[place] = i;
+            column_number[place] = at;
+            column_value[place] = row_value[at];
+        }
+    /* Each member's stream block: its dropout gaps, then its initial model factors (Box-Muller). */
+    if (table_size > 0)
+        for (int64_t b = 0, g = 0; b <= BUCKETS; b++) {
+            while (g < table_size && table[g] <= (double)b / BUCKETS) g++;
+            bucket[b] = g;
+        }
+    uint64_t block = (uint64_t)cells + 1 + 2 * (uint64_t)(n_models + n_queries);
+    double two_pi = 2.0 * M_PI;
+    for (int64_t c = 0; c < members; c++) {
+        uint64_t base = block * ((uint64_t)c + (uint64_t)members * fit);
+        if (table_size > 0) {
+            uint64_t k = 0;
+            for (int64_t d = -1;;) {
+                double draw = uniform(seed, base + k);
+                int64_t g = bucket[(int64_t)(draw * BUCKETS)]; /* thresholds <= floor(draw * BUCKETS) / BUCKETS */
+                while (g < table_size && table[g] <= draw) g++;
+                d += 1 + g;
+                if (d >= observed) break;
+                row_drops[d * words + c / 64] |= 1ULL << (c % 64);
+                k++;
+            }
+        }
+        uint64_t first = base + (uint64_t)cells + 1;
+        double *tile = u + (c / TILE) * n_models * TILE;
+        for (int64_t i = 0; i < n_models; i++) {
+            double u1 = uniform(seed, first + 2 * (uint64_t)i), u2 = uniform(seed, first + 2 * (uint64_t)i + 1);
+            tile[i * TILE + c % TILE] = sqrt(-2.0 * log(1.0 - u1)) * cos(two_pi * u2);
+        }
+    }
+    for (int64_t at = 0; at < observed; at++)
+        memcpy(column_drops + at * words, row_drops + column_number[at] * words, (size_t)words * sizeof(uint64_t));
+    for (int64_t sweep = 0; sweep < sweeps; sweep++) {
+        half_sweep(column_start, column_other, column_value, column_drops, words, n_queries, u, n_models, tiles,
+                   ridge, v);
+        half_sweep(row_start, row_other, row_value, row_drops, words, n_models, v, n_queries, tiles, ridge, u);
+    }
+    for (int64_t c = 0; c < members; c++) {
+        const double *u_tile = u + (c / TILE) * n_models * TILE, *v_tile = v + (c / TILE) * n_queries * TILE;
+        for (int64_t i = 0; i < n_models; i++) flat[i * members + c] = u_tile[i * TILE + c % TILE];
+        for (int64_t j = 0; j < n_queries; j++) vb[((j / 4) * members + c) * 4 + j % 4] = v_tile[j * TILE + c % TILE];
+    }
+    statistics(flat, vb, n_models, n_queries, members, ddof, row, mean, spread);
+    status = 0;
+done:
+    free(row_start);
+    free(column_start);
+    free(row_other);
+    free(column_other);
+    free(column_number);
+    free(row_value);
+    free(column_value);
+    free(row_drops);
+    free(column_drops);
+    free(bucket);
+    free(u);
+    free(v);
+    free(flat);
+    free(vb);
+    free(row);
+    return status;
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
