@@ -203,14 +203,23 @@ def _refute_path(traced: Traced, n: Term, m: Term, sums: int, extra: Fraction, m
     error = u + (1 + u) * g
     solver.add(error < 1, ratio * (1 - error) == error)
     solver.add(*traced.path.conditions)  # the path on which the code returns this tolerance
-    solver.add(sums * ratio * m + rational(extra) * m > traced.lower())
+    need = sums * ratio * m + rational(extra) * m
+    solver.add(need > traced.lower())
     result = solver.check()
     if result == z3.unsat:
         return None
     if result != z3.sat:
         return {"z3": f"{result} ({solver.reason_unknown()}): no proof"}
     model = solver.model()
-    return {"N": str(model.eval(n, model_completion=True)), "M": str(model.eval(m, model_completion=True))}
+
+    def shown(term: Term) -> str:
+        value = model.eval(term, model_completion=True)
+        if z3.is_rational_value(value):
+            exact = Fraction(value.numerator_as_long(), value.denominator_as_long())
+            return str(exact) if exact.denominator == 1 else f"{float(exact):.17g}"
+        return str(value.as_decimal(30))
+
+    return {"N": shown(n), "M": shown(m), "error bound": shown(need), "tolerance": shown(traced.lower())}
 
 
 def _guard_problem(max_terms: int) -> str | None:
