@@ -115,7 +115,7 @@ def render_table(results: Sequence[Result]) -> str:
                     o.method.value,
                     o.status.value,
                     c.expected.value,
-                    f"{t:.1f}s",
+                    f"{t:.1f}s".rjust(6),
                     "ok" if o.status == c.expected else "UNEXPECTED",
                 )
                 for c, o, t in paper
@@ -133,7 +133,7 @@ def render_table(results: Sequence[Result]) -> str:
                     "+".join(o.all_methods),
                     o.status.value,
                     "ok" if o.status == c.expected else "UNEXPECTED",
-                    f"{t:.1f}s",
+                    f"{t:.1f}s".rjust(6),
                     o.domain,
                 )
                 for c, o, t in code

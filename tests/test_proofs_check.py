@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from proofs_check import DEFAULT_MAX_K, Claim, Outcome, Status, all_claims
-from proofs_check.__main__ import main, render_table
+from proofs_check.__main__ import _record, main, render_table
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -128,22 +128,32 @@ def test_help_shows_an_example(capsys: pytest.CaptureFixture[str]) -> None:
     assert "python -m proofs_check --claim" in capsys.readouterr().out
 
 
+def test_json_records_of_every_claim(results: Results) -> None:
+    for claim, outcome, seconds in results:
+        record = _record(claim, outcome, seconds)
+        assert {"id", "paper_ref", "statement", "status", "detail", "methods", "domain", "seconds"} <= set(record)
+        assert record["status"] in ("holds", "holds-with-conditions", "fails")
+        assert record["method"] in ("proved", "checked", "smt", "bounded-exhaustive")
+        assert isinstance(record["methods"], list) and record["methods"]
+        assert set(record["methods"]) <= {"sympy", "smt", "bounded-exhaustive", "model-checked-against-code"}
+        assert record["domain"] and record["as_expected"] is True
+        json.dumps(record)
+
+
 def test_subprocess_json_contract() -> None:
+    # the command line end to end on two claims (the fixture above runs every claim in-process)
     done = subprocess.run(
-        [sys.executable, "-m", "proofs_check", "--json", "--max-k", "12"],  # the full K range: the fixture
+        [sys.executable, "-m", "proofs_check", "--json", "--claim", "code-spend-formula", "--max-k", "3"],
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=900,  # a hang-guard only: it takes a few seconds, several times that on a loaded machine
+        timeout=900,  # a hang-guard only: it takes seconds, several times that on a loaded machine
         check=False,
     )
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert set(data) == {"claims"}
-    for claim in data["claims"]:
-        assert {"id", "paper_ref", "statement", "status", "detail"} <= set(claim)
-        assert claim["status"] in ("holds", "holds-with-conditions", "fails")
-        assert claim["method"] in ("proved", "checked", "smt", "bounded-exhaustive")
-        assert set(claim["methods"]) <= {"sympy", "smt", "bounded-exhaustive", "model-checked-against-code"}
-        assert claim["domain"] and claim["seconds"] >= 0
-        assert claim["as_expected"] is True
+    (claim,) = data["claims"]
+    assert claim["id"] == "code-spend-formula" and claim["status"] == "holds" and claim["as_expected"] is True
+    assert claim["methods"] == ["smt", "model-checked-against-code"] and "every K in [2, 3]" in claim["domain"]
+    assert claim["seconds"] >= 0
