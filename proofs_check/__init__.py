@@ -1,8 +1,8 @@
-"""proofs_check: a symbolic, machine-checked audit of the algebra of the SySRs paper.
+"""proofs_check: a machine-checked audit of the SySRs paper's algebra (sympy) and of the code's invariants (z3).
 
-Run ``python -m proofs_check`` (``--json``, ``--list``, ``--claim ID``).
+Run ``python -m proofs_check`` (``--json``, ``--list``, ``--claim ID``, ``--max-k K``).
 """
 
-from proofs_check.registry import Claim, Method, Outcome, Status, all_claims, claim_by_id
+from proofs_check.registry import DEFAULT_MAX_K, Claim, Method, Outcome, Status, all_claims, claim_by_id
 
-__all__ = ["Claim", "Method", "Outcome", "Status", "all_claims", "claim_by_id"]
+__all__ = ["DEFAULT_MAX_K", "Claim", "Method", "Outcome", "Status", "all_claims", "claim_by_id"]

@@ -1,4 +1,4 @@
-"""Command line: ``python -m proofs_check [--json] [--list] [--claim ID]`` (docs/theory.md).
+"""Command line: ``python -m proofs_check [--json] [--list] [--claim ID] [--max-k K]`` (docs/theory.md).
 
 Exit status: 0 when every claim run has its expected status, 1 otherwise,
 2 on a usage error (one line on stderr, no traceback).
@@ -9,17 +9,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Sequence
 from typing import NoReturn
 
-from proofs_check.registry import Claim, Outcome, all_claims, claim_by_id
+from proofs_check.registry import DEFAULT_MAX_K, Claim, Outcome, all_claims, claim_by_id
 
-__all__ = ["main", "render_table"]
+__all__ = ["Result", "main", "render_table"]
 
 EXAMPLES = """examples:
   python -m proofs_check                       # run every claim, print the table
   python -m proofs_check --json                # one JSON object {"claims": [...]}
   python -m proofs_check --claim lb-constant-11
+  python -m proofs_check --claim code-schedule-capped --max-k 400   # the schedule proofs for K <= 400
   python -m proofs_check --list"""
 
 
@@ -35,17 +37,41 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> _Parser:
     parser = _Parser(
         prog="python -m proofs_check",
-        description="Check every algebraic step of the SySRs paper with sympy.",
+        description=(
+            "Check every algebraic step of the SySRs paper with sympy, and the code's invariants with z3 "
+            "and bounded exhaustive runs."
+        ),
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     parser.add_argument("--list", action="store_true", help="list the claims and exit")
     parser.add_argument("--claim", metavar="ID", help="run only the claim ID")
+    parser.add_argument(
+        "--max-k",
+        metavar="K",
+        type=_max_k,
+        default=DEFAULT_MAX_K,
+        help=f"prove the schedule and budget claims for every K from 2 to K (default {DEFAULT_MAX_K})",
+    )
     return parser
 
 
-def _record(claim: Claim, outcome: Outcome) -> dict[str, object]:
+def _max_k(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--max-k needs an integer >= 2, got {text!r}") from None
+    if value < 2:
+        raise argparse.ArgumentTypeError(f"--max-k needs an integer >= 2, got {value}")
+    return value
+
+
+Result = tuple[Claim, Outcome, float]
+"""A claim, its outcome and the seconds it took."""
+
+
+def _record(claim: Claim, outcome: Outcome, seconds: float) -> dict[str, object]:
     return {
         "id": claim.id,
         "paper_ref": claim.paper_ref,
@@ -53,6 +79,9 @@ def _record(claim: Claim, outcome: Outcome) -> dict[str, object]:
         "status": outcome.status.value,
         "detail": outcome.detail,
         "method": outcome.method.value,
+        "methods": list(outcome.all_methods),
+        "domain": outcome.domain or "the paper's (see the statement)",
+        "seconds": round(seconds, 3),
         "expected": claim.expected.value,
         "as_expected": outcome.status == claim.expected,
         "conditions": list(outcome.conditions),
@@ -60,20 +89,58 @@ def _record(claim: Claim, outcome: Outcome) -> dict[str, object]:
     }
 
 
-def render_table(results: Sequence[tuple[Claim, Outcome]]) -> str:
-    """The readable report: one row per claim, then the details of every claim that is not 'holds'."""
-    header = ("claim", "method", "status", "expected", "")
-    rows = [
-        (c.id, o.method.value, o.status.value, c.expected.value, "ok" if o.status == c.expected else "UNEXPECTED")
-        for c, o in results
-    ]
-    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
-    lines = [
-        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
-        for row in [header, *rows]
-    ]
-    lines.insert(1, "  ".join("-" * width for width in widths).rstrip())
-    notes = [(c, o) for c, o in results if o.status.value != "holds" or o.status != c.expected]
+def _aligned(header: tuple[str, ...], rows: Sequence[tuple[str, ...]], free_last: bool = False) -> list[str]:
+    """Rows as columns padded to their widest cell (the last one left unpadded when *free_last*)."""
+    count = len(header) - (1 if free_last else 0)
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(count)]
+    lines = []
+    for row in [header, *rows]:
+        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)] + list(row[count:])
+        lines.append("  ".join(cells).rstrip())
+    lines.insert(1, "  ".join(["-" * width for width in widths] + (["-" * 6] if free_last else [])).rstrip())
+    return lines
+
+
+def render_table(results: Sequence[Result]) -> str:
+    """The readable report: the paper's claims, the code's claims (with domains), then every claim not 'holds'."""
+    paper = [(c, o, t) for c, o, t in results if not o.methods]
+    code = [(c, o, t) for c, o, t in results if o.methods]
+    lines: list[str] = []
+    if paper:
+        lines += _aligned(
+            ("claim", "method", "status", "expected", "time", ""),
+            [
+                (
+                    c.id,
+                    o.method.value,
+                    o.status.value,
+                    c.expected.value,
+                    f"{t:.1f}s".rjust(6),
+                    "ok" if o.status == c.expected else "UNEXPECTED",
+                )
+                for c, o, t in paper
+            ],
+        )
+    if code:
+        if lines:
+            lines.append("")
+        lines.append("Claims about the code:")
+        lines += _aligned(
+            ("claim", "method", "status", "", "time", "domain"),
+            [
+                (
+                    c.id,
+                    "+".join(o.all_methods),
+                    o.status.value,
+                    "ok" if o.status == c.expected else "UNEXPECTED",
+                    f"{t:.1f}s".rjust(6),
+                    o.domain,
+                )
+                for c, o, t in code
+            ],
+            free_last=True,
+        )
+    notes = [(c, o) for c, o, _ in results if o.status.value != "holds" or o.status != c.expected]
     if notes:
         lines.append("")
         lines.append("Claims that fail or need conditions:")
@@ -83,12 +150,19 @@ def render_table(results: Sequence[tuple[Claim, Outcome]]) -> str:
             for condition in outcome.conditions:
                 lines.append(f"    condition: {condition}")
             lines.append(f"    {outcome.detail}")
-    good = sum(o.status == c.expected for c, o in results)
+    good = sum(o.status == c.expected for c, o, _ in results)
+    counts = {
+        name: sum(name in o.all_methods for _, o, _ in results)
+        for name in ("sympy", "smt", "bounded-exhaustive", "model-checked-against-code")
+    }
     lines.append("")
     lines.append(
         f"{good}/{len(results)} claims have their expected status "
-        f"({sum(o.method.value == 'proved' for _, o in results)} proved, "
-        f"{sum(o.method.value == 'checked' for _, o in results)} checked)."
+        f"({sum(o.method.value == 'proved' for _, o, _ in results)} proved and "
+        f"{sum(o.method.value == 'checked' for _, o, _ in results)} checked with sympy, "
+        f"{counts['smt']} smt, {counts['bounded-exhaustive']} bounded-exhaustive, "
+        f"{counts['model-checked-against-code']} model-checked-against-code; "
+        f"{sum(t for _, _, t in results):.1f} s)."
     )
     return "\n".join(lines)
 
@@ -98,12 +172,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
         if args.claim is not None:
-            claim = claim_by_id(args.claim)
+            claim = claim_by_id(args.claim, args.max_k)
             if claim is None:
                 raise _UsageError(f"unknown claim {args.claim!r}; see --list for the claim ids")
             claims: tuple[Claim, ...] = (claim,)
         else:
-            claims = all_claims()
+            claims = all_claims(args.max_k)
     except SystemExit as done:  # --help
         return int(done.code or 0)
     except _UsageError as error:
@@ -113,12 +187,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         for claim in claims:
             print(f"{claim.id}\t{claim.paper_ref}\t{claim.statement}")
         return 0
-    results = [(claim, claim.run()) for claim in claims]
+    results = [_timed(claim) for claim in claims]
     if args.json:
-        print(json.dumps({"claims": [_record(c, o) for c, o in results]}))
+        print(json.dumps({"claims": [_record(c, o, t) for c, o, t in results]}))
     else:
         print(render_table(results))
-    return 0 if all(o.status == c.expected for c, o in results) else 1
+    return 0 if all(o.status == c.expected for c, o, _ in results) else 1
+
+
+def _timed(claim: Claim) -> Result:
+    started = time.perf_counter()
+    outcome = claim.run()
+    return claim, outcome, time.perf_counter() - started
 
 
 if __name__ == "__main__":

@@ -1,8 +1,11 @@
 """The claim registry: :class:`Claim`, :class:`Status`, :class:`Outcome` and :func:`all_claims`.
 
-A claim is one algebraic step of the paper. Its check is a function of the
-step's *statement data* (a constant, a sign, an expression), so the same check
-run on a deliberately wrong variant reports ``fails`` (see the tests).
+A claim is one algebraic step of the paper, or one invariant of the code
+(the ``code-`` claims: schedules and budgets, the fast paths' certification,
+the algorithms' contracts). Its check is a function of the step's *statement
+data* (a constant, a sign, an expression) or of the code it reads, so the
+same check run on a deliberately wrong variant, or on deliberately broken
+code, reports ``fails`` (see the tests).
 
 ``expected`` is the status we established by doing the maths: exit status 0
 of ``python -m proofs_check`` means "every claim has the status we
@@ -15,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
-__all__ = ["Claim", "Method", "Outcome", "Status", "all_claims", "claim_by_id"]
+__all__ = ["DEFAULT_MAX_K", "Claim", "Method", "Outcome", "Status", "all_claims", "claim_by_id"]
 
 
 class Status(str, Enum):
@@ -29,16 +32,29 @@ class Status(str, Enum):
 class Method(str, Enum):
     """How the verdict was reached.
 
-    ``proved``: every part is a symbolic argument (an identity simplified to 0
-    or factored, a sign read off factors, a vertex or a derivative), possibly
-    with a numeric cross-check on top. ``checked``: at least one part rests on
-    exact evaluation on a finite set of points (an exact rational grid plus
-    seeded random points, or an exhaustive enumeration of small instances).
-    A counterexample is exact either way.
+    The paper's claims (sympy): ``proved``: every part is a symbolic argument
+    (an identity simplified to 0 or factored, a sign read off factors, a
+    vertex or a derivative), possibly with a numeric cross-check on top.
+    ``checked``: at least one part rests on exact evaluation on a finite set
+    of points (an exact rational grid plus seeded random points, or an
+    exhaustive enumeration of small instances).
+
+    The code's claims: ``smt``: an SMT solver (z3) answered unsat to the
+    negation of the claim, in a decidable theory (linear integer/real
+    arithmetic for fixed K, nonlinear real arithmetic for the float bounds),
+    for every input of the stated domain, unbounded in n and L; such claims
+    also list ``model-checked-against-code`` among their methods when the
+    encoding was checked against the real functions on a stated small
+    domain. ``bounded-exhaustive``: the code was run on every input of a
+    stated finite domain and every run checked. A counterexample is exact
+    either way.
     """
 
     PROVED = "proved"
     CHECKED = "checked"
+    SMT = "smt"
+    BOUNDED_EXHAUSTIVE = "bounded-exhaustive"
+    MODEL_CHECKED = "model-checked-against-code"
 
 
 @dataclass(frozen=True)
@@ -50,6 +66,17 @@ class Outcome:
     detail: str
     conditions: tuple[str, ...] = ()
     counterexample: str | None = None
+    methods: tuple[Method, ...] = ()
+    """Every method the verdict rests on (empty: just ``method``, a sympy claim)."""
+    domain: str = ""
+    """The inputs the verdict covers (empty: the paper's domain, in the statement)."""
+
+    @property
+    def all_methods(self) -> tuple[str, ...]:
+        """The methods as named in the report: ``sympy`` for the paper's claims, else :attr:`methods`."""
+        if self.methods:
+            return tuple(method.value for method in self.methods)
+        return (self.method.value,) if self.method not in (Method.PROVED, Method.CHECKED) else ("sympy",)
 
 
 @dataclass(frozen=True)
@@ -63,10 +90,17 @@ class Claim:
     run: Callable[[], Outcome] = field(compare=False, repr=False)
 
 
-def all_claims() -> tuple[Claim, ...]:
-    """Every registered claim, in paper order."""
+#: The default largest K of the schedule claims (``--max-k`` raises it).
+DEFAULT_MAX_K = 200
+
+
+def all_claims(max_k: int = DEFAULT_MAX_K) -> tuple[Claim, ...]:
+    """Every registered claim: the paper's, in paper order, then the code's (schedules up to *max_k* models)."""
     from proofs_check import (
         bernstein,
+        code_certify,
+        code_contracts,
+        code_schedule,
         corollary,
         csr_bound,
         hardness_relations,
@@ -83,12 +117,15 @@ def all_claims() -> tuple[Claim, ...]:
         *corollary.CLAIMS,
         *two_armed.CLAIMS,
         *lower_bound.CLAIMS,
+        *code_schedule.claims(max_k),
+        *code_certify.CLAIMS,
+        *code_contracts.CLAIMS,
     )
 
 
-def claim_by_id(claim_id: str) -> Claim | None:
+def claim_by_id(claim_id: str, max_k: int = DEFAULT_MAX_K) -> Claim | None:
     """The claim called *claim_id*, or None."""
-    for claim in all_claims():
+    for claim in all_claims(max_k):
         if claim.id == claim_id:
             return claim
     return None

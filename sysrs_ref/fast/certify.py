@@ -16,6 +16,10 @@ bounds) therefore compare the same way exactly. Closer ones are decided from
 the exact integer numerators. A float sum of non-negative terms is 0 exactly
 when every term is 0, so sums that are all exactly 0.0 are exact ties and need
 no exact arithmetic.
+
+The bound is proved (``python -m proofs_check --claim code-certify-tolerance``,
+docs/theory.md) for N below :data:`MAX_TERMS`; :func:`tolerance` refuses
+anything else, so nothing outside that range is ever certified.
 """
 
 from __future__ import annotations
@@ -26,17 +30,24 @@ import numpy.typing as npt
 from sysrs_ref.fast.batch import DrawBatch
 from sysrs_ref.fast.table import ScoreTable
 
-__all__ = ["exact_prefix_sum", "tolerance"]
+__all__ = ["MAX_TERMS", "exact_prefix_sum", "tolerance"]
 
 FloatArray = npt.NDArray[np.float64]
+
+MAX_TERMS = 2**40
+"""Sums of fewer terms than this are certified: the range over which the tolerance is proved sufficient."""
 
 
 def tolerance(n_terms: int, largest: FloatArray) -> FloatArray:
     """The margin above which two float sums of *n_terms* terms are ordered exactly.
 
+    ValueError unless 0 <= n_terms < :data:`MAX_TERMS`.
+
     >>> float(tolerance(3, np.array(2.0))) == 8 * 2.0**-50
     True
     """
+    if not 0 <= n_terms < MAX_TERMS:
+        raise ValueError(f"certified float sums have 0 <= N < 2^40 terms, got N = {n_terms}")
     bound: FloatArray = (n_terms + 1) * 2.0**-50 * largest
     return bound
 

@@ -9,32 +9,61 @@ from pathlib import Path
 
 import pytest
 
-from proofs_check import Claim, Outcome, Status, all_claims
-from proofs_check.__main__ import main, render_table
+from proofs_check import DEFAULT_MAX_K, Claim, Outcome, Status, all_claims
+from proofs_check.__main__ import _record, main, render_table
 
 ROOT = Path(__file__).resolve().parents[2]
 
+Results = list[tuple[Claim, Outcome, float]]
+
+CODE_CLAIMS = {
+    "code-schedule-paper",
+    "code-schedule-capped",
+    "code-spend-formula",
+    "code-budget-percentage",
+    "code-certify-tolerance",
+    "code-algorithm-contracts",
+}
+
 
 @pytest.fixture(scope="module")
-def results() -> list[tuple[Claim, Outcome]]:
-    """The full registry, run once for this module."""
-    return [(claim, claim.run()) for claim in all_claims()]
+def results() -> Results:
+    """The full registry (schedules proved for every K <= DEFAULT_MAX_K), run once for this module."""
+    return [(claim, claim.run(), 0.0) for claim in all_claims()]
 
 
-def test_every_claim_has_its_expected_status(results: list[tuple[Claim, Outcome]]) -> None:
-    wrong = {c.id: (o.status.value, c.expected.value) for c, o in results if o.status != c.expected}
+def test_every_claim_has_its_expected_status(results: Results) -> None:
+    wrong = {c.id: (o.status.value, c.expected.value, o.detail) for c, o, _ in results if o.status != c.expected}
     assert wrong == {}
 
 
-def test_registry_covers_the_paper(results: list[tuple[Claim, Outcome]]) -> None:
-    ids = [c.id for c, _ in results]
+def test_registry_covers_the_paper(results: Results) -> None:
+    ids = [c.id for c, _, _ in results]
     assert len(ids) == len(set(ids)) >= 30
     for prefix in ("hardness-", "bernstein-", "csr-", "theta-star-", "cor-", "two-arm-", "lb-"):
         assert any(i.startswith(prefix) for i in ids), prefix
+    assert {i for i in ids if i.startswith("code-")} == CODE_CLAIMS
 
 
-def test_established_verdicts(results: list[tuple[Claim, Outcome]]) -> None:
-    by_id = {c.id: o for c, o in results}
+def test_code_claims_state_method_and_domain(results: Results) -> None:
+    by_id = {c.id: o for c, o, _ in results}
+    for claim_id in CODE_CLAIMS:
+        outcome = by_id[claim_id]
+        assert outcome.status == Status.HOLDS, (claim_id, outcome.detail)
+        assert outcome.domain and outcome.methods
+    for claim_id in ("code-schedule-paper", "code-schedule-capped", "code-spend-formula", "code-budget-percentage"):
+        assert by_id[claim_id].all_methods == ("smt", "model-checked-against-code")
+        assert f"every K in [2, {DEFAULT_MAX_K}]" in by_id[claim_id].domain
+        assert f"for every K in [2, {DEFAULT_MAX_K}]" in by_id[claim_id].detail
+    assert by_id["code-certify-tolerance"].all_methods == ("smt",)
+    assert "1099511627776" in by_id["code-certify-tolerance"].domain
+    assert by_id["code-algorithm-contracts"].all_methods == ("bounded-exhaustive",)
+    assert "K L <= 6" in by_id["code-algorithm-contracts"].domain
+    assert by_id["lb-constant-11"].all_methods == ("sympy",)
+
+
+def test_established_verdicts(results: Results) -> None:
+    by_id = {c.id: o for c, o, _ in results}
     conditional = {i for i, o in by_id.items() if o.status == Status.HOLDS_WITH_CONDITIONS}
     assert conditional == {"bernstein-parameter-choice", "theta-star-tight", "cor-case1-linear", "cor-case1-tangent"}
     assert "theta=0 <= theta*=1/5" in (by_id["theta-star-tight"].counterexample or "")
@@ -45,11 +74,15 @@ def test_established_verdicts(results: list[tuple[Claim, Outcome]]) -> None:
             assert outcome.conditions
 
 
-def test_table_marks_every_claim_ok(results: list[tuple[Claim, Outcome]]) -> None:
+def test_table_marks_every_claim_ok(results: Results) -> None:
     table = render_table(results)
     assert "UNEXPECTED" not in table
     assert f"{len(results)}/{len(results)} claims have their expected status" in table
     assert "Claims that fail or need conditions:" in table
+    code_table = table[table.index("Claims about the code:") :]
+    header = code_table.splitlines()[1].split()
+    assert header == ["claim", "method", "status", "time", "domain"]
+    assert "code-schedule-capped      smt+model-checked-against-code  holds" in code_table
 
 
 def test_list(capsys: pytest.CaptureFixture[str]) -> None:
@@ -63,6 +96,14 @@ def test_single_claim_json(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)
     assert [c["id"] for c in data["claims"]] == ["lb-constant-11"]
     assert data["claims"][0]["status"] == "holds" and data["claims"][0]["method"] == "proved"
+    assert data["claims"][0]["methods"] == ["sympy"]
+
+
+def test_max_k_reaches_the_schedule_claims(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--claim", "code-spend-formula", "--max-k", "7", "--json"]) == 0
+    (claim,) = json.loads(capsys.readouterr().out)["claims"]
+    assert claim["methods"] == ["smt", "model-checked-against-code"]
+    assert "every K in [2, 7]" in claim["domain"] and claim["seconds"] >= 0
 
 
 def test_single_claim_table(capsys: pytest.CaptureFixture[str]) -> None:
@@ -71,7 +112,9 @@ def test_single_claim_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert "theta-star-tight" in out and "holds-with-conditions" in out
 
 
-@pytest.mark.parametrize("argv", [["--claim", "no-such-claim"], ["--bogus"], ["--claim"]])
+@pytest.mark.parametrize(
+    "argv", [["--claim", "no-such-claim"], ["--bogus"], ["--claim"], ["--max-k", "1"], ["--max-k", "many"]]
+)
 def test_usage_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
     captured = capsys.readouterr()
@@ -85,20 +128,32 @@ def test_help_shows_an_example(capsys: pytest.CaptureFixture[str]) -> None:
     assert "python -m proofs_check --claim" in capsys.readouterr().out
 
 
+def test_json_records_of_every_claim(results: Results) -> None:
+    for claim, outcome, seconds in results:
+        record = _record(claim, outcome, seconds)
+        assert {"id", "paper_ref", "statement", "status", "detail", "methods", "domain", "seconds"} <= set(record)
+        assert record["status"] in ("holds", "holds-with-conditions", "fails")
+        assert record["method"] in ("proved", "checked", "smt", "bounded-exhaustive")
+        assert isinstance(record["methods"], list) and record["methods"]
+        assert set(record["methods"]) <= {"sympy", "smt", "bounded-exhaustive", "model-checked-against-code"}
+        assert record["domain"] and record["as_expected"] is True
+        json.dumps(record)
+
+
 def test_subprocess_json_contract() -> None:
+    # the command line end to end on two claims (the fixture above runs every claim in-process)
     done = subprocess.run(
-        [sys.executable, "-m", "proofs_check", "--json"],
+        [sys.executable, "-m", "proofs_check", "--json", "--claim", "code-spend-formula", "--max-k", "3"],
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=900,  # a hang-guard only: it takes a few seconds, several times that on a loaded machine
+        timeout=900,  # a hang-guard only: it takes seconds, several times that on a loaded machine
         check=False,
     )
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert set(data) == {"claims"}
-    for claim in data["claims"]:
-        assert {"id", "paper_ref", "statement", "status", "detail"} <= set(claim)
-        assert claim["status"] in ("holds", "holds-with-conditions", "fails")
-        assert claim["method"] in ("proved", "checked")
-        assert claim["as_expected"] is True
+    (claim,) = data["claims"]
+    assert claim["id"] == "code-spend-formula" and claim["status"] == "holds" and claim["as_expected"] is True
+    assert claim["methods"] == ["smt", "model-checked-against-code"] and "every K in [2, 3]" in claim["domain"]
+    assert claim["seconds"] >= 0

@@ -95,7 +95,8 @@ CASES = [
 
 
 def test_every_claim_has_a_mutation() -> None:
-    assert set(MUTATIONS) == {claim.id for claim in all_claims()}
+    # the code's claims (code-*) have theirs in tests/project/test_proofs_check_code.py
+    assert set(MUTATIONS) == {claim.id for claim in all_claims() if not claim.id.startswith("code-")}
 
 
 @pytest.mark.parametrize(("claim_id", "index", "variant"), CASES, ids=[f"{c}-{i}" for c, i, _ in CASES])

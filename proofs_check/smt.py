@@ -1,0 +1,55 @@
+"""The SMT side of the code claims: z3 solvers, exact ceilings as linear constraints, verdicts.
+
+z3 ships no type information, so its terms cross function boundaries here as
+``Term`` (unchecked by mypy). A claim is proved when z3 answers ``unsat`` to
+its negation; ``sat`` gives a counterexample (the model), ``unknown`` is no
+proof and is reported as a failure.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TypeAlias
+
+import z3  # type: ignore[import-untyped]  # reason: z3-solver ships no type information
+
+__all__ = ["Term", "ceil_var", "rational", "refute"]
+
+Term: TypeAlias = "z3.ArithRef"
+"""A z3 arithmetic term (unchecked by mypy)."""
+
+
+def rational(value: Fraction | int) -> Term:
+    """*value* as an exact z3 rational (never through a float)."""
+    value = Fraction(value)
+    return z3.Q(value.numerator, value.denominator)
+
+
+def ceil_var(solver: z3.Solver, numerator: Term, divisor: int, name: str, *, real: bool = False) -> Term:
+    """A fresh variable q = ceil(numerator / divisor) for a positive integer *divisor*.
+
+    q = ceil(a / b) <=> b q >= a and b (q - 1) < a: two linear constraints.
+    With *real* the variable is real (the LP relaxation: every integer
+    solution is a real one, so an unsat relaxation proves the integer claim).
+    """
+    if divisor <= 0:
+        raise ValueError(f"divisor must be positive, got {divisor}")
+    q = z3.Real(name) if real else z3.Int(name)
+    solver.add(divisor * q >= numerator, divisor * (q - 1) < numerator)
+    return q
+
+
+def refute(solver: z3.Solver, shown: tuple[str, ...] = ()) -> str | None:
+    """None when *solver* (holding a claim's negation) is unsat, else the counterexample as text.
+
+    *shown* names the variables to print (all of them when empty).
+    """
+    result = solver.check()
+    if result == z3.unsat:
+        return None
+    if result != z3.sat:
+        return f"z3 answered {result} ({solver.reason_unknown()}): no proof"
+    model = solver.model()
+    names = shown or tuple(sorted(str(decl) for decl in model.decls()))
+    values = {str(decl): model[decl] for decl in model.decls()}
+    return ", ".join(f"{name}={values[name]}" for name in names if name in values)
