@@ -22,6 +22,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref import _fixed_order as fixed_order
 from sysrs_ref.algorithms.lrf import FloatArray, LRFParams
 from sysrs_ref.algorithms.lrf_model import GAMMA, dropout_table
 
@@ -107,6 +108,7 @@ def fit_ensemble_fast(
     model, query = np.divmod(cell, n_queries)
     values = np.where(observed, scores, 0.0)
     ones = observed.astype(np.float64)
+    values_t, ones_t = np.ascontiguousarray(values.T), np.ascontiguousarray(ones.T)  # einsum's fast layout
 
     def normals(start: int, count: int) -> FloatArray:
         offsets = np.uint64(start) + 2 * np.arange(count, dtype=np.uint64)
@@ -128,11 +130,13 @@ def fit_ensemble_fast(
 
         for _ in range(params.sweeps):
             a_cells = a.take(to_model)  # a[member, model], by flat index
-            numerator = less_dropped(a @ values, to_query, a_cells * dropped_values)
-            b = numerator / (less_dropped((a * a) @ ones, to_query, a_cells * a_cells) + params.ridge)
+            numerator = less_dropped(fixed_order.matmul(a, values), to_query, a_cells * dropped_values)
+            b = numerator / (less_dropped(fixed_order.matmul(a * a, ones), to_query, a_cells * a_cells) + params.ridge)
             b_cells = b.take(to_query)
-            numerator = less_dropped(b @ values.T, to_model, b_cells * dropped_values)
-            a = numerator / (less_dropped((b * b) @ ones.T, to_model, b_cells * b_cells) + params.ridge)
+            numerator = less_dropped(fixed_order.matmul(b, values_t), to_model, b_cells * dropped_values)
+            a = numerator / (
+                less_dropped(fixed_order.matmul(b * b, ones_t), to_model, b_cells * b_cells) + params.ridge
+            )
         return _rank_one_statistics(a, b, ddof)
     else:
         mask = np.broadcast_to(ones, (members, n_models, n_queries)).copy()  # (C, K, L): 1 where member c uses the cell
@@ -141,9 +145,9 @@ def fit_ensemble_fast(
         eye = params.ridge * np.eye(rank)
         for _ in range(params.sweeps):
             gram = np.einsum("cij,cip,ciq->cjpq", mask, u, u) + eye
-            v = np.linalg.solve(gram, np.einsum("cij,cip->cjp", weighted, u)[..., None])[..., 0]
+            v = fixed_order.solve(gram, np.einsum("cij,cip->cjp", weighted, u)[..., None])[..., 0]
             gram = np.einsum("cij,cjp,cjq->cipq", mask, v, v) + eye
-            u = np.linalg.solve(gram, np.einsum("cij,cjp->cip", weighted, v)[..., None])[..., 0]
+            u = fixed_order.solve(gram, np.einsum("cij,cjp->cip", weighted, v)[..., None])[..., 0]
         products = np.einsum("cip,cjp->cij", u, v)
     mean: FloatArray = products.mean(axis=0)
     spread: FloatArray = products.std(axis=0, ddof=ddof) if members > ddof else np.zeros_like(mean)
@@ -168,10 +172,10 @@ def _rank_one_statistics(a: FloatArray, b: FloatArray, ddof: int) -> tuple[Float
     recomputed in two passes, as the reference does.
     """
     members = a.shape[0]
-    mean: FloatArray = (a.T @ b) / members
+    mean: FloatArray = fixed_order.matmul(a.T, b) / members
     if members <= ddof:
         return mean, np.zeros_like(mean)
-    squares: FloatArray = (a * a).T @ (b * b)
+    squares: FloatArray = fixed_order.matmul((a * a).T, b * b)
     variance: FloatArray = (squares - members * mean * mean) / (members - ddof)
     small = np.nonzero((variance < TWO_PASS_BELOW) & (squares > TINY_SQUARES * members))
     if small[0].size:

@@ -27,4 +27,3 @@ __all__ = [
     "score_table",
     "stochastic_table",
 ]
-from sysrs_ref.fast import ucb as _ucb  # noqa: F401  (registers KERNELS["ucbe"], KERNELS["syucbe"])

@@ -13,6 +13,7 @@ from sysrs_ref.errors import DrawError, ParameterError
 from sysrs_ref.fast._kernel import Chunk, Kernel
 from sysrs_ref.fast._reference_kernel import reference_kernel
 from sysrs_ref.fast.batch import DrawBatch, NoisyDrawBatch
+from sysrs_ref.fast.kernels import CELL_BYTES, KERNELS
 from sysrs_ref.fast.outcomes import FastOutcomes
 from sysrs_ref.fast.stochastic import StochasticTable, realise_runs, stochastic_table
 from sysrs_ref.fast.table import ScoreTable, score_table
@@ -20,13 +21,8 @@ from sysrs_ref.instance import Instance
 from sysrs_ref.schedule import check_budget
 from sysrs_ref.stochastic import StochasticInstance
 
-__all__ = ["KERNELS", "chunk_runs", "exact_params", "fast_kernel", "run_exact", "run_fast"]
+__all__ = ["CELL_BYTES", "KERNELS", "chunk_runs", "exact_params", "fast_kernel", "run_exact", "run_fast"]
 
-#: Fast kernels by algorithm name; filled in by the kernel modules (see fast/__init__.py).
-KERNELS: dict[str, Kernel] = {}
-
-#: Bytes a kernel needs per (run, model, query) cell, to size its chunks (default 64).
-CELL_BYTES: dict[str, int] = {}
 
 #: Memory a chunk of runs may use (bytes); two workers stay well under 4 GiB.
 CHUNK_BYTES = 768 * 2**20
@@ -191,19 +187,3 @@ def _prepared(
             "(sysrs_ref.fast.batch.random_noisy_draws or simulation_noisy_draws)"
         )
     return scores, plain, draws
-
-
-def _register() -> None:
-    from sysrs_ref.fast.accept_reject import accept_reject_kernel
-    from sysrs_ref.fast.elimination import successive_rejects_kernel
-    from sysrs_ref.fast.uniform import uniform_kernel
-
-    KERNELS.update(
-        us=uniform_kernel, syus=uniform_kernel, sr=successive_rejects_kernel, sysrs=successive_rejects_kernel
-    )
-    KERNELS.update(sar=accept_reject_kernel, sysar=accept_reject_kernel)
-    # orders (4) + gathered scores then prefix sums in place (8) + slack
-    CELL_BYTES.update(us=16, syus=16, sr=16, sysrs=16, sar=16, sysar=16)
-
-
-_register()

@@ -60,7 +60,6 @@ from sysrs_ref.fast import compiled
 from sysrs_ref.fast._kernel import Chunk, Kernel
 from sysrs_ref.fast._reference_kernel import reference_kernel
 from sysrs_ref.fast.batch import DrawBatch
-from sysrs_ref.fast.run import CELL_BYTES, KERNELS
 from sysrs_ref.fast.table import ScoreTable
 from sysrs_ref.fast.ucb_exact import RunView, count_above, float_means, resolve_cut, resolve_ranking, segments
 from sysrs_ref.fast.ucb_runs import GROUP_BYTES, Runs, Setup, Workspace, cut_tables
@@ -96,11 +95,6 @@ def _make_kernel(name: str, synchronized: bool) -> Kernel:
 ucbe_kernel = _make_kernel("ucbe", synchronized=False)
 #: kernel(table, budgets, draws, ranking, params): SyUCB-E, one shared order per run.
 syucbe_kernel = _make_kernel("syucbe", synchronized=True)
-KERNELS["ucbe"] = ucbe_kernel
-KERNELS["syucbe"] = syucbe_kernel
-# Per (run, model, query) cell a chunk holds only the caller's int32 orders: the kernel's own work
-# arrays are sized for one group of runs (GROUP_BYTES each), whatever the chunk.
-CELL_BYTES["ucbe"] = CELL_BYTES["syucbe"] = 8
 
 
 def _counts(runs: Runs, budgets: tuple[int, ...]) -> IntArray:
