@@ -22,7 +22,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from sysrs_ref import _fixed_order as fixed_order
+from sysrs_ref._fixed_order import matmul, solve
 from sysrs_ref.algorithms.lrf import FloatArray, LRFParams
 from sysrs_ref.algorithms.lrf_model import GAMMA, dropout_table
 
@@ -130,12 +130,12 @@ def fit_ensemble_fast(
 
         for _ in range(params.sweeps):
             a_cells = a.take(to_model)  # a[member, model], by flat index
-            numerator = less_dropped(fixed_order.matmul(a, values), to_query, a_cells * dropped_values)
-            b = numerator / (less_dropped(fixed_order.matmul(a * a, ones), to_query, a_cells * a_cells) + params.ridge)
+            numerator = less_dropped(matmul(a, values), to_query, a_cells * dropped_values)
+            b = numerator / (less_dropped(matmul(a * a, ones), to_query, a_cells * a_cells) + params.ridge)
             b_cells = b.take(to_query)
-            numerator = less_dropped(fixed_order.matmul(b, values_t), to_model, b_cells * dropped_values)
+            numerator = less_dropped(matmul(b, values_t), to_model, b_cells * dropped_values)
             a = numerator / (
-                less_dropped(fixed_order.matmul(b * b, ones_t), to_model, b_cells * b_cells) + params.ridge
+                less_dropped(matmul(b * b, ones_t), to_model, b_cells * b_cells) + params.ridge
             )
         return _rank_one_statistics(a, b, ddof)
     else:
@@ -145,9 +145,9 @@ def fit_ensemble_fast(
         eye = params.ridge * np.eye(rank)
         for _ in range(params.sweeps):
             gram = np.einsum("cij,cip,ciq->cjpq", mask, u, u) + eye
-            v = fixed_order.solve(gram, np.einsum("cij,cip->cjp", weighted, u)[..., None])[..., 0]
+            v = solve(gram, np.einsum("cij,cip->cjp", weighted, u)[..., None])[..., 0]
             gram = np.einsum("cij,cjp,cjq->cipq", mask, v, v) + eye
-            u = fixed_order.solve(gram, np.einsum("cij,cjp->cip", weighted, v)[..., None])[..., 0]
+            u = solve(gram, np.einsum("cij,cjp->cip", weighted, v)[..., None])[..., 0]
         products = np.einsum("cip,cjp->cij", u, v)
     mean: FloatArray = products.mean(axis=0)
     spread: FloatArray = products.std(axis=0, ddof=ddof) if members > ddof else np.zeros_like(mean)
@@ -172,10 +172,10 @@ def _rank_one_statistics(a: FloatArray, b: FloatArray, ddof: int) -> tuple[Float
     recomputed in two passes, as the reference does.
     """
     members = a.shape[0]
-    mean: FloatArray = fixed_order.matmul(a.T, b) / members
+    mean: FloatArray = matmul(a.T, b) / members
     if members <= ddof:
         return mean, np.zeros_like(mean)
-    squares: FloatArray = fixed_order.matmul((a * a).T, b * b)
+    squares: FloatArray = matmul((a * a).T, b * b)
     variance: FloatArray = (squares - members * mean * mean) / (members - ddof)
     small = np.nonzero((variance < TWO_PASS_BELOW) & (squares > TINY_SQUARES * members))
     if small[0].size:

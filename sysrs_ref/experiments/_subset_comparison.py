@@ -37,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from sysrs_ref import _fixed_order as fixed_order
+import sysrs_ref._fixed_order as fixed_order
 from sysrs_ref._checks import check_int
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.instance import Instance

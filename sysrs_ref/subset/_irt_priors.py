@@ -48,7 +48,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from sysrs_ref import _fixed_order as fixed_order
+import sysrs_ref._fixed_order as fixed_order
 
 __all__ = [
     "HYPER_NAMES",

@@ -42,7 +42,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from sysrs_ref import _fixed_order as fixed_order
+import sysrs_ref._fixed_order as fixed_order
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.subset.clustering import KMedoidsMethod, Seed, as_generator, kmedoids
 from sysrs_ref.subset.result import SubsetResult, check_subset_inputs, make_result

@@ -61,7 +61,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from sysrs_ref import _fixed_order as fixed_order
+import sysrs_ref._fixed_order as fixed_order
 from sysrs_ref.errors import ParameterError
 
 __all__ = ["LAMBDA_GRID", "GAMFit", "cr_basis", "cr_penalty", "fit_gam", "place_knots"]

@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from sysrs_ref import _fixed_order as fixed_order
+import sysrs_ref._fixed_order as fixed_order
 from sysrs_ref.errors import ParameterError, ScoreError
 from sysrs_ref.subset._irt_priors import log_posterior_and_gradient, log_posterior_gradient, sigmoid
 

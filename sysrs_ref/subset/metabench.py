@@ -45,7 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from sysrs_ref import _fixed_order as fixed_order
+import sysrs_ref._fixed_order as fixed_order
 from sysrs_ref.errors import BudgetError, ParameterError, ScoreError
 from sysrs_ref.subset.gam import GAMFit, fit_gam
 from sysrs_ref.subset.irt import IRTFit, estimate_abilities, fit_irt

@@ -7,7 +7,7 @@ import math
 import numpy as np
 from hypothesis import given
 
-from sysrs_ref import _fixed_order as fixed_order
+import sysrs_ref._fixed_order as fixed_order
 from tests.strategies import (
     FloatArray,
     exp_arguments,

@@ -6,8 +6,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from sysrs_ref import Instance, drive
 from sysrs_ref.algorithms.lrf import LRFParams, fit_ensemble_reference, random_lrf_draw, ucbe_lrf

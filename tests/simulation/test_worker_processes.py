@@ -28,7 +28,8 @@ import pytest
 from sysrs_ref import irt_benchmark, simulate
 from sysrs_ref.cli import _reproduce as reproduce_cli, _simulate as simulate_cli, main
 from sysrs_ref.cli._main import Terminated
-from sysrs_ref.simulation import _engine as engine
+from sysrs_ref.simulation import _processes as processes
+from sysrs_ref.simulation._processes import process_pool
 
 T = TypeVar("T")
 
@@ -340,7 +341,7 @@ def test_at_most_two_pieces_per_worker_are_in_flight(monkeypatch: pytest.MonkeyP
     def progress(pairs: int) -> None:
         recorded[0] += pairs > 0
 
-    monkeypatch.setattr(engine, "ProcessPoolExecutor", Counting)
+    monkeypatch.setattr(processes, "ProcessPoolExecutor", Counting)
     instance = irt_benchmark(5, 30, seed=3)
     pooled = simulate(instance, "sysrs", ["20%"], runs=60, seed=4, workers=2, chunk=1, progress=progress)
     assert submitted[0] == recorded[0] == 60
@@ -353,7 +354,7 @@ def test_at_most_two_pieces_per_worker_are_in_flight(monkeypatch: pytest.MonkeyP
 
 def test_an_interruption_kills_the_workers_of_a_pool() -> None:
     """Pieces that would run for an hour: the pool's workers are killed and reaped before the interruption goes on."""
-    with pytest.raises(KeyboardInterrupt), engine.process_pool(2) as pool:
+    with pytest.raises(KeyboardInterrupt), process_pool(2) as pool:
         for _ in range(4):
             pool.submit(time.sleep, 3600)
         processes = list(pool._processes.values())  # the pool's own processes, as the engine finds them
