@@ -24,6 +24,7 @@ ends the command quietly with status 0.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import io
 import os
@@ -229,10 +230,8 @@ def _run(words: list[str]) -> int:
 
 def _discard_stdout() -> None:
     """Send what is left in stdout's buffer to the null device, so that flushing it at exit cannot fail again."""
-    try:
+    with contextlib.suppress(OSError, ValueError):  # not a file descriptor (a test's StringIO): nothing to discard
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):  # stdout is not a file descriptor (a test's StringIO): nothing to discard
-        pass
 
 
 @contextmanager

@@ -139,7 +139,9 @@ def _function(name: str, argtypes: list[Any], restype: Any = None) -> Callable[.
     try:
         function = getattr(_LIBRARY, name)  # a ctypes function pointer (Any to the type checker)
     except AttributeError as error:  # a library of another build that answers this interface: still refused
-        raise ImportError(f"the compiled library lacks {name}: reinstall the package (pip install) to rebuild it") from error
+        raise ImportError(
+            f"the compiled library lacks {name}: reinstall the package (pip install) to rebuild it"
+        ) from error
     function.argtypes, function.restype = argtypes, restype
     return cast(Callable[..., Any], function)
 
