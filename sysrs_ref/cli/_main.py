@@ -199,13 +199,16 @@ def _run(words: list[str]) -> int:
     if stdout is None:  # started with stdout closed (`>&-`): Python has no stream to write to
         print("error: stdout is closed, so no output could be written: nothing was run", file=sys.stderr)
         return 2
+    sys.stdout = _Stdout(stdout)  # --help writes too
     try:
-        args = _build_parser(_command(words) or "").parse_args(words)
-        run: Callable[[argparse.Namespace], int | None] = _module(args.command).run
-        sys.stdout = _Stdout(stdout)
         try:
+            args = _build_parser(_command(words) or "").parse_args(words)
+            run: Callable[[argparse.Namespace], int | None] = _module(args.command).run
             status = run(args)
             sys.stdout.flush()
+        except SystemExit:  # --help, after printing it: the help must have been written
+            sys.stdout.flush()
+            raise
         finally:
             sys.stdout = stdout
         if status is not None:
