@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -30,10 +31,15 @@ COMMANDS = [
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _run(words: list[str], **streams: object) -> subprocess.CompletedProcess[str]:
+def _run(words: list[str], stdout: IO[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "sysrs_ref", *words], cwd=ROOT, stderr=subprocess.PIPE, text=True, timeout=300, **streams
-    )  # type: ignore[call-overload]
+        [sys.executable, "-m", "sysrs_ref", *words],
+        cwd=ROOT,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=300,
+    )
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")

@@ -502,7 +502,7 @@ def run_cli(workspace: Path, argv: list[str], stdout: str = "") -> tuple[int, st
         try:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 if stdout == "closed":
-                    sys.stdout = None  # type: ignore[assignment]  # what Python sets when fd 1 is closed
+                    sys.stdout = None  # what Python sets when fd 1 is closed
                 try:
                     status = main(argv)
                 except SystemExit as exit_:  # --help prints the help and exits 0

@@ -2,7 +2,7 @@
 
 Each test fails when its guard is removed: a lemma's hypotheses, a live
 log's replay checks, SySAR's tie rule in the exact law, inspect's epoch 1,
-and the cache's trust in its top-m counts.
+the cache's trust in its counts, and the largest budget.
 """
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ import pytest
 
 from sysrs_ref.algorithms.params import TopMSize
 from sysrs_ref.datasets import Dataset
-from sysrs_ref.errors import BoundConditionError, LiveError
+from sysrs_ref.errors import BoundConditionError, BudgetError, LiveError
 from sysrs_ref.experiments import Cache, Config
 from sysrs_ref.experiments._cache import Point, TopMPoint, entry_checksum
 from sysrs_ref.live import Session
 from sysrs_ref.live.log import LOG_NAME
 from sysrs_ref.loaders import load_inspect
+from sysrs_ref.schedule import check_budget
 from sysrs_ref.stochastic import StochasticInstance
 from sysrs_ref.theory.bounds import bernstein_paired_bound, bernstein_wor_bound
 from sysrs_ref.theory.exact import exact_law
@@ -173,3 +174,24 @@ def test_top_m_counts_for_other_targets_are_not_trusted(tmp_path: Path) -> None:
     entry["checksum"] = entry_checksum(entry)
     path.write_text(json.dumps(entry), encoding="utf-8")
     assert cache.get(dataset, config, Fraction(12), 20, 3) is None
+
+
+def test_a_count_above_the_runs_is_not_trusted(tmp_path: Path) -> None:
+    """An entry saying more runs were right than were run (with a checksum that fits): recomputed."""
+    cache, dataset, config, path = _cached(tmp_path)
+    entry = json.loads(path.read_text(encoding="utf-8"))
+    entry["correct"] = 21  # of 20 runs
+    entry["checksum"] = entry_checksum(entry)
+    path.write_text(json.dumps(entry), encoding="utf-8")
+    assert cache.get(dataset, config, Fraction(12), 20, 3) is None
+
+
+# -- budgets --------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("n_models", "n_queries"), [(2, 1), (4, 6), (80, 1000)])
+def test_a_budget_one_above_every_pair_is_refused(n_models: int, n_queries: int) -> None:
+    full = n_models * n_queries
+    assert check_budget(full, n_models, n_queries) == full
+    with pytest.raises(BudgetError, match=rf"at most K\*L = {full} .*got {full + 1}"):
+        check_budget(full + 1, n_models, n_queries)

@@ -41,7 +41,7 @@ def test_an_npz_member_is_bounded_before_it_is_inflated(tmp_path: Path) -> None:
 
 
 def test_samples_within_the_bound_are_read() -> None:
-    assert StochasticInstance.samples(np.ones((2, 1, 3))).means == (1, 1)
+    assert StochasticInstance.samples(np.ones((2, 1, 3))).means == (Fraction(1), Fraction(1))
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".npy", ".npz"])

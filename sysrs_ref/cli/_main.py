@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
-import io
 import os
 import signal
 import sys
@@ -34,7 +33,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from types import FrameType, ModuleType
-from typing import NoReturn, TextIO
+from typing import NoReturn, TextIO, cast
 
 from sysrs_ref.errors import SysrsError
 
@@ -104,10 +103,11 @@ class _OutputError(Exception):
     """The command's output could not be written to stdout."""
 
 
-class _Stdout(io.TextIOBase):
+class _Stdout:
     """sys.stdout while a command runs: the same stream, but a failed write is an :class:`_OutputError`.
 
-    BrokenPipeError (the reader stopped reading) stays itself.
+    BrokenPipeError (the reader stopped reading) stays itself; everything
+    else (fileno, isatty, encoding, ...) is the stream's own.
     """
 
     def __init__(self, stream: TextIO) -> None:
@@ -129,15 +129,8 @@ class _Stdout(io.TextIOBase):
         except (OSError, ValueError) as error:
             raise _OutputError(str(error)) from error
 
-    def fileno(self) -> int:
-        return self._stream.fileno()
-
-    def isatty(self) -> bool:
-        return self._stream.isatty()
-
-    @property
-    def encoding(self) -> str:
-        return self._stream.encoding
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
 
 
 def _module(name: str) -> ModuleType:
@@ -199,7 +192,7 @@ def _run(words: list[str]) -> int:
     if stdout is None:  # started with stdout closed (`>&-`): Python has no stream to write to
         print("error: stdout is closed, so no output could be written: nothing was run", file=sys.stderr)
         return 2
-    sys.stdout = _Stdout(stdout)  # --help writes too
+    sys.stdout = cast(TextIO, _Stdout(stdout))  # --help writes too
     try:
         try:
             args = _build_parser(_command(words) or "").parse_args(words)
