@@ -26,7 +26,6 @@ from sysrs_ref.stochastic import StochasticInstance
 from sysrs_ref.theory.bounds import bernstein_paired_bound, bernstein_wor_bound
 from sysrs_ref.theory.exact import exact_law
 from sysrs_ref.theory.exact_stochastic import mixture_law, phase_law
-from tests.test_loaders_inspect import HEADER, Raw, sample_bytes, write_raw
 
 HALF = Fraction(1, 2)
 
@@ -134,14 +133,17 @@ def test_sysar_rejects_the_tied_model_latest_in_the_priority() -> None:
 
 def test_first_is_epoch_one_not_the_first_scored_epoch(tmp_path: Path) -> None:
     """A sample whose epoch 1 has no score has no cell under ``--epochs first`` (its epoch 2 is not taken)."""
-    path = write_raw(
-        tmp_path / "a.eval",
-        [
-            Raw("header.json", HEADER),
-            Raw("samples/s1_epoch_2.json", sample_bytes("C", "s1", 2)),
-            Raw("samples/s2_epoch_1.json", sample_bytes("I", "s2", 1)),
+    log = {
+        "version": 2,
+        "status": "success",
+        "eval": {"model": "m", "task": "t"},
+        "samples": [
+            {"id": "s1", "epoch": 2, "scores": {"match": {"value": "C"}}},
+            {"id": "s2", "epoch": 1, "scores": {"match": {"value": "I"}}},
         ],
-    )
+    }
+    path = tmp_path / "a.json"
+    path.write_text(json.dumps(log), encoding="utf-8")
     table = load_inspect(path, metric="match", epochs="first")
     assert table.queries == ("t/s2",) and table.scores.tolist() == [[0.0]]
 
