@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import importlib
+import io
 import math
 import os
 import random
+import struct
+import zipfile
 from fractions import Fraction
 from pathlib import Path
 
@@ -103,3 +106,25 @@ def test_many_models_on_one_query_are_selected() -> None:
     outcome = select(Instance(scores), 5000, "sysrs", seed=1)
     assert outcome.chosen == 1234 and outcome.spent == 5000
     assert schedule(5000, 1, 5000) == (1,) * 4999
+
+
+def _stored_member_claiming(size: int) -> bytes:
+    """An .npz whose stored member holds only an .npy header (8 MB declared), its zip entry claiming *size* bytes."""
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(header, {"descr": "<f8", "fortran_order": False, "shape": (2, 1, 500_000)})
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_STORED) as zipped:
+        zipped.writestr("samples.npy", header.getvalue())
+    data = bytearray(archive.getvalue())
+    local, central = data.index(b"PK\x03\x04"), data.index(b"PK\x01\x02")
+    data[local + 22 : local + 26] = struct.pack("<I", size)  # the uncompressed sizes, forged
+    data[central + 24 : central + 28] = struct.pack("<I", size)
+    return bytes(data)
+
+
+def test_a_stored_member_is_bounded_by_its_bytes_not_its_claim(tmp_path: Path) -> None:
+    """A stored member can give no more than its stored bytes, whatever its zip entry claims."""
+    path = tmp_path / "forged.npz"
+    path.write_bytes(_stored_member_claiming(10**9))
+    with pytest.raises(InstanceError, match=r"8,000,000 bytes\), but the member holds at most \d{2,3} bytes"):
+        load_stochastic(path)
