@@ -91,6 +91,18 @@ def test_a_logged_score_outside_zero_one_is_refused(tmp_path: Path, score: str) 
         Session.open(run, readonly=True)
 
 
+def test_a_second_different_score_for_a_pair_is_refused(tmp_path: Path) -> None:
+    """A log holding two different scores for one pair is corrupt: neither is silently kept."""
+    run = tmp_path / "run"
+    _session(run)
+    with Session.open(run) as session:
+        model, query = session.pending()[0]
+        session.record(model, query, 1)
+    _append(run, {"t": "score", "model": model, "query": query, "score": "0"})
+    with pytest.raises(LiveError, match="a second, different score"):
+        Session.open(run, readonly=True)
+
+
 def test_open_logs_the_batch_a_crash_left_unlogged(tmp_path: Path) -> None:
     """A crash after a phase's last score, before its successor batch was logged: open() logs it at once."""
     run = tmp_path / "run"
