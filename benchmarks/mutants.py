@@ -232,6 +232,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "                unscored_first += 1\n",
         "                pass\n",
         _INSPECT,
+        equivalent="unreachable through the reader: with --epochs first a sample holds epoch 1 alone, and a sample "
+        "with no scored epoch 1 has no epochs at all, so it is a missing cell before this branch",
     ),
 )
 
