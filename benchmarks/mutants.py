@@ -53,7 +53,7 @@ class Mutant(NamedTuple):
 _BOUNDS = ("tests/test_guarded_conditions.py", "tests/test_theory_lemmas.py")
 _LIVE = ("tests/test_guarded_conditions.py", "tests/test_live_session.py", "tests/test_live_crash.py")
 _CACHE = ("tests/test_guarded_conditions.py", "tests/test_experiments.py")
-_SCHEDULE = ("tests/test_schedule.py", "tests/test_schedule_coverage.py")
+_SCHEDULE = ("tests/test_guarded_conditions.py", "tests/test_schedule.py", "tests/test_schedule_coverage.py")
 _ARRAYS = ("tests/test_input_limits.py", "tests/test_hardening_input.py")
 _INSPECT = ("tests/test_guarded_conditions.py", "tests/test_loaders_inspect.py")
 
