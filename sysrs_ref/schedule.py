@@ -245,8 +245,38 @@ def paper_schedule(n_models: int, budget: int) -> tuple[int, ...]:
     budget = int(budget)
     if budget < n_models:
         raise BudgetError(f"budget must be at least the number of models (K={n_models}), got {shown_value(budget)}")
-    lb = logbar(n_models)
-    return tuple(math.ceil(Fraction(budget - n_models) / (lb * (n_models + 1 - k))) for k in range(1, n_models))
+    level = _level(n_models, budget)  # ceil(x / d) = ceil(ceil(x) / d) for an integer d
+    return tuple(-(-level // (n_models + 1 - k)) for k in range(1, n_models))
+
+
+#: Below this K, logbar(K) is computed exactly at once; above, its exact value (a fraction of about 1.44 K bits)
+#: is computed only when its bounds cannot settle U0 (:func:`_level`).
+_EXACT_BELOW = 2048
+
+
+def _level(n_models: int, budget: int) -> int:
+    """U0 = ceil((n - K) / logbar(K)), exactly, in O(K) operations on small integers.
+
+    For a large K, logbar(K) is bracketed by sums of 1/i rounded down and up
+    to P binary digits (:func:`_logbar_bounds`); when both ends give the
+    same ceiling, it is U0. Only a quotient within about K 2^-P of an
+    integer needs the exact logbar(K), whose sum costs O(K^2) bit operations.
+    """
+    spare = budget - n_models
+    if n_models < _EXACT_BELOW:
+        return math.ceil(Fraction(spare) / logbar(n_models))
+    low, high, scale = _logbar_bounds(n_models)
+    first, last = -(-spare * scale // high), -(-spare * scale // low)
+    return first if first == last else math.ceil(Fraction(spare) / logbar(n_models))
+
+
+@functools.lru_cache(maxsize=64)
+def _logbar_bounds(n_models: int) -> tuple[int, int, int]:
+    """(low, high, 2^P) with low / 2^P <= logbar(K) <= high / 2^P, high - low <= K."""
+    bits = 2 * n_models.bit_length() + 128
+    scale = 1 << bits
+    low = sum(scale // i for i in range(2, n_models + 1)) + scale // 2
+    return low, low + n_models - 1, scale
 
 
 def schedule_spend(lengths: tuple[int, ...]) -> int:
@@ -292,7 +322,7 @@ def capped_schedule(n_models: int, n_queries: int, budget: int) -> tuple[int, ..
     """
     budget = check_budget(budget, n_models, n_queries)
     n_models, n_queries = _shape(n_models, n_queries)
-    low = math.ceil(Fraction(budget - n_models) / logbar(n_models))
+    low = _level(n_models, budget)
     high = n_models * n_queries  # at this level every n_k is L: spend K*L >= n
     if schedule_spend(_levels(n_models, n_queries, high)) <= budget:
         return _levels(n_models, n_queries, high)

@@ -50,17 +50,51 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 __all__ = [
+    "MAX_SAMPLE_VALUES",
     "NOISE_BITS",
     "NOISE_RANGE",
     "StochasticDraw",
     "StochasticInstance",
     "StochasticKind",
+    "check_sample_count",
     "random_stochastic_draw",
 ]
 
 #: The noise of one evaluation is an integer in [0, NOISE_RANGE) = [0, 2^53).
 NOISE_BITS = 53
 NOISE_RANGE = 2**NOISE_BITS
+
+#: The most values K x L x E samples may hold. Every sample becomes an exact Fraction, at about 13 s and 325 MB per
+#: million values: more is refused at once, with that estimate, rather than started (:func:`check_sample_count`).
+MAX_SAMPLE_VALUES = 4_000_000
+_SECONDS_PER_MILLION, _MB_PER_MILLION = 13, 325
+
+
+def check_sample_count(shape: tuple[int, ...]) -> None:
+    """InstanceError when samples of *shape* hold more than :data:`MAX_SAMPLE_VALUES` values, with what they would cost.
+
+    >>> check_sample_count((2, 2, 20_000_000))
+    Traceback (most recent call last):
+    ...
+    sysrs_ref.errors.InstanceError: samples of shape 2 x 2 x 20000000 hold 80,000,000 values; reading them exactly would take about 17 minutes and 26 GB of memory (about 13 s and 325 MB per million values), and at most 4,000,000 are read: use fewer repeats per cell (e.g. their mean: convert --epochs mean) or give each cell's law as support and probabilities (an .npz)
+    """
+    count = 1
+    for length in shape:
+        count *= int(length)
+    if count <= MAX_SAMPLE_VALUES:
+        return
+    seconds = count * _SECONDS_PER_MILLION // 10**6
+    took = f"{seconds // 60:,} minutes" if seconds >= 120 else f"{seconds} s"
+    gigabytes = count * _MB_PER_MILLION / 10**9
+    memory = f"{gigabytes:.1f}" if gigabytes < 10 else f"{gigabytes:,.0f}"
+    raise InstanceError(
+        f"samples of shape {' x '.join(str(length) for length in shape)} hold {count:,} values; reading them exactly "
+        f"would take about {took} and {memory} GB of memory (about {_SECONDS_PER_MILLION} s and "
+        f"{_MB_PER_MILLION} MB per million values), and at most {MAX_SAMPLE_VALUES:,} are read: use fewer repeats "
+        "per cell (e.g. their mean: convert --epochs mean) or give each cell's law as support and probabilities "
+        "(an .npz)"
+    )
+
 
 #: The form a stochastic instance was made from.
 StochasticKind = Literal["bernoulli", "finite", "samples", "deterministic"]
@@ -191,6 +225,7 @@ class StochasticInstance:
             raise InstanceError("samples need at least 1 repeat per cell (the third axis is empty)")
         if n_models < 2 or n_queries < 1:
             raise InstanceError(f"need at least 2 models and 1 query, got samples of shape {array.shape}")
+        check_sample_count(array.shape)
         _check_samples(array)
         flat_array = array.reshape(n_models, n_queries * n_repeats)
         flat = Instance(flat_array.tolist() if flat_array.dtype == object else flat_array)

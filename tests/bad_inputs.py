@@ -55,6 +55,14 @@ def _zip(members: Mapping[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
+def _samples_bomb() -> bytes:
+    """An .npz of a few kilobytes whose member inflates to 4 MB of samples: more values than are read at once."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("samples.npy", _npy(np.zeros((2, 2, 1_000_001), dtype=np.uint8)))
+    return buffer.getvalue()
+
+
 def _forged_npy() -> bytes:
     """An .npy header declaring a 10^8 x 10^8 float64 matrix (80 petabytes), then 16 bytes of data."""
     buffer = io.BytesIO()
@@ -342,6 +350,29 @@ CASES: tuple[Case, ...] = (
     _case("exact: an enumeration above --limit", "exact --scores tiny.csv --budget 12 --limit 10", "10"),
     _case(
         "exact: top-m size out of range", "exact --scores tiny.csv --budget 12 --top-m 4", "top-m needs m <= K - 1 = 3"
+    ),
+    # -- scale and paths
+    _case(
+        "samples beyond what is read at once (an .npz member, refused from its header)",
+        "select --scores bomb.npz --budget 4",
+        "hold 4,000,004 values; reading them exactly would take about",
+        files={"bomb.npz": _samples_bomb()},
+    ),
+    _case(
+        "a file name too long for the file system",
+        f"select --scores {'s' * 256}.csv --budget 4",
+        "the file name is too long for this system (260 characters",
+    ),
+    _case(
+        "a device (or a FIFO) given as a file",
+        "select --scores /dev/zero --budget 4",
+        "/dev/zero: not a regular file or a directory",
+    ),
+    _case(
+        "reproduce: --out is the data folder",
+        "reproduce --data data --out data --grid table",
+        "is the data folder",
+        files={"data/tiny.csv": TINY},
     ),
     # -- reproduce
     _case(
@@ -660,6 +691,35 @@ when this page differs from a fresh rendering. Each command runs in a folder hol
 [data/fixtures/tiny_long.csv](../data/fixtures/tiny_long.csv)), `models.txt`
 (a, b, c) and `queries.txt` (q1 to q4); the files a case adds, and the
 commands run before it, are listed under its command.
+
+Beyond the arguments and files, three things end the same way:
+
+- **Output that cannot be written.** Started with stdout closed
+  (`python -m sysrs_ref datasets >&-`), every command prints `error: stdout
+  is closed, so no output could be written: nothing was run` and runs
+  nothing; writing to a full disk (`python -m sysrs_ref datasets --json >
+  /dev/full`) prints `error: the output could not be written to stdout
+  ([Errno 28] No space left on device)`; both exit with status 2. A reader
+  that stops reading (`| head -1`) ends the command quietly, status 0
+  (tests/cli/test_command_output.py; tests/cli/test_fuzz.py writes every
+  subcommand's output to a full and to a closed stdout).
+- **A damaged compiled library.** A truncated `sysrs_ref/fast/_native_lib*`
+  (an interrupted install), a library of another build, or one that fails
+  its self-test is not loaded: the file is checked against its own ELF
+  headers before the loader maps it (no SIGBUS), then its interface number
+  and every symbol. The command goes on with numpy (the same outcomes,
+  slower) after one line on stderr: `warning: the compiled passes are not
+  used, numpy runs everything (the compiled library ... is truncated (150000
+  bytes))`; `compiled.available()` answers False
+  (tests/fast/test_compiled_library.py).
+- **Work too large to start.** `exact` refuses an enumeration over its
+  `--limit` with the number of cases, `simulate --runs` one over its memory
+  bound; samples of more than 4,000,000 values (each made an exact
+  fraction, about 13 s and 325 MB per million) are refused from the file's
+  header, before anything is read, with what they would cost (a case
+  below). SR and SySRs take O(K log K + n) steps: `select` on 10^6
+  models of one query at the full budget takes about a minute of CPU, most
+  of it reading the .csv.
 
 """
 

@@ -17,6 +17,7 @@ current worst (all remaining models tie when nothing was seen).
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Generator, Sequence
 from fractions import Fraction
 
@@ -76,17 +77,35 @@ def _successive_rejects(name: str, budget: int | Budget, draw: Draw, *, synchron
     draw.require(draw.n_models, draw.n_queries, synchronized=synchronized, who=name)
     lengths = schedule(draw.n_models, draw.n_queries, budget)
     active = list(range(draw.n_models))
+    gone: set[int] = set()  # eliminated since *active* was last rebuilt
     sums = [Fraction(0)] * draw.n_models
     trace: list[Step] = []
     spent = 0
     seen = 0  # n_{k-1}: queries each active model has been evaluated on
+    heap: list[tuple[int, int, int]] | None = None  # the active models by (sum, -rank), while no sum changes
     for n_k in lengths:
-        batch = yield from phase_batch(draw, active, seen, n_k, sums)
+        batch: tuple[Request, ...] = ()
+        if n_k > seen:  # a phase with no new queries changes no sum: the heap stays valid (K phases cost K log K)
+            if gone:
+                active = [model for model in active if model not in gone]
+                gone.clear()
+            batch = yield from phase_batch(draw, active, seen, n_k, sums)
+            heap = None
+        if heap is None:
+            heap = _by_sum(sums, [model for model in active if model not in gone], draw.rank)
+        worst = heapq.heappop(heap)[2]  # the lowest sum; among ties, the model latest in the priority
+        gone.add(worst)
         spent += len(batch)
         seen = n_k
-        worst = min(active, key=lambda model: (sums[model], -draw.rank[model]))
-        active.remove(worst)
         trace.append(Step(batch, eliminated=worst))
-    (winner,) = active
+    (winner,) = (model for model in active if model not in gone)
     ranking = (winner, *(step.eliminated for step in reversed(trace) if step.eliminated is not None))
     return Outcome(name, winner, ranking, spent, tuple(trace))
+
+
+def _by_sum(sums: list[Fraction], models: list[int], rank: tuple[int, ...]) -> list[tuple[int, int, int]]:
+    """A heap of *models* by (sum, -rank): each sum replaced by its place among the distinct sums (ints compare fast)."""
+    place = {total: index for index, total in enumerate(sorted({sums[model] for model in models}))}
+    heap = [(place[sums[model]], -rank[model], model) for model in models]
+    heapq.heapify(heap)
+    return heap

@@ -99,10 +99,12 @@ def read_scores(spec: str, stochastic: str | None = None) -> Scores:
     """
     from sysrs_ref.datasets import resolve_scores  # here: ``live`` shares this module and reads no matrix
     from sysrs_ref.loaders import as_bernoulli, load_stochastic
+    from sysrs_ref.loaders._reading import check_input_path
     from sysrs_ref.loaders.files import read_sidecar
 
     bernoulli = stochastic == "bernoulli"
     path = Path(spec)
+    check_input_path(path)  # before anything reads it: a FIFO would block forever
     suffix = path.suffix.lower()
     if suffix == ".npz" or (suffix == ".npy" and path.is_file()):
         found = load_stochastic(path, bernoulli=bernoulli)

@@ -26,9 +26,9 @@ so it never meets the matrices'.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -126,6 +126,12 @@ def reproduce(
     if not configs:
         configs = paper_configs()
     points = parse_grid(grid)
+    folder = os.environ.get(DATA_ENV) if data is None else data
+    if folder is not None and Path(folder).resolve() == Path(out).resolve():
+        raise ParameterError(
+            f"--out '{out}' is the data folder: the results (cells.csv, tables) would be read as score matrices by the "
+            "next run; write them into another folder"
+        )
     datasets = default_datasets() if data is None else find_datasets(data)
     names = [d.name for d in datasets]
     if len(set(names)) != len(names):
@@ -165,18 +171,28 @@ def reproduce(
     to_compute = sum(len(job.configs) for job in tasks + topm_tasks)
     callback = progress(to_compute * runs, cached + topm_cached) if progress is not None else None
     # The dataset table (exact hardness: Python integers) is made by a thread while the pieces run in
-    # the workers (the parent mostly waits for them), not after them.
-    table_maker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sysrs-dataset-table")
-    try:
-        table_rows = table_maker.submit(lambda: [_row(dataset, instances[dataset.name]) for dataset in datasets])
-        run_cells(tasks, cache, points, held=held, workers=workers, scheduler=scheduler, progress=callback)
-        if topm_tasks:
-            run_cells(
-                topm_tasks, topm_cache, topm_points, held=held, workers=workers, scheduler=scheduler, progress=callback
-            )
-        rows = table_rows.result()
-    finally:  # on an interruption, do not wait for the table here
-        table_maker.shutdown(wait=False, cancel_futures=True)
+    # the workers (the parent mostly waits for them), not after them. A daemon thread: on an interruption the
+    # process exits at once, without waiting for the table (a pool's thread would be joined at exit).
+    made: list[list[TableRow]] = []
+    failed: list[BaseException] = []
+
+    def make_table() -> None:
+        try:
+            made.append([_row(dataset, instances[dataset.name]) for dataset in datasets])
+        except BaseException as error:  # handed to the main thread below
+            failed.append(error)
+
+    table_maker = threading.Thread(target=make_table, name="sysrs-dataset-table", daemon=True)
+    table_maker.start()
+    run_cells(tasks, cache, points, held=held, workers=workers, scheduler=scheduler, progress=callback)
+    if topm_tasks:
+        run_cells(
+            topm_tasks, topm_cache, topm_points, held=held, workers=workers, scheduler=scheduler, progress=callback
+        )
+    table_maker.join()
+    if failed:
+        raise failed[0]
+    rows = made[0]
     curves = {(d.name, c.label): Curve(d, c, pts) for d, c, pts in cells(datasets, configs, points, runs, seed, cache)}
     results = Results(
         tuple(datasets),

@@ -2,8 +2,13 @@
 
 Imported only through :mod:`sysrs_ref.fast.compiled`, never directly. Importing
 this module raises ImportError when the library was not built here (no C
-compiler at install time: the extension is optional), and the fast paths then
-run on numpy alone. Each function takes numpy arrays as
+compiler at install time: the extension is optional) or is not whole and of
+this build, and the fast paths then run on numpy alone. Before the library is
+loaded its file is checked (:func:`_check_file`: every byte its ELF headers
+say the loader maps is in the file, so a truncated library cannot kill the
+process with SIGBUS); once loaded, it must answer this module's
+:data:`INTERFACE` and have every symbol used here; the caller
+(:func:`sysrs_ref.fast.compiled.available`) then runs a self-test. Each function takes numpy arrays as
 :mod:`sysrs_ref.fast.compiled` prepares them, checks their dtype, shape and C
 order (an unexpected array raises TypeError or ValueError, never reaches C),
 and calls the C function for that dtype. The C code computes what the numpy
@@ -15,6 +20,9 @@ from __future__ import annotations
 
 import ctypes
 import importlib.util
+import os
+import struct
+import sys
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -22,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "INTERFACE",
     "eliminate",
     "eliminate_floats",
     "library_path",
@@ -40,17 +49,87 @@ Array = npt.NDArray[Any]
 
 
 def library_path() -> str:
-    """Where the built library is (ImportError when it was not built)."""
+    """Where the built library is (ModuleNotFoundError when it was not built)."""
     spec = importlib.util.find_spec("sysrs_ref.fast._native_lib")
     if spec is None or spec.origin is None:
-        raise ImportError("the compiled passes were not built here (sysrs_ref.fast._native_lib is missing)")
+        raise ModuleNotFoundError("the compiled passes were not built here (sysrs_ref.fast._native_lib is missing)")
     return spec.origin
 
 
-try:
-    _LIBRARY = ctypes.CDLL(library_path())
-except OSError as error:  # built for another platform, or damaged
-    raise ImportError(f"the compiled passes cannot be loaded: {error}") from error
+#: The interface of the C functions this module calls (``sysrs_native_interface()`` in ``_csrc/module.c``). Change
+#: both together whenever a C signature changes: a library of another build then answers another number.
+INTERFACE = 1
+
+_ELF_MAGIC = b"\x7fELF"
+_SHT_NOBITS = 8  # a section with no bytes in the file (.bss)
+
+
+def _check_file(path: str) -> None:
+    """Raise ImportError unless every byte the ELF headers of *path* describe is in the file.
+
+    The dynamic loader maps a library's segments from its file; a segment
+    cut short by a truncated file (an interrupted install, a full disk
+    during the build) is mapped past the end of the file, and reading it
+    kills the process with SIGBUS, before any Python code could react.
+    The headers are the library's own record, written at build time, of
+    where its program segments and sections are and how long they are: the
+    file must hold all of them. Not an ELF file (another platform's
+    format) is checked by the loader alone.
+    """
+    try:
+        with open(path, "rb") as file:
+            size = os.fstat(file.fileno()).st_size
+            header = file.read(64)
+            if header[:4] != _ELF_MAGIC:
+                if sys.platform.startswith("linux"):
+                    raise ImportError(f"the compiled library {path} is not a shared library (no ELF header)")
+                return
+            wide, order = header[4] == 2, "<" if header[5] == 1 else ">"
+            if wide:
+                layout, segment, section = "QQ6xHHHH", ("IIQ16xQ", 2, 3), ("IIQQQQ", 4, 5)
+                where = 32
+            else:
+                layout, segment, section = "II6xHHHH", ("II8xI", 1, 2), ("IIIIII", 4, 5)
+                where = 28
+            if len(header) < where + struct.calcsize(order + layout):
+                raise ImportError(f"the compiled library {path} is truncated ({size} bytes)")
+            phoff, shoff, phentsize, phnum, shentsize, shnum = struct.unpack_from(order + layout, header, where)
+            tables = ((phoff, phentsize, phnum, segment, None), (shoff, shentsize, shnum, section, 1))
+            for offset, entry, count, (fmt, at, length), kind in tables:
+                if offset + entry * count > size:
+                    raise ImportError(f"the compiled library {path} is truncated ({size} bytes)")
+                file.seek(offset)
+                table = file.read(entry * count)
+                for index in range(count):
+                    fields = struct.unpack_from(order + fmt, table, index * entry)
+                    if kind is not None and fields[kind] == _SHT_NOBITS:
+                        continue
+                    if fields[at] + fields[length] > size:
+                        raise ImportError(f"the compiled library {path} is truncated ({size} bytes)")
+    except (OSError, struct.error) as error:
+        raise ImportError(f"the compiled library {path} cannot be read: {error}") from error
+
+
+def _open(path: str) -> ctypes.CDLL:
+    """The library at *path*, whole and of this build (ImportError otherwise)."""
+    _check_file(path)
+    try:
+        library = ctypes.CDLL(path)
+    except OSError as error:  # built for another platform, or damaged
+        raise ImportError(f"the compiled passes cannot be loaded: {error}") from error
+    try:
+        answer = ctypes.CFUNCTYPE(ctypes.c_int64)(("sysrs_native_interface", library))()
+    except AttributeError:
+        answer = None
+    if answer != INTERFACE:
+        raise ImportError(
+            f"the compiled library {path} is of another build (interface {answer}, this code calls {INTERFACE}): "
+            "reinstall the package (pip install) to rebuild it"
+        )
+    return library
+
+
+_LIBRARY = _open(library_path())
 
 _P, _I, _D = ctypes.c_void_p, ctypes.c_int64, ctypes.c_double
 _CODES = {np.dtype(t): code for t, code in ((np.int8, "i8"), (np.int16, "i16"), (np.int32, "i32"), (np.int64, "i64"))}
@@ -58,7 +137,12 @@ _CODES[np.dtype(np.float64)] = "f64"
 
 
 def _function(name: str, argtypes: list[Any], restype: Any = None) -> Callable[..., Any]:
-    function = getattr(_LIBRARY, name)  # a ctypes function pointer (Any to the type checker)
+    try:
+        function = getattr(_LIBRARY, name)  # a ctypes function pointer (Any to the type checker)
+    except AttributeError as error:  # a library of another build that answers this interface: still refused
+        raise ImportError(
+            f"the compiled library lacks {name}: reinstall the package (pip install) to rebuild it"
+        ) from error
     function.argtypes, function.restype = argtypes, restype
     return cast(Callable[..., Any], function)
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
@@ -83,8 +84,13 @@ def _load() -> ModuleType | None:
     if "module" not in _state:
         try:
             from sysrs_ref.fast import _native
-        except ImportError:  # not built here (no C compiler at install time): numpy does it all
+
+            _self_test(_native)
+        except ModuleNotFoundError:  # not built here (no C compiler at install time): numpy does it all
             _state["module"] = None
+        except (ImportError, ValueError, TypeError, MemoryError) as error:  # damaged, or of another build
+            _state["module"] = None
+            _give_up(str(error))
         else:
             _state["module"] = _native
     module = _state["module"]
@@ -116,6 +122,28 @@ def _dropout_thresholds(dropout: float) -> npt.NDArray[np.float64]:
     table = np.array(dropout_table(dropout), dtype=np.float64)
     table.setflags(write=False)
     return table
+
+
+def _self_test(module: ModuleType) -> None:
+    """Raise ValueError unless the library's prefix sums equal numpy's on a small table."""
+    values = (np.arange(21, dtype=np.int8).reshape(3, 7) * 5) % 3
+    orders = np.argsort(np.arange(42).reshape(2, 3, 7) * 11 % 7, axis=2, kind="stable").astype(np.int32)
+    wanted = np.array([1, 4, 7], dtype=np.int64)
+    out = np.empty((3, 2, 3), dtype=np.int64)
+    module.prefix_at(values, orders, wanted, out)
+    expected = np.take_along_axis(np.broadcast_to(values, (2, 3, 7)), orders, axis=2).cumsum(axis=2)
+    if not np.array_equal(out, expected[:, :, wanted - 1].transpose(2, 0, 1)):
+        raise ValueError("the compiled library fails its self-test (its prefix sums differ from numpy's)")
+
+
+def _give_up(reason: str) -> None:
+    """One warning line on stderr, once per process: the library is there but unusable, so numpy runs everything.
+
+    The switch :data:`ENVIRONMENT` is set to "0" for this process, so that
+    its worker processes do not load the library, or warn, again.
+    """
+    os.environ[ENVIRONMENT] = "0"
+    print(f"warning: the compiled passes are not used, numpy runs everything ({reason})", file=sys.stderr)
 
 
 @contextmanager

@@ -206,6 +206,11 @@ class Session:
             raise LiveError(f"cannot read {path}: {err}") from None
         if not isinstance(config, dict) or config.get("format") != FORMAT:
             raise LiveError(f"{path} is not a sysrs-ref live session file")
+        if not (folder / LOG_NAME).exists():  # created before the config, never removed: deleted or lost since
+            raise LiveError(
+                f"the session in {folder} has lost its log ({LOG_NAME} is missing), so every recorded score is gone; "
+                f"restore the file, or start over at spent 0: remove {path} and run 'live init' again"
+            )
         if readonly:
             return cls(folder, config, None, read_log(folder / LOG_NAME)[0])
         writer, records = LogWriter.open(folder)

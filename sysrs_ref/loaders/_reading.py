@@ -8,11 +8,14 @@ found anywhere below it, in sorted order of their path inside that directory
 
 from __future__ import annotations
 
+import errno
 import json
+import stat
 from collections.abc import Callable, Iterable
 from os import PathLike, fspath
 from pathlib import Path
 
+from sysrs_ref._checks import shortened
 from sysrs_ref.errors import LoaderError
 from sysrs_ref.json_types import JsonValue
 
@@ -20,6 +23,7 @@ __all__ = [
     "LFS_POINTER",
     "PathArg",
     "PathsArg",
+    "check_input_path",
     "check_not_lfs_pointer",
     "describe_paths",
     "find_files",
@@ -55,6 +59,33 @@ def describe_paths(paths: PathsArg, limit: int = 3) -> str:
     return shown + (f" and {len(given) - limit} more" if len(given) > limit else "")
 
 
+def check_input_path(path: Path) -> None:
+    """LoaderError when *path* cannot name an input: a name too long for the system, or a FIFO, socket or device.
+
+    Reading a FIFO blocks until another program writes to it, perhaps
+    forever, and a device never ends: only regular files and directories are
+    read. A path that does not exist passes (the caller says what it looked
+    for), as does one whose checks fail otherwise (reading it says why).
+
+    >>> check_input_path(Path("x" * 300))
+    Traceback (most recent call last):
+    ...
+    sysrs_ref.errors.LoaderError: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx: the file name is too long for this system (300 characters; file systems allow at most 255 per name)
+    """
+    try:
+        mode = path.stat().st_mode
+    except OSError as err:
+        if err.errno == errno.ENAMETOOLONG:
+            text = str(path)
+            raise LoaderError(
+                f"{shortened(text, 60)}: the file name is too long for this system ({len(text)} characters; "
+                "file systems allow at most 255 per name)"
+            ) from None
+        return
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise LoaderError(f"{path}: not a regular file or a directory (a FIFO, socket or device is not read)")
+
+
 def find_files(paths: PathsArg, matches: Callable[[Path], bool], what: str) -> list[Path]:
     """The input files that *paths* stand for: files as given, directories searched recursively, sorted.
 
@@ -76,6 +107,7 @@ def find_files(paths: PathsArg, matches: Callable[[Path], bool], what: str) -> l
         raise LoaderError(f"no input paths given: name one or more {what} or directories holding them")
     found: list[Path] = []
     for path in given:
+        check_input_path(path)
         if path.is_dir():
             inside = sorted(
                 (candidate for candidate in path.rglob("*") if candidate.is_file() and matches(candidate)),
@@ -86,8 +118,6 @@ def find_files(paths: PathsArg, matches: Callable[[Path], bool], what: str) -> l
             found.extend(inside)
         elif path.is_file():
             found.append(path)
-        elif path.exists():
-            raise LoaderError(f"{path}: not a regular file or a directory")
         else:
             raise LoaderError(f"{path}: no such file or directory")
     return found

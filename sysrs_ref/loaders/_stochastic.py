@@ -41,10 +41,10 @@ import numpy.typing as npt
 
 from sysrs_ref.errors import InstanceError
 from sysrs_ref.instance import Instance
-from sysrs_ref.loaders._reading import read_failure
+from sysrs_ref.loaders._reading import check_input_path, read_failure
 from sysrs_ref.loaders.arrays import read_npy, read_npz
 from sysrs_ref.loaders.files import load_scores, npy_instance
-from sysrs_ref.stochastic import StochasticInstance
+from sysrs_ref.stochastic import StochasticInstance, check_sample_count
 
 __all__ = ["NPZ_LAYOUTS", "as_bernoulli", "load_stochastic"]
 
@@ -82,15 +82,16 @@ def load_stochastic(path: str | PathLike[str], *, bernoulli: bool = False) -> In
     if not isinstance(path, (str, PathLike)):
         raise InstanceError(f"load_stochastic takes the path of a scores file, got {type(path).__name__}")
     file = Path(fspath(path))
+    check_input_path(file)
     suffix = file.suffix.lower()
     if suffix not in (".npy", ".npz"):
         instance = load_scores(file)
         return as_bernoulli(instance) if bernoulli else instance
     try:
         if suffix == ".npz":
-            arrays = read_npz(file)
+            arrays = read_npz(file, _bounded)
         else:
-            loaded = read_npy(file)
+            loaded = read_npy(file, _bounded)
     except OSError as err:
         raise InstanceError(f"cannot read scores file '{file}': {read_failure(err)}") from None
     if suffix == ".npz":
@@ -151,6 +152,12 @@ def _from_npz(file: Path, arrays: dict[str, npt.NDArray[np.generic]]) -> Stochas
         return _within(file, lambda: StochasticInstance.finite(support, probabilities))
     held = ", ".join(f"'{name}'" for name in sorted(found)) or "no array"
     raise InstanceError(f"'{file}' holds {held}; {_LAYOUT_HELP} (docs/cli.md, Random scores)")
+
+
+def _bounded(name: str, shape: tuple[int, ...]) -> None:
+    """Samples (a 3-D array, or an .npz's 'samples') beyond what is read at once are refused before they are read."""
+    if (name == "" and len(shape) == 3) or name == "samples":
+        check_sample_count(shape)
 
 
 def _within(file: Path, build: Callable[[], StochasticInstance]) -> StochasticInstance:

@@ -20,6 +20,7 @@ import tokenize
 import warnings
 import zipfile
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
@@ -42,14 +43,18 @@ _DEFLATE_SLACK = 1024
 
 Array = npt.NDArray[np.generic]
 
+#: A caller's own check of a declared shape (by member name; "" for an .npy), run before any data is read.
+ShapeCheck = Callable[[str, tuple[int, ...]], None]
 
-def read_npy(path: Path) -> Array:
+
+def read_npy(path: Path, check: ShapeCheck | None = None) -> Array:
     """The array of the ``.npy`` file *path*, read only once its header is known to fit the file.
 
     Raises :class:`~sysrs_ref.errors.InstanceError` for a file that is not a
     plain ``.npy`` array (a zip archive, a pickle, an object array, a bad
-    header) or whose header declares more data than the file holds; OSError
-    when the file cannot be read.
+    header) or whose header declares more data than the file holds, or
+    whatever *check* raises for the declared shape (called with "" and the
+    shape before the data is read); OSError when the file cannot be read.
 
     >>> import tempfile, os
     >>> with tempfile.TemporaryDirectory() as d:
@@ -62,20 +67,26 @@ def read_npy(path: Path) -> Array:
         _check_magic(handle.read(len(NPY_MAGIC)), where)
         handle.seek(0)
         size = path.stat().st_size
-        _check_header(handle, size, where, f"the file is {size:,} bytes long")
+        shape = _check_header(handle, size, where, f"the file is {size:,} bytes long")
+        if check is not None:
+            try:
+                check("", shape)
+            except InstanceError as err:
+                raise InstanceError(f"{where}: {err}") from None
         handle.seek(0)
         return _read_array(handle, where)
 
 
-def read_npz(path: Path) -> dict[str, Array]:
+def read_npz(path: Path, check: ShapeCheck | None = None) -> dict[str, Array]:
     """The arrays of the ``.npz`` archive *path* by name (``"scores"`` for the member ``scores.npy``).
 
     Each member is read only once its header is known to fit the member's
     uncompressed size, and that size what its compressed bytes can give.
     Members must be plain ``.npy`` arrays, stored or deflated (what
-    ``numpy.savez`` and ``numpy.savez_compressed`` write). Raises
-    :class:`~sysrs_ref.errors.InstanceError` naming the file and the member;
-    OSError when the file cannot be read.
+    ``numpy.savez`` and ``numpy.savez_compressed`` write); *check* is
+    called with each member's name and declared shape before it is
+    inflated. Raises :class:`~sysrs_ref.errors.InstanceError` naming the
+    file and the member; OSError when the file cannot be read.
 
     >>> import tempfile, os
     >>> with tempfile.TemporaryDirectory() as d:
@@ -98,7 +109,12 @@ def read_npz(path: Path) -> dict[str, Array]:
                 with archive.open(info) as stream:
                     _check_magic(stream.read(len(NPY_MAGIC)), where)
                 with archive.open(info) as stream:
-                    _check_header(stream, available, where, f"the member holds at most {available:,} bytes")
+                    shape = _check_header(stream, available, where, f"the member holds at most {available:,} bytes")
+                if check is not None:
+                    try:
+                        check(info.filename.removesuffix(".npy"), shape)
+                    except InstanceError as err:
+                        raise InstanceError(f"{where}: {err}") from None
                 with archive.open(info) as stream:
                     arrays[info.filename.removesuffix(".npy")] = _read_array(stream, where)
             except InstanceError:
@@ -132,8 +148,8 @@ def _check_magic(magic: bytes, where: str) -> None:
         )
 
 
-def _check_header(stream: IO[bytes], available: int, where: str, size_phrase: str) -> None:
-    """InstanceError unless the header read from *stream* declares a plain array of at most *available* bytes.
+def _check_header(stream: IO[bytes], available: int, where: str, size_phrase: str) -> tuple[int, ...]:
+    """The shape the header read from *stream* declares; InstanceError unless a plain array of at most *available* bytes.
 
     *where* names the file (and member); *size_phrase* says how much it holds ("the file is 200 bytes long").
     """
@@ -167,6 +183,7 @@ def _check_header(stream: IO[bytes], available: int, where: str, size_phrase: st
             f"{where} is not a valid .npy file: its header declares an array of shape {shown} ({dtype}, "
             f"{amount} bytes), but {size_phrase} (truncated or forged); save the matrix again with numpy.save"
         )
+    return tuple(int(length) for length in shape)
 
 
 def _read_array(stream: IO[bytes], where: str) -> Array:

@@ -37,7 +37,7 @@ import numpy.typing as npt
 from sysrs_ref.errors import InstanceError
 from sysrs_ref.instance import Instance
 from sysrs_ref.json_types import JsonValue
-from sysrs_ref.loaders._reading import parse_json, read_failure, read_text
+from sysrs_ref.loaders._reading import check_input_path, parse_json, read_failure, read_text
 from sysrs_ref.loaders.arrays import read_npy
 from sysrs_ref.loaders.long_csv import cell_count_problem
 from sysrs_ref.scores import parse_decimal, parse_score_text, shortened
@@ -67,6 +67,7 @@ def load_scores(path: str | PathLike[str]) -> Instance:
     if not isinstance(path, (str, PathLike)):
         raise InstanceError(f"load_scores takes the path of a scores file, got {type(path).__name__}")
     file = Path(fspath(path))
+    check_input_path(file)
     suffix = file.suffix.lower()
     if suffix == ".npz":
         raise InstanceError(

@@ -181,6 +181,12 @@ def simulate(
     """
     if isinstance(algorithm, str) and "," in algorithm:
         raise ParameterError(f"simulate runs one algorithm, got {algorithm!r}: use simulate_many for several")
+    if not isinstance(algorithm, (str, Config)):
+        several = f" {list(algorithm)!r}" if isinstance(algorithm, (list, tuple)) else ""
+        raise ParameterError(
+            f"simulate runs one algorithm, named by a string such as 'sysrs', got a {type(algorithm).__name__}"
+            f"{several}: use simulate_many for several (it takes a list of names or 'sysrs,sr')"
+        )
     configs = parse_algorithm_list(algorithm, "algorithm", {}, params) if isinstance(algorithm, str) else (algorithm,)
     return simulate_many(
         instance, configs, budgets, runs, seed, workers=workers, progress=progress, chunk=chunk, top_m=top_m
@@ -189,7 +195,7 @@ def simulate(
 
 def simulate_many(
     instance: InstanceLike | StochasticInstance,
-    configs: Sequence[Config] | str,
+    configs: Sequence[Config | str] | str,
     budgets: Sequence[int | np.integer[Any] | str | Budget],
     runs: int,
     seed: int = 0,
@@ -206,8 +212,8 @@ def simulate_many(
     ``SeedSequence(seed, spawn_key=(r,))``, and every configuration of that
     kind runs on that draw: the results are paired across algorithms and
     each is exactly what :func:`simulate` gives for it alone with the same
-    seed. *configs* are :class:`Config` objects or a list such as
-    ``"sysrs,sr,ucbe:a=1"`` (``"all"``: the six algorithms of the paper's
+    seed. *configs* are :class:`Config` objects, names (``["sysrs", "sr"]``)
+    or a list such as ``"sysrs,sr,ucbe:a=1"`` (``"all"``: the six algorithms of the paper's
     table with a = 1). *scheduler* runs the pieces on that Dask scheduler
     instead of *workers* local processes. *progress* is called with 0 once
     the inputs are checked, then with the number of (run, configuration)
@@ -226,7 +232,17 @@ def simulate_many(
     """
     stochastic = instance if isinstance(instance, StochasticInstance) else None
     instance = stochastic.mean_instance if stochastic is not None else as_instance(instance)
-    chosen_configs = parse_algorithm_list(configs, "algorithms") if isinstance(configs, str) else tuple(configs)
+    chosen_configs = (
+        parse_algorithm_list(configs, "algorithms")
+        if isinstance(configs, str)
+        else tuple(
+            found
+            for config in configs
+            for found in (parse_algorithm_list(config, "algorithms") if isinstance(config, str) else (config,))
+        )
+    )
+    if not all(isinstance(config, Config) for config in chosen_configs):
+        raise ParameterError("simulate_many takes algorithm names ('sysrs', 'ucbe:a=1') or Config objects")
     if not chosen_configs:
         raise ParameterError("give at least one algorithm")
     lrf = [config.label for config in chosen_configs if config.cells]

@@ -476,9 +476,23 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def run_cli(workspace: Path, argv: list[str]) -> tuple[int, str, str]:
-    """``python -m sysrs_ref ARGV`` in-process, in a fresh copy of *workspace*: (status, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
+class FullStdout(io.StringIO):
+    """A stdout on a full disk: every write fails with ENOSPC (and is remembered)."""
+
+    written = False
+
+    def write(self, text: str, /) -> int:
+        self.written = True
+        raise OSError(28, "No space left on device")
+
+
+def run_cli(workspace: Path, argv: list[str], stdout: str = "") -> tuple[int, str, str]:
+    """``python -m sysrs_ref ARGV`` in-process, in a fresh copy of *workspace*: (status, stdout, stderr).
+
+    *stdout* "full" writes to a full disk, "closed" runs with no stdout at all (``>&-``).
+    """
+    out: io.StringIO = FullStdout() if stdout == "full" else io.StringIO()
+    err = io.StringIO()
     here, data = Path.cwd(), os.environ.get("SYSRS_DATA")
     with folder() as tmp:
         shutil.copytree(workspace, tmp / "w")
@@ -486,6 +500,8 @@ def run_cli(workspace: Path, argv: list[str]) -> tuple[int, str, str]:
         os.environ["SYSRS_DATA"] = "data"  # hardness --table alone: the tiny folder, not the shipped benchmarks
         try:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                if stdout == "closed":
+                    sys.stdout = None  # what Python sets when fd 1 is closed
                 try:
                     status = main(argv)
                 except SystemExit as exit_:  # --help prints the help and exits 0
@@ -523,6 +539,24 @@ def test_subcommand_arguments(workspace: Path, command: str, data: st.DataObject
         argv += data.draw(st.sampled_from([[], ["--", "./no-such-program"], ["--", sys.executable, "-c", "input()"]]))
     status, _, err = run_cli(workspace, argv)
     check_answer(command, status, err)
+
+
+@pytest.mark.parametrize("command", sorted(FUZZED))
+@fuzz(8)
+@given(data=st.data(), stdout=st.sampled_from(["full", "closed"]))
+def test_subcommands_writing_to_a_full_or_closed_stdout(
+    workspace: Path, command: str, data: st.DataObject, stdout: str
+) -> None:
+    """Output that cannot be written is one line and status 2: a closed stdout before anything runs, a full disk
+    as soon as the command writes; status 0 only for a command that wrote nothing."""
+    start, options = FUZZED[command]
+    argv = start + data.draw(argument_lists(options))
+    status, _, err = run_cli(workspace, argv, stdout)
+    check_answer(command, status, err)
+    if stdout == "closed":
+        assert (status, err) == (2, "error: stdout is closed, so no output could be written: nothing was run\n")
+    elif status != 2:
+        assert status in (0, 1) and "could not be written" not in err
 
 
 @fuzz(120)

@@ -3,6 +3,13 @@
  * installs them; the module itself is empty. sysrs_ref/fast/_native.py loads the library with ctypes.
  */
 #include <Python.h>
+#include <stdint.h>
+
+#include "common.h"
+
+/* The interface of the C functions (INTERFACE in sysrs_ref/fast/_native.py): change both together whenever a C
+ * signature changes, so that a library of another build is refused rather than called with the wrong arguments. */
+EXPORT int64_t sysrs_native_interface(void) { return 1; }
 
 static struct PyModuleDef module = {
     .m_base = PyModuleDef_HEAD_INIT,
