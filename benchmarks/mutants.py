@@ -51,9 +51,17 @@ class Mutant(NamedTuple):
 
 # the quick files first: pytest stops at the first failure (-x)
 _BOUNDS = ("tests/reference/test_guarded_conditions.py", "tests/reference/test_theory_lemmas.py")
-_LIVE = ("tests/reference/test_guarded_conditions.py", "tests/live/test_live_session.py", "tests/live/test_live_crash.py")
+_LIVE = (
+    "tests/reference/test_guarded_conditions.py",
+    "tests/live/test_live_session.py",
+    "tests/live/test_live_crash.py",
+)
 _CACHE = ("tests/reference/test_guarded_conditions.py", "tests/experiments/test_experiments.py")
-_SCHEDULE = ("tests/reference/test_guarded_conditions.py", "tests/core/test_schedule.py", "tests/core/test_schedule_coverage.py")
+_SCHEDULE = (
+    "tests/reference/test_guarded_conditions.py",
+    "tests/core/test_schedule.py",
+    "tests/core/test_schedule_coverage.py",
+)
 _ARRAYS = ("tests/io/test_input_limits.py", "tests/cli/test_hostile_input.py")
 _INSPECT = ("tests/reference/test_guarded_conditions.py", "tests/io/test_loaders_inspect.py")
 

@@ -134,9 +134,7 @@ def fit_ensemble_fast(
             b = numerator / (less_dropped(matmul(a * a, ones), to_query, a_cells * a_cells) + params.ridge)
             b_cells = b.take(to_query)
             numerator = less_dropped(matmul(b, values_t), to_model, b_cells * dropped_values)
-            a = numerator / (
-                less_dropped(matmul(b * b, ones_t), to_model, b_cells * b_cells) + params.ridge
-            )
+            a = numerator / (less_dropped(matmul(b * b, ones_t), to_model, b_cells * b_cells) + params.ridge)
         return _rank_one_statistics(a, b, ddof)
     else:
         mask = np.broadcast_to(ones, (members, n_models, n_queries)).copy()  # (C, K, L): 1 where member c uses the cell

@@ -1,4 +1,4 @@
-"""Hostile or merely unusual input refused cheaply and in the package's own words (issue 21).
+"""Hostile or merely unusual input refused cheaply and in the package's own words.
 
 1. A decimal number whose exact value would be huge (``1e-99999999``: 10**99999999 to compute) is refused
    by the one bounded parser, :func:`sysrs_ref.scores.parse_decimal`, before anything converts it, wherever

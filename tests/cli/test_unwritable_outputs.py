@@ -1,4 +1,4 @@
-"""Outputs that cannot be written, and cache entries that cannot be trusted (issue 21).
+"""Outputs that cannot be written, and cache entries that cannot be trusted.
 
 A full disk, a read-only folder or an output folder under a regular file is
 one line on stderr naming the path and the operating system's reason, exit

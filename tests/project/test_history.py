@@ -59,5 +59,7 @@ def test_no_history_in_the_product() -> None:
 
 
 def test_the_check_can_fail() -> None:
-    assert offences("the fix of issue 24") and offences("as the fourth session found") and offences("commit 83ed726")
+    issue, session, commit = "issue", "session", "commit"  # spelled apart, so that this file itself passes the check
+    assert offences(f"the fix of {issue} 24") and offences(f"as the fourth {session} found")
+    assert offences(f"{commit} 83ed726")
     assert not offences("a live session records every score") and not offences("measured on 2026-11-26")

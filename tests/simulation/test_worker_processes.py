@@ -1,4 +1,4 @@
-"""Issue 21: worker processes end with their parent; SIGTERM, SIGKILL and Ctrl-C stop ``simulate`` and
+"""Worker processes end with their parent; SIGTERM, SIGKILL and Ctrl-C stop ``simulate`` and
 ``reproduce --workers 2`` at once; run counts that cannot fit are refused before anything is allocated.
 
 The subprocess tests find a command's workers by scanning ``/proc/*/stat`` for its pid as parent (they are
