@@ -75,7 +75,7 @@ def test_search_for_u_star_stopping_early_fails(monkeypatch: pytest.MonkeyPatch)
 
 def test_paper_schedule_with_a_floor_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     module = _schedule_module()
-    broken = mutated(module.paper_schedule, "math.ceil(", "math.floor(")
+    broken = mutated(module.paper_schedule, "-(-level // (n_models + 1 - k))", "level // (n_models + 1 - k)")
     monkeypatch.setattr(code_schedule, "paper_schedule", broken)
     assert_fails(code_schedule.check_paper_schedule(SMALL_K), "paper_schedule gives")
 
@@ -170,8 +170,8 @@ def test_broken_tie_rule_fails_the_contract_claim(monkeypatch: pytest.MonkeyPatc
     import importlib
 
     module = importlib.import_module("sysrs_ref.algorithms.successive_rejects")
-    broken = mutated(module._successive_rejects, "(sums[model], -draw.rank[model])", "(sums[model], draw.rank[model])")
-    monkeypatch.setattr(module, "_successive_rejects", broken)
+    broken = mutated(module._by_sum, "-rank[model], model)", "rank[model], model)")
+    monkeypatch.setattr(module, "_by_sum", broken)
     outcome = code_contracts.check_contracts((("sr", None),))
     assert_fails(outcome, "sr, scores", "expected")
 
