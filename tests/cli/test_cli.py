@@ -7,10 +7,7 @@ exactly as a user or a script sees them.
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -19,51 +16,16 @@ import pytest
 
 from sysrs_ref import ALGORITHMS
 from sysrs_ref.cli import main
+from tests.cli_runner import assert_user_mistake, one_json_object, run_cli, run_main
 
 SELECT_KEYS = {"algorithm", "K", "L", "budget", "spent", "chosen", "ranking"}
 HARDNESS_KEYS = {"K", "L", "best_mean", "mean", "delta2", "H1", "H2", "H3", "H3_prime"}
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="session")
 def gsm() -> str:
     """The shipped benchmark gsm (80 x 1000), by the name --scores accepts."""
     return "gsm"
-
-
-def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
-
-
-def one_json_object(out: str) -> dict[str, Any]:
-    lines = [line for line in out.splitlines() if line.strip()]
-    assert len(lines) == 1, f"expected one JSON line on stdout, got {len(lines)}:\n{out}"
-    payload = json.loads(out)
-    assert isinstance(payload, dict)
-    return payload
-
-
-def run_cli(*argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "sysrs_ref", *argv],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=PROJECT_ROOT,
-        check=False,
-    )
-
-
-def assert_user_mistake(status: int, out: str, err: str) -> str:
-    assert status == 2, f"exit status {status}, stderr: {err!r}"
-    assert out == "", f"nothing belongs on stdout for a mistake, got {out!r}"
-    assert "Traceback" not in err
-    lines = err.splitlines()
-    assert len(lines) == 1, f"expected exactly one line on stderr, got {lines!r}"
-    assert lines[0].strip(), "the error line is empty"
-    return lines[0]
 
 
 # -- select -----------------------------------------------------------------------------------

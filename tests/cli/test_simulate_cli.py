@@ -5,18 +5,16 @@ from __future__ import annotations
 import io
 import json
 import re
-import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from sysrs_ref import load_scores, simulate
 from sysrs_ref.cli import main
+from tests.cli_runner import PROJECT_ROOT, assert_user_mistake, one_json_object, run_cli, run_main
 from tests.real_data import real
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
 TINY = PROJECT_ROOT / "data" / "fixtures" / "tiny_matrix.csv"  # 4 x 6, model 0 best
 CONTRACT_KEYS = {"algorithm", "params", "K", "L", "runs", "seed", "results"}
 ROW_KEYS = {"budget_pct", "budget", "accuracy", "spent_max"}
@@ -31,40 +29,6 @@ def gsm() -> str:
 class FakeTTY(io.StringIO):
     def isatty(self) -> bool:
         return True
-
-
-def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
-
-
-def one_json_object(out: str) -> dict[str, Any]:
-    lines = [line for line in out.splitlines() if line.strip()]
-    assert len(lines) == 1, f"expected one JSON line on stdout, got {len(lines)}:\n{out}"
-    payload = json.loads(out)
-    assert isinstance(payload, dict)
-    return payload
-
-
-def run_cli(*argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "sysrs_ref", *argv],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=PROJECT_ROOT,
-        check=False,
-    )
-
-
-def assert_user_mistake(status: int, out: str, err: str) -> str:
-    assert status == 2, f"exit status {status}, stderr: {err!r}"
-    assert out == "", f"nothing belongs on stdout for a mistake, got {out!r}"
-    assert "Traceback" not in err
-    lines = err.splitlines()
-    assert len(lines) == 1 and lines[0].strip(), f"expected exactly one line on stderr, got {lines!r}"
-    return lines[0]
 
 
 def test_json_contract(capsys: pytest.CaptureFixture[str], gsm: str) -> None:
