@@ -122,13 +122,13 @@ class Symbolic:
 
 def paper_levels(ar: Arithmetic[N], n_models: int, budget: N) -> list[N]:
     """n_k = ceil((n - K) / (logbar(K) (K + 1 - k))), k = 1..K-1 (eq. budget-schedule)."""
-    scaled = (budget - ar.rational(Fraction(n_models))) * ar.rational(1 / logbar(n_models))  # type: ignore[operator]
+    scaled = (budget - ar.rational(Fraction(n_models))) * ar.rational(1 / logbar(n_models))  # type: ignore[operator]  # N is a TypeVar over ints, Fractions and z3 terms, which declare no arithmetic to mypy
     return [ar.ceil_div(scaled, n_models + 1 - k) for k in range(1, n_models)]
 
 
 def start_level(ar: Arithmetic[N], n_models: int, budget: N) -> N:
     """U0 = ceil((n - K) / logbar(K)): the capped rule's lowest level."""
-    scaled = (budget - ar.rational(Fraction(n_models))) * ar.rational(1 / logbar(n_models))  # type: ignore[operator]
+    scaled = (budget - ar.rational(Fraction(n_models))) * ar.rational(1 / logbar(n_models))  # type: ignore[operator]  # N is a TypeVar over ints, Fractions and z3 terms, which declare no arithmetic to mypy
     return ar.ceil_div(scaled, 1)
 
 
@@ -141,7 +141,7 @@ def spend(levels: Sequence[N]) -> N:
     """sum_{k<K-1} n_k + 2 n_{K-1}: a model leaving after phase k was evaluated n_k times."""
     total = levels[-1]
     for level in levels:
-        total = total + level  # type: ignore[operator]
+        total = total + level  # type: ignore[operator]  # N is a TypeVar over ints, Fractions and z3 terms, which declare no arithmetic to mypy
     return total
 
 

@@ -125,7 +125,7 @@ def inspect_evaluator(
         if unknown:
             raise LiveError(f"query '{unknown[0]}' is not a sample of inspect task '{name}'")
         sample_ids = [by_query[query] for query in queries]
-        logs: object = inspect_ai.eval(  # type: ignore[attr-defined]
+        logs: object = inspect_ai.eval(  # type: ignore[attr-defined]  # inspect-ai is an optional extra, imported at run time as a plain object
             task, model=model, sample_id=sample_ids, log_dir=folder, display="none", **extra
         )
         locations = [getattr(log, "location", None) for log in logs] if isinstance(logs, list) else []

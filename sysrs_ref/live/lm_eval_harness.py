@@ -45,7 +45,7 @@ def _lm_eval() -> tuple[object, object, object]:
 
 def _manager(include_path: str | Path | None) -> object:
     _, task_manager, _ = _lm_eval()
-    return task_manager(include_path=str(include_path)) if include_path is not None else task_manager()  # type: ignore[operator]
+    return task_manager(include_path=str(include_path)) if include_path is not None else task_manager()  # type: ignore[operator]  # lm-eval is an optional extra, imported at run time as a plain object
 
 
 def lm_eval_queries(task: str, *, include_path: str | Path | None = None) -> list[str]:
@@ -98,9 +98,9 @@ def lm_eval_evaluator(
         name, _, args = model.partition(":")
         sanitized = model.replace("/", "__").replace(":", "__")
         out = folder / sanitized
-        tracker: object = tracker_class(output_path=str(folder))  # type: ignore[operator]
+        tracker: object = tracker_class(output_path=str(folder))  # type: ignore[operator]  # lm-eval is an optional extra, imported at run time as a plain object
         before = set(out.rglob(f"samples_{task}_*.jsonl")) if out.exists() else set()
-        results: object = simple_evaluate(  # type: ignore[operator]
+        results: object = simple_evaluate(  # type: ignore[operator]  # lm-eval is an optional extra, imported at run time as a plain object
             model=name,
             model_args=args or None,
             tasks=[task],
@@ -115,8 +115,8 @@ def lm_eval_evaluator(
         config = getattr(tracker, "general_config_tracker", None)
         if config is not None:  # the session's model id in results_*.json (lm-eval names a model by pretrained=)
             config.model_name, config.model_name_sanitized = model, sanitized
-        tracker.save_results_aggregated(results=results, samples=samples)  # type: ignore[attr-defined]
-        tracker.save_results_samples(task_name=task, samples=samples[task])  # type: ignore[attr-defined]
+        tracker.save_results_aggregated(results=results, samples=samples)  # type: ignore[attr-defined]  # lm-eval is an optional extra, imported at run time as a plain object
+        tracker.save_results_samples(task_name=task, samples=samples[task])  # type: ignore[attr-defined]  # lm-eval is an optional extra, imported at run time as a plain object
         written = sorted(set(out.rglob(f"samples_{task}_*.jsonl")) - before)
         if len(written) != 1:
             raise LiveError(f"lm-eval wrote {len(written)} samples files of task '{task}' under {out}, not one")

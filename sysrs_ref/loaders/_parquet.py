@@ -35,7 +35,7 @@ def parquet_columns(path: Path) -> list[str]:
     check_not_lfs_pointer(path)
     pq = _reader()
     try:
-        names: object = pq.read_schema(path).names  # type: ignore[attr-defined]
+        names: object = pq.read_schema(path).names  # type: ignore[attr-defined]  # pyarrow is an optional extra, imported at run time as a plain object
     except Exception as err:  # pyarrow raises its own ArrowInvalid, OSError, ...
         raise LoaderError(f"{path}: not a readable parquet file ({err}); is the file complete?") from None
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
@@ -47,7 +47,7 @@ def parquet_rows(path: Path, columns: list[str]) -> list[dict[str, object]]:
     """The rows of the parquet file *path*, each a dict of the *columns* asked for, in the file's order."""
     pq = _reader()
     try:
-        rows: object = pq.read_table(path, columns=columns).to_pylist()  # type: ignore[attr-defined]
+        rows: object = pq.read_table(path, columns=columns).to_pylist()  # type: ignore[attr-defined]  # pyarrow is an optional extra, imported at run time as a plain object
     except Exception as err:
         raise LoaderError(f"{path}: not a readable parquet file ({err}); is the file complete?") from None
     if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):

@@ -78,7 +78,7 @@ def test_reproduce_refuses_to_write_into_its_data_folder(tmp_path: Path) -> None
 def test_simulate_with_a_list_of_algorithms_says_what_to_use() -> None:
     matrix = [[1, 1, 0, 1], [1, 0, 0, 1], [0, 1, 0, 0]]
     with pytest.raises(ParameterError, match=r"simulate runs one algorithm.*\['sysrs', 'sr'\]: use simulate_many"):
-        simulate(matrix, ["sysrs", "sr"], ["50%"], runs=4)  # type: ignore[arg-type]
+        simulate(matrix, ["sysrs", "sr"], ["50%"], runs=4)  # type: ignore[arg-type]  # the wrong type on purpose: the error a Python user gets
     both = simulate_many(matrix, ["sysrs", "sr"], ["50%"], runs=4)
     assert [result.algorithm for result in both] == ["sysrs", "sr"]
     assert both[1].rows == simulate(matrix, "sr", ["50%"], runs=4).rows

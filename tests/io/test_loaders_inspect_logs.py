@@ -98,7 +98,7 @@ def test_reruns_latest_reads_the_newest_log_of_each_model(tmp_path: Path) -> Non
 def test_reruns_latest_orders_by_the_file_name_without_a_created_field(tmp_path: Path) -> None:
     for created, values in (("2025-01-02T10:00:00+00:00", ["I"]), ("2025-01-02T11:00:00+00:00", ["C"])):
         header = _header("m", created)
-        del header["eval"]["created"]  # type: ignore[attr-defined]
+        del header["eval"]["created"]  # type: ignore[attr-defined]  # a JSON header read as an object: the fixture knows its shape
         header["samples"] = [_sample(1, values[0])]
         (tmp_path / f"{created.replace(':', '-')}_arith_x.json").write_text(json.dumps(header))
     assert load_inspect(tmp_path, metric="match", reruns="latest").scores.tolist() == [[1.0]]

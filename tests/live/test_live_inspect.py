@@ -49,9 +49,9 @@ def task() -> object:
     from inspect_ai.solver import generate
 
     @modelapi(name="known")
-    class Known(ModelAPI):  # type: ignore[misc]
+    class Known(ModelAPI):  # type: ignore[misc]  # inspect-ai's classes are untyped here (optional extra)
         async def generate(self, input: object, tools: object, tool_choice: object, config: object) -> object:
-            text = str(input[-1].text)  # type: ignore[index]
+            text = str(input[-1].text)  # type: ignore[index]  # inspect-ai's classes are untyped here (optional extra)
             sample = int(text.split()[1])
             answer = str(sample + 1) if _correct(f"known/{self.model_name}", sample) else "0"
             return ModelOutput.from_content(model=self.model_name, content=answer)

@@ -50,7 +50,7 @@ def tasks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     from lm_eval.api.registry import register_model
 
     @register_model("known")
-    class Known(LM):  # type: ignore[misc]
+    class Known(LM):  # type: ignore[misc]  # lm-eval's classes are untyped here (optional extra)
         def __init__(self, name: str = "strong", **_: object) -> None:
             super().__init__()
             self.name = name
@@ -58,7 +58,7 @@ def tasks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         def generate_until(self, requests: Sequence[object], disable_tqdm: bool = False) -> list[str]:
             answers = []
             for request in requests:
-                doc = int(str(request.args[0]).split()[1])  # type: ignore[attr-defined]
+                doc = int(str(request.args[0]).split()[1])  # type: ignore[attr-defined]  # lm-eval's classes are untyped here (optional extra)
                 answers.append(str(doc + 1) if _correct(self.name, doc) else "0")
             return answers
 
