@@ -3,7 +3,8 @@
 The task's data is in memory (a ``MemoryDataset``) and its models answer
 without a network: a model API registered the inspect way (``@modelapi``),
 whose answer to a sample depends on the model's name. inspect-ai is the
-optional ``inspect`` extra: without it, these tests are skipped, and the
+optional ``inspect`` extra: without it, these tests are skipped (``.ci/harnesses``
+runs them with the extra installed), and the
 error a user then gets is tested apart.
 """
 
@@ -20,6 +21,9 @@ from sysrs_ref.errors import LiveError
 from sysrs_ref.instance import Instance
 from sysrs_ref.live import Session, run
 from sysrs_ref.loaders import load_inspect
+from tests.harness_extras import harness
+
+pytestmark = pytest.mark.harness
 
 SKILL = {"known/strong": 0.9, "known/middle": 0.6, "known/weak": 0.3}
 N = 12
@@ -42,7 +46,7 @@ def test_without_inspect_the_error_names_the_extra(monkeypatch: pytest.MonkeyPat
 
 @pytest.fixture(scope="module")
 def task() -> object:
-    inspect_ai = pytest.importorskip("inspect_ai")
+    inspect_ai = harness("inspect_ai")
     from inspect_ai.dataset import MemoryDataset, Sample
     from inspect_ai.model import ModelAPI, ModelOutput, modelapi
     from inspect_ai.scorer import match

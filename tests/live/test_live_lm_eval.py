@@ -3,7 +3,8 @@
 The task is a YAML file over a local JSON file, and the models an ``LM``
 subclass registered through lm-eval's registry, answering without a network
 according to the model's ``name`` argument. lm-eval is the optional ``lm-eval``
-extra: without it these tests are skipped, and the error a user then gets is
+extra: without it these tests are skipped (``.ci/harnesses`` runs them with
+the extra installed), and the error a user then gets is
 tested apart.
 """
 
@@ -22,6 +23,9 @@ from sysrs_ref.errors import LiveError
 from sysrs_ref.instance import Instance
 from sysrs_ref.live import Session, run
 from sysrs_ref.loaders import load_lm_eval
+from tests.harness_extras import harness
+
+pytestmark = pytest.mark.harness
 
 SKILL = {"strong": 0.9, "middle": 0.6, "weak": 0.3}
 MODELS = [f"known:name={name}" for name in SKILL]
@@ -45,7 +49,7 @@ def tasks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A folder holding the task addone: a YAML over a local JSON file of 12 documents."""
     root = tmp_path_factory.mktemp("lm_eval")
     os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
-    pytest.importorskip("lm_eval")
+    harness("lm_eval")
     from lm_eval.api.model import LM
     from lm_eval.api.registry import register_model
 
