@@ -65,42 +65,67 @@ static const v4i KEEP[16] = {LANES(0), LANES(1), LANES(2),  LANES(3),  LANES(4),
 /* value where keep is all ones, +0.0 where it is zero */
 #define MASKED(value, keep) ((v4)((v4i)(value) & (keep)))
 
+/* Rows of the other factor a half-sweep reads at a time (SPAN x TILE doubles, 64 KiB: in the core's own cache). */
+#define SPAN 512
+
 /*
  * One half-sweep: for each of the n_out lines (queries for V, models for U), each member's factor rhs / gram over
  * the line's cells (from start[line] to start[line + 1] of other, value, drops: the other factor's index, the
  * score, and which members leave the cell out, words words of bits). The factors are stored a tile of TILE
- * members at a time: fixed is tiles x n_fixed x TILE, out tiles x n_out x TILE. A tile's factors (n_fixed x TILE
- * doubles) stay in the cache while its lines are solved.
+ * members at a time: fixed is tiles x n_fixed x TILE, out tiles x n_out x TILE. A tile's factors are read SPAN
+ * rows at a time, so that they stay in the cache while the lines are summed: every line is summed over its cells
+ * in that span, and its sums are kept in partial (n_out x 2 TILE doubles) until the next span goes on with them,
+ * in the same order; cursor (n_out) is where each line's next cell is.
  */
 FLOAT_CLONES static void half_sweep(const int64_t *start, const int64_t *other, const double *value,
                                     const uint64_t *drops, int64_t words, int64_t n_out, const double *fixed,
-                                    int64_t n_fixed, int64_t tiles, double ridge, double *out) {
+                                    int64_t n_fixed, int64_t tiles, double ridge, double *out, int64_t *cursor,
+                                    double *partial) {
     for (int64_t tile = 0; tile < tiles; tile++) {
         const double *fixed_tile = fixed + tile * n_fixed * TILE;
         double *out_tile = out + tile * n_out * TILE;
         int64_t word = tile * TILE / 64, shift = tile * TILE % 64;
-        for (int64_t line = 0; line < n_out; line++) {
-            v4 rhs[TILE / 4], gram[TILE / 4];
-            for (int k = 0; k < TILE / 4; k++) {
-                rhs[k] = (v4){0.0, 0.0, 0.0, 0.0};
-                gram[k] = (v4){ridge, ridge, ridge, ridge};
-            }
-            for (int64_t at = start[line]; at < start[line + 1]; at++) {
-                const double *f = fixed_tile + other[at] * TILE;
-                uint64_t bits = drops[at * words + word] >> shift; /* nibble k: the members of vector k */
-                double s = value[at];
-                v4 score = {s, s, s, s};
-                for (int k = 0; k < TILE / 4; k++) {
-                    v4 factor;
-                    memcpy(&factor, f + 4 * k, sizeof factor);
-                    v4 kept = MASKED(factor, KEEP[(bits >> (4 * k)) & 15]); /* the factor, or +0.0 */
-                    rhs[k] += score * kept;
-                    gram[k] += kept * kept;
+        for (int64_t first = 0; first == 0 || first < n_fixed; first += SPAN) {
+            int64_t last = n_fixed - first > SPAN ? first + SPAN : n_fixed;
+            for (int64_t line = 0; line < n_out; line++) {
+                v4 rhs[TILE / 4], gram[TILE / 4];
+                double *kept_sums = partial + line * 2 * TILE;
+                if (first == 0) {
+                    cursor[line] = start[line];
+                    for (int k = 0; k < TILE / 4; k++) {
+                        rhs[k] = (v4){0.0, 0.0, 0.0, 0.0};
+                        gram[k] = (v4){ridge, ridge, ridge, ridge};
+                    }
+                } else
+                    for (int k = 0; k < TILE / 4; k++) {
+                        memcpy(&rhs[k], kept_sums + 4 * k, sizeof rhs[k]);
+                        memcpy(&gram[k], kept_sums + TILE + 4 * k, sizeof gram[k]);
+                    }
+                int64_t at = cursor[line];
+                for (; at < start[line + 1] && other[at] < last; at++) {
+                    const double *f = fixed_tile + other[at] * TILE;
+                    uint64_t bits = drops[at * words + word] >> shift; /* nibble k: the members of vector k */
+                    double s = value[at];
+                    v4 score = {s, s, s, s};
+                    for (int k = 0; k < TILE / 4; k++) {
+                        v4 factor;
+                        memcpy(&factor, f + 4 * k, sizeof factor);
+                        v4 kept = MASKED(factor, KEEP[(bits >> (4 * k)) & 15]); /* the factor, or +0.0 */
+                        rhs[k] += score * kept;
+                        gram[k] += kept * kept;
+                    }
                 }
-            }
-            for (int k = 0; k < TILE / 4; k++) {
-                v4 solved = rhs[k] / gram[k];
-                memcpy(out_tile + line * TILE + 4 * k, &solved, sizeof solved);
+                cursor[line] = at;
+                if (last == n_fixed)
+                    for (int k = 0; k < TILE / 4; k++) {
+                        v4 solved = rhs[k] / gram[k];
+                        memcpy(out_tile + line * TILE + 4 * k, &solved, sizeof solved);
+                    }
+                else
+                    for (int k = 0; k < TILE / 4; k++) {
+                        memcpy(kept_sums + 4 * k, &rhs[k], sizeof rhs[k]);
+                        memcpy(kept_sums + TILE + 4 * k, &gram[k], sizeof gram[k]);
+                    }
             }
         }
     }
@@ -192,7 +217,7 @@ FLOAT_CLONES static void statistics(const double *u, const double *vb, int64_t n
  */
 enum {
     ROW_START, COLUMN_START, ROW_OTHER, COLUMN_OTHER, COLUMN_NUMBER, ROW_VALUE, COLUMN_VALUE, ROW_DROPS,
-    COLUMN_DROPS, BUCKET, U, V, FLAT, VB, ROW, ARRAYS
+    COLUMN_DROPS, BUCKET, U, V, FLAT, VB, ROW, CURSOR, PARTIAL, ARRAYS
 };
 static _Thread_local void *kept[ARRAYS];
 static _Thread_local size_t kept_bytes[ARRAYS];
@@ -239,8 +264,12 @@ EXPORT int lrf_fit(const double *scores, int64_t n_models, int64_t n_queries, ui
     double *flat = room(FLAT, models * (size_t)members, sizeof(double));
     double *vb = room(VB, (size_t)groups * 4 * (size_t)members, sizeof(double));
     double *row = room(ROW, 8 * BLOCK, sizeof(double));
+    size_t lines = models > queries ? models : queries;
+    int64_t *cursor = room(CURSOR, lines, sizeof(int64_t));
+    double *partial = room(PARTIAL, lines * 2 * TILE, sizeof(double));
     if (!row_start || !column_start || !row_other || !column_other || !column_number || !row_value ||
-        !column_value || !row_drops || !column_drops || !bucket || !u || !v || !flat || !vb || !row)
+        !column_value || !row_drops || !column_drops || !bucket || !u || !v || !flat || !vb || !row || !cursor ||
+        !partial)
         return -1;
     memset(column_start, 0, (queries + 2) * sizeof(int64_t));
     memset(row_drops, 0, slots * (size_t)words * sizeof(uint64_t));
@@ -303,8 +332,9 @@ EXPORT int lrf_fit(const double *scores, int64_t n_models, int64_t n_queries, ui
         memcpy(column_drops + at * words, row_drops + column_number[at] * words, (size_t)words * sizeof(uint64_t));
     for (int64_t sweep = 0; sweep < sweeps; sweep++) {
         half_sweep(column_start, column_other, column_value, column_drops, words, n_queries, u, n_models, tiles,
-                   ridge, v);
-        half_sweep(row_start, row_other, row_value, row_drops, words, n_models, v, n_queries, tiles, ridge, u);
+                   ridge, v, cursor, partial);
+        half_sweep(row_start, row_other, row_value, row_drops, words, n_models, v, n_queries, tiles, ridge, u, cursor,
+                   partial);
     }
     for (int64_t c = 0; c < members; c++) {
         const double *u_tile = u + (c / TILE) * n_models * TILE, *v_tile = v + (c / TILE) * n_queries * TILE;
