@@ -57,49 +57,75 @@ static inline int64_t gap(const double *table, int64_t size, double u) {
     return low;
 }
 
-/* Bit 4 k + l of a tile's drop bits is lane l of its k-th vector: the member that leaves the cell out. */
-static const v4i LANE_BITS[TILE / 4] = {{1, 2, 4, 8}, {16, 32, 64, 128}, {256, 512, 1024, 2048}, {4096, 8192, 16384, 32768}};
+/* KEEP[n] is all ones in lane l unless bit l of the nibble n is set: lane l's member leaves the cell out. */
+#define LANES(n) {((n) & 1) ? 0 : -1, ((n) & 2) ? 0 : -1, ((n) & 4) ? 0 : -1, ((n) & 8) ? 0 : -1}
+static const v4i KEEP[16] = {LANES(0), LANES(1), LANES(2),  LANES(3),  LANES(4),  LANES(5),  LANES(6),  LANES(7),
+                             LANES(8), LANES(9), LANES(10), LANES(11), LANES(12), LANES(13), LANES(14), LANES(15)};
 
 /* value where keep is all ones, +0.0 where it is zero */
 #define MASKED(value, keep) ((v4)((v4i)(value) & (keep)))
+
+/* Rows of the other factor a half-sweep reads at a time (SPAN x TILE doubles, 64 KiB: in the core's own cache). */
+#define SPAN 512
 
 /*
  * One half-sweep: for each of the n_out lines (queries for V, models for U), each member's factor rhs / gram over
  * the line's cells (from start[line] to start[line + 1] of other, value, drops: the other factor's index, the
  * score, and which members leave the cell out, words words of bits). The factors are stored a tile of TILE
- * members at a time: fixed is tiles x n_fixed x TILE, out tiles x n_out x TILE. A tile's factors (n_fixed x TILE
- * doubles) stay in the cache while its lines are solved.
+ * members at a time: fixed is tiles x n_fixed x TILE, out tiles x n_out x TILE. A tile's factors are read SPAN
+ * rows at a time, so that they stay in the cache while the lines are summed: every line is summed over its cells
+ * in that span, and its sums are kept in partial (n_out x 2 TILE doubles) until the next span goes on with them,
+ * in the same order; cursor (n_out) is where each line's next cell is.
  */
 FLOAT_CLONES static void half_sweep(const int64_t *start, const int64_t *other, const double *value,
                                     const uint64_t *drops, int64_t words, int64_t n_out, const double *fixed,
-                                    int64_t n_fixed, int64_t tiles, double ridge, double *out) {
+                                    int64_t n_fixed, int64_t tiles, double ridge, double *out, int64_t *cursor,
+                                    double *partial) {
     for (int64_t tile = 0; tile < tiles; tile++) {
         const double *fixed_tile = fixed + tile * n_fixed * TILE;
         double *out_tile = out + tile * n_out * TILE;
         int64_t word = tile * TILE / 64, shift = tile * TILE % 64;
-        for (int64_t line = 0; line < n_out; line++) {
-            v4 rhs[TILE / 4], gram[TILE / 4];
-            for (int k = 0; k < TILE / 4; k++) {
-                rhs[k] = (v4){0.0, 0.0, 0.0, 0.0};
-                gram[k] = (v4){ridge, ridge, ridge, ridge};
-            }
-            for (int64_t at = start[line]; at < start[line + 1]; at++) {
-                const double *f = fixed_tile + other[at] * TILE;
-                int64_t bits = (int64_t)(drops[at * words + word] >> shift);
-                v4i dropped = {bits, bits, bits, bits};
-                double s = value[at];
-                v4 score = {s, s, s, s};
-                for (int k = 0; k < TILE / 4; k++) {
-                    v4 factor;
-                    memcpy(&factor, f + 4 * k, sizeof factor);
-                    v4 kept = MASKED(factor, (dropped & LANE_BITS[k]) == 0); /* the factor, or +0.0 */
-                    rhs[k] += score * kept;
-                    gram[k] += kept * kept;
+        for (int64_t first = 0; first == 0 || first < n_fixed; first += SPAN) {
+            int64_t last = n_fixed - first > SPAN ? first + SPAN : n_fixed;
+            for (int64_t line = 0; line < n_out; line++) {
+                v4 rhs[TILE / 4], gram[TILE / 4];
+                double *kept_sums = partial + line * 2 * TILE;
+                if (first == 0) {
+                    cursor[line] = start[line];
+                    for (int k = 0; k < TILE / 4; k++) {
+                        rhs[k] = (v4){0.0, 0.0, 0.0, 0.0};
+                        gram[k] = (v4){ridge, ridge, ridge, ridge};
+                    }
+                } else
+                    for (int k = 0; k < TILE / 4; k++) {
+                        memcpy(&rhs[k], kept_sums + 4 * k, sizeof rhs[k]);
+                        memcpy(&gram[k], kept_sums + TILE + 4 * k, sizeof gram[k]);
+                    }
+                int64_t at = cursor[line];
+                for (; at < start[line + 1] && other[at] < last; at++) {
+                    const double *f = fixed_tile + other[at] * TILE;
+                    uint64_t bits = drops[at * words + word] >> shift; /* nibble k: the members of vector k */
+                    double s = value[at];
+                    v4 score = {s, s, s, s};
+                    for (int k = 0; k < TILE / 4; k++) {
+                        v4 factor;
+                        memcpy(&factor, f + 4 * k, sizeof factor);
+                        v4 kept = MASKED(factor, KEEP[(bits >> (4 * k)) & 15]); /* the factor, or +0.0 */
+                        rhs[k] += score * kept;
+                        gram[k] += kept * kept;
+                    }
                 }
-            }
-            for (int k = 0; k < TILE / 4; k++) {
-                v4 solved = rhs[k] / gram[k];
-                memcpy(out_tile + line * TILE + 4 * k, &solved, sizeof solved);
+                cursor[line] = at;
+                if (last == n_fixed)
+                    for (int k = 0; k < TILE / 4; k++) {
+                        v4 solved = rhs[k] / gram[k];
+                        memcpy(out_tile + line * TILE + 4 * k, &solved, sizeof solved);
+                    }
+                else
+                    for (int k = 0; k < TILE / 4; k++) {
+                        memcpy(kept_sums + 4 * k, &rhs[k], sizeof rhs[k]);
+                        memcpy(kept_sums + TILE + 4 * k, &gram[k], sizeof gram[k]);
+                    }
             }
         }
     }
@@ -186,6 +212,31 @@ FLOAT_CLONES static void statistics(const double *u, const double *vb, int64_t n
 #define BUCKETS 4096
 
 /*
+ * The arrays of a fit, kept by each thread from one fit to the next (grown when a fit needs more, never freed):
+ * a run makes hundreds of fits of one shape, and fresh memory would cost a page fault per 4 KiB on every fit.
+ */
+enum {
+    ROW_START, COLUMN_START, ROW_OTHER, COLUMN_OTHER, COLUMN_NUMBER, ROW_VALUE, COLUMN_VALUE, ROW_DROPS,
+    COLUMN_DROPS, BUCKET, U, V, FLAT, VB, ROW, CURSOR, PARTIAL, ARRAYS
+};
+static _Thread_local void *kept[ARRAYS];
+static _Thread_local size_t kept_bytes[ARRAYS];
+
+/* The thread's array which, with room for count elements of size bytes (contents not kept); NULL when memory runs
+ * out. */
+static void *room(int which, size_t count, size_t size) {
+    size_t bytes = (count + 1) * size;
+    if (bytes > kept_bytes[which]) {
+        free(kept[which]);
+        kept_bytes[which] = 0;
+        kept[which] = malloc(bytes + bytes / 4);
+        if (!kept[which]) return NULL;
+        kept_bytes[which] = bytes + bytes / 4;
+    }
+    return kept[which];
+}
+
+/*
  * Fit number fit of the run seeded seed, rank 1: mean and spread (K x L) of the ensemble of members ALS
  * factorizations of scores (K x L, NaN where not observed), with the dropout thresholds table (table_size
  * entries, none for no dropout), ridge and sweeps. Returns -1 when memory runs out.
@@ -198,31 +249,40 @@ EXPORT int lrf_fit(const double *scores, int64_t n_models, int64_t n_queries, ui
     int64_t groups = (n_queries + 3) / 4;
     int64_t observed = 0;
     for (int64_t cell = 0; cell < cells; cell++) observed += scores[cell] == scores[cell];
-    size_t slots = (size_t)observed + 1;
-    int64_t *row_start = calloc((size_t)n_models + 1, sizeof(int64_t));
-    int64_t *column_start = calloc((size_t)n_queries + 2, sizeof(int64_t));
-    int64_t *row_other = malloc(slots * sizeof(int64_t)), *column_other = malloc(slots * sizeof(int64_t));
-    int64_t *column_number = malloc(slots * sizeof(int64_t));
-    double *row_value = malloc(slots * sizeof(double)), *column_value = malloc(slots * sizeof(double));
-    uint64_t *row_drops = calloc(slots * (size_t)words, sizeof(uint64_t));
-    uint64_t *column_drops = malloc(slots * (size_t)words * sizeof(uint64_t));
-    int64_t *bucket = malloc((BUCKETS + 1) * sizeof(int64_t));
-    double *u = calloc((size_t)n_models * (size_t)width, sizeof(double));
-    double *v = calloc((size_t)n_queries * (size_t)width, sizeof(double));
-    double *flat = malloc(((size_t)n_models * (size_t)members + 1) * sizeof(double));
-    double *vb = calloc((size_t)groups * 4 * (size_t)members + 1, sizeof(double));
-    double *row = malloc(8 * BLOCK * sizeof(double));
-    int status = -1;
+    size_t slots = (size_t)observed, models = (size_t)n_models, queries = (size_t)n_queries;
+    int64_t *row_start = room(ROW_START, models + 1, sizeof(int64_t));
+    int64_t *column_start = room(COLUMN_START, queries + 2, sizeof(int64_t));
+    int64_t *row_other = room(ROW_OTHER, slots, sizeof(int64_t));
+    int64_t *column_other = room(COLUMN_OTHER, slots, sizeof(int64_t));
+    int64_t *column_number = room(COLUMN_NUMBER, slots, sizeof(int64_t));
+    double *row_value = room(ROW_VALUE, slots, sizeof(double)), *column_value = room(COLUMN_VALUE, slots, sizeof(double));
+    uint64_t *row_drops = room(ROW_DROPS, slots * (size_t)words, sizeof(uint64_t));
+    uint64_t *column_drops = room(COLUMN_DROPS, slots * (size_t)words, sizeof(uint64_t));
+    int64_t *bucket = room(BUCKET, BUCKETS + 1, sizeof(int64_t));
+    double *u = room(U, models * (size_t)width, sizeof(double));
+    double *v = room(V, queries * (size_t)width, sizeof(double));
+    double *flat = room(FLAT, models * (size_t)members, sizeof(double));
+    double *vb = room(VB, (size_t)groups * 4 * (size_t)members, sizeof(double));
+    double *row = room(ROW, 8 * BLOCK, sizeof(double));
+    size_t lines = models > queries ? models : queries;
+    int64_t *cursor = room(CURSOR, lines, sizeof(int64_t));
+    double *partial = room(PARTIAL, lines * 2 * TILE, sizeof(double));
     if (!row_start || !column_start || !row_other || !column_other || !column_number || !row_value ||
-        !column_value || !row_drops || !column_drops || !bucket || !u || !v || !flat || !vb || !row)
-        goto done;
+        !column_value || !row_drops || !column_drops || !bucket || !u || !v || !flat || !vb || !row || !cursor ||
+        !partial)
+        return -1;
+    memset(column_start, 0, (queries + 2) * sizeof(int64_t));
+    memset(row_drops, 0, slots * (size_t)words * sizeof(uint64_t));
+    memset(u, 0, models * (size_t)width * sizeof(double)); /* the lanes past the last member stay 0 */
+    if (n_queries % 4) /* and the queries past L in the last group */
+        memset(vb + (groups - 1) * 4 * members, 0, 4 * (size_t)members * sizeof(double));
     /* The observed cells by row (numbered in cell order) and by column (models ascending). */
     int64_t number = 0;
     for (int64_t i = 0; i < n_models; i++) { /* without a branch a cell: whether one is observed is random */
         row_start[i] = number;
-        const double *row = scores + i * n_queries;
+        const double *line = scores + i * n_queries;
         for (int64_t j = 0; j < n_queries; j++) {
-            double s = row[j];
+            double s = line[j];
             int64_t seen = s == s;
             row_other[number] = j;
             row_value[number] = s;
@@ -272,8 +332,9 @@ EXPORT int lrf_fit(const double *scores, int64_t n_models, int64_t n_queries, ui
         memcpy(column_drops + at * words, row_drops + column_number[at] * words, (size_t)words * sizeof(uint64_t));
     for (int64_t sweep = 0; sweep < sweeps; sweep++) {
         half_sweep(column_start, column_other, column_value, column_drops, words, n_queries, u, n_models, tiles,
-                   ridge, v);
-        half_sweep(row_start, row_other, row_value, row_drops, words, n_models, v, n_queries, tiles, ridge, u);
+                   ridge, v, cursor, partial);
+        half_sweep(row_start, row_other, row_value, row_drops, words, n_models, v, n_queries, tiles, ridge, u, cursor,
+                   partial);
     }
     for (int64_t c = 0; c < members; c++) {
         const double *u_tile = u + (c / TILE) * n_models * TILE, *v_tile = v + (c / TILE) * n_queries * TILE;
@@ -281,24 +342,7 @@ EXPORT int lrf_fit(const double *scores, int64_t n_models, int64_t n_queries, ui
         for (int64_t j = 0; j < n_queries; j++) vb[((j / 4) * members + c) * 4 + j % 4] = v_tile[j * TILE + c % TILE];
     }
     statistics(flat, vb, n_models, n_queries, members, ddof, row, mean, spread);
-    status = 0;
-done:
-    free(row_start);
-    free(column_start);
-    free(row_other);
-    free(column_other);
-    free(column_number);
-    free(row_value);
-    free(column_value);
-    free(row_drops);
-    free(column_drops);
-    free(bucket);
-    free(u);
-    free(v);
-    free(flat);
-    free(vb);
-    free(row);
-    return status;
+    return 0;
 }
 
 #if defined(__GNUC__) && !defined(__clang__)
