@@ -206,7 +206,7 @@ def run_cells(
     """Run *jobs* on the Monte-Carlo engine and cache every point of a job as soon as it is finished.
 
     *held* gives the tables of the datasets :func:`plan` was told it holds
-    (random scores: :class:`~sysrs_ref.fast.stochastic.StochasticTable`).
+    (random scores: :class:`~sysrs_ref.fast._stochastic.StochasticTable`).
 
     *progress* is called with the number of (run, cell) pairs each finished
     piece held. On an interruption (Ctrl-C) the pieces not started are

@@ -10,7 +10,7 @@ from sysrs_ref.algorithms.lrf import LRF_DEFAULTS, LRFParams
 from sysrs_ref.algorithms.params import AlgorithmParams, expect
 from sysrs_ref.algorithms.registry import ParamValue, get_algorithm
 from sysrs_ref.errors import ParameterError
-from sysrs_ref.fast.run import exact_params
+from sysrs_ref.fast._run import exact_params
 from sysrs_ref.scores import decimal_text
 
 __all__ = ["PAPER_SIX", "Config", "parse_algorithm_list"]

@@ -112,13 +112,13 @@ def test_the_check_sees_imports_in_functions_and_type_checking() -> None:
         "from typing import TYPE_CHECKING\n"
         "if TYPE_CHECKING:\n    from sysrs_ref.experiments import Config\n"
         "def f() -> None:\n    from sysrs_ref.cli import main\n"
-        "from . import batch\nfrom .. import simulation\nimport sysrs_ref.live.session\nimport numpy\n"
+        "from . import _batch\nfrom .. import simulation\nimport sysrs_ref.live.session\nimport numpy\n"
     )
     names = sorted(name for _, name in _imports_of(text, "sysrs_ref.fast"))
     assert names == [
         "sysrs_ref.cli",
         "sysrs_ref.experiments",
-        "sysrs_ref.fast.batch",
+        "sysrs_ref.fast._batch",
         "sysrs_ref.live.session",
         "sysrs_ref.simulation",
     ]

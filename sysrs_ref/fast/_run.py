@@ -10,13 +10,13 @@ import numpy as np
 from sysrs_ref.algorithms.params import AlgorithmParams
 from sysrs_ref.algorithms.registry import ParamValue, get_algorithm
 from sysrs_ref.errors import DrawError, ParameterError
+from sysrs_ref.fast._batch import DrawBatch, NoisyDrawBatch
 from sysrs_ref.fast._kernel import Chunk, Kernel
+from sysrs_ref.fast._kernels import CELL_BYTES, KERNELS
+from sysrs_ref.fast._outcomes import FastOutcomes
 from sysrs_ref.fast._reference_kernel import reference_kernel
-from sysrs_ref.fast.batch import DrawBatch, NoisyDrawBatch
-from sysrs_ref.fast.kernels import CELL_BYTES, KERNELS
-from sysrs_ref.fast.outcomes import FastOutcomes
-from sysrs_ref.fast.stochastic import StochasticTable, realise_runs, stochastic_table
-from sysrs_ref.fast.table import ScoreTable, score_table
+from sysrs_ref.fast._stochastic import StochasticTable, realise_runs, stochastic_table
+from sysrs_ref.fast._table import ScoreTable, score_table
 from sysrs_ref.instance import Instance
 from sysrs_ref.schedule import check_budget
 from sysrs_ref.stochastic import StochasticInstance
@@ -86,10 +86,10 @@ def run_fast(
     called with the number of runs finished after each chunk.
 
     *scores* may be a :class:`~sysrs_ref.stochastic.StochasticInstance` (or
-    its :func:`~sysrs_ref.fast.stochastic.stochastic_table`): *draws* is then
-    a :class:`~sysrs_ref.fast.batch.NoisyDrawBatch` and run r is exactly the
+    its :func:`~sysrs_ref.fast._stochastic.stochastic_table`): *draws* is then
+    a :class:`~sysrs_ref.fast._batch.NoisyDrawBatch` and run r is exactly the
     reference's ``select(instance, budget, algorithm, draw=draws.draw(r))``
-    (each run on its realised matrix, :mod:`sysrs_ref.fast.stochastic`); a
+    (each run on its realised matrix, :mod:`sysrs_ref.fast._stochastic`); a
     plain DrawBatch does when no noise can change the matrix (point masses).
     UCB-E-LRF is refused there (ParameterError).
 
@@ -184,6 +184,6 @@ def _prepared(
     if not isinstance(draws, NoisyDrawBatch):
         raise DrawError(
             "a stochastic instance needs the noise of every cell: give a NoisyDrawBatch "
-            "(sysrs_ref.fast.batch.random_noisy_draws or simulation_noisy_draws)"
+            "(sysrs_ref.fast._batch.random_noisy_draws or simulation_noisy_draws)"
         )
     return scores, plain, draws
