@@ -38,8 +38,7 @@ from sysrs_ref.errors import (
     SysrsError,
     TooLargeToEnumerateError,
 )
-from sysrs_ref.fast._batch import DrawBatch
-from sysrs_ref.fast._run import run_exact
+from sysrs_ref.fast import DrawBatch, run_exact
 from sysrs_ref.fast.lrf import run_lrf
 from sysrs_ref.instance import Instance
 from sysrs_ref.schedule import check_budget, paper_schedule, parse_budget, schedule, schedule_spend
