@@ -128,6 +128,7 @@ def run_exact(
     >>> from sysrs_ref import Instance
     >>> from sysrs_ref.fast import random_draws
     >>> inst = Instance([[1, 0, 1], [0, 1, 0]])
+    >>> from fractions import Fraction
     >>> from sysrs_ref.algorithms.params import Exploration
     >>> run_exact(inst, "ucbe", [6], random_draws(0, 3, 2, 3, synchronized=False), Exploration(Fraction(1, 10))).chosen[:, 0].tolist()
     [0, 0, 0]

@@ -180,7 +180,7 @@ def test_the_cycle_check_finds_a_cycle() -> None:
 
 #: Imports of another subpackage's private module that are known and left for now: (importer, imported) -> why.
 PRIVATE_IMPORTS_KEPT: dict[tuple[str, str], str] = {
-    ("sysrs_ref.fast.lrf", "sysrs_ref.algorithms._lrf_fit"): "the numpy UCB-E-LRF fit, due to move out of the reference",
+    ("sysrs_ref.fast.lrf", "sysrs_ref.algorithms._lrf_fit"): "the numpy UCB-E-LRF fit, to move out of algorithms",
 }
 
 
