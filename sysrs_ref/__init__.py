@@ -5,6 +5,23 @@ public API; see the README and docs/ for a tour.
 
 The names are imported on first use (PEP 562), so ``import sysrs_ref`` and the command
 line start fast; ``from sysrs_ref import simulate`` works as usual.
+
+The API by theme (each module has its page in the API reference):
+
+- Instances, draws and scores: `sysrs_ref.instance`, `sysrs_ref.stochastic`, `sysrs_ref.draws`,
+  `sysrs_ref.scores`, `sysrs_ref.synthetic`, `sysrs_ref.topm`
+- Budgets and schedules: `sysrs_ref.schedule`
+- The algorithms, `select` and `drive`: `sysrs_ref.algorithms`, `sysrs_ref.algorithms.driver`
+- Theory (hardness, bounds, exact error probabilities): `sysrs_ref.theory`
+- Fast paths: `sysrs_ref.fast`, `sysrs_ref.fast.compiled`, `sysrs_ref.fast.certify`, `sysrs_ref.fast.lrf`
+- Reading scores: `sysrs_ref.loaders`, `sysrs_ref.datasets`
+- Monte Carlo: `sysrs_ref.simulation`
+- The paper's experiments: `sysrs_ref.experiments`
+- Subset-selection baselines: `sysrs_ref.subset`
+- Live evaluation: `sysrs_ref.live`
+- Conformance of other implementations: `sysrs_ref.conformance`
+- Errors and JSON values: `sysrs_ref.errors`, `sysrs_ref.json_types`
+- The command line (``python -m sysrs_ref``): `sysrs_ref.cli`
 """
 
 from __future__ import annotations

@@ -1192,10 +1192,10 @@ def stochastic_fast_cases(
     """A small stochastic instance, one of *algorithms*, a grid of budgets and R noisy draws for it.
 
     The draws mix edge noises (:func:`stochastic_draws_for`) and PCG64 streams
-    (:func:`~sysrs_ref.fast.batch.random_noisy_draws`); budgets run from K to K L.
+    (:func:`~sysrs_ref.fast._batch.random_noisy_draws`); budgets run from K to K L.
     """
     from sysrs_ref.algorithms.registry import get_algorithm
-    from sysrs_ref.fast.batch import random_noisy_draws
+    from sysrs_ref.fast._batch import random_noisy_draws
 
     instance = draw(stochastic_instances(max_models=4, max_queries=6, floats=floats))
     name = draw(st.sampled_from(algorithms))

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 from sysrs_ref._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from sysrs_ref.algorithms._driver import Oracle, drive, select
     from sysrs_ref.algorithms.base import AlgorithmRun, Batch, Outcome, Request, Step
+    from sysrs_ref.algorithms.driver import Oracle, drive, select
     from sysrs_ref.algorithms.lrf import LRFDraw, LRFParams, random_lrf_draw, ucbe_lrf
     from sysrs_ref.algorithms.registry import ALGORITHMS, AlgorithmSpec, AnyDraw, ParamValue, get_algorithm
     from sysrs_ref.algorithms.successive_accepts_rejects import sar, sysar
@@ -48,7 +48,7 @@ __all__ = [
 
 #: Where each public name is defined: imported from there on first access.
 _LAZY: dict[str, str] = {
-    **dict.fromkeys(("Oracle", "drive", "select"), "sysrs_ref.algorithms._driver"),
+    **dict.fromkeys(("Oracle", "drive", "select"), "sysrs_ref.algorithms.driver"),
     **dict.fromkeys(("AlgorithmRun", "Batch", "Outcome", "Request", "Step"), "sysrs_ref.algorithms.base"),
     **dict.fromkeys(("LRFDraw", "LRFParams", "random_lrf_draw", "ucbe_lrf"), "sysrs_ref.algorithms.lrf"),
     **dict.fromkeys(

@@ -98,8 +98,7 @@ def read_scores(spec: str, stochastic: str | None = None) -> Scores:
     StochasticInstance(bernoulli, K=4, L=6, V=2, best=[0])
     """
     from sysrs_ref.datasets import resolve_scores  # here: ``live`` shares this module and reads no matrix
-    from sysrs_ref.loaders import as_bernoulli, load_stochastic
-    from sysrs_ref.loaders._reading import check_input_path
+    from sysrs_ref.loaders import as_bernoulli, check_input_path, load_stochastic
     from sysrs_ref.loaders.files import read_sidecar
 
     bernoulli = stochastic == "bernoulli"

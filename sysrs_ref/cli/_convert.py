@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 
 from sysrs_ref.cli._common import JsonValue, emit
-from sysrs_ref.loaders import MISSING_POLICIES, SOURCES, ResultsTable, convert, save_table
-from sysrs_ref.loaders._epochs import EPOCH_MODES
+from sysrs_ref.loaders import EPOCH_MODES, MISSING_POLICIES, SOURCES, ResultsTable, convert, save_table
 
 __all__ = ["EXAMPLE", "add_arguments", "run"]
 

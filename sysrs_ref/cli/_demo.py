@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from sysrs_ref.algorithms._driver import drive
 from sysrs_ref.algorithms.base import Outcome
+from sysrs_ref.algorithms.driver import drive
 from sysrs_ref.algorithms.registry import get_algorithm
 from sysrs_ref.cli._common import JSON_HELP, JsonValue, emit
 from sysrs_ref.draws import random_draw

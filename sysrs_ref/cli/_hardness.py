@@ -17,7 +17,7 @@ from sysrs_ref.cli._common import (
     stochastic_line,
 )
 from sysrs_ref.errors import SysrsError
-from sysrs_ref.experiments._dataset_table import COLUMNS, dataset_table
+from sysrs_ref.experiments import COLUMNS, dataset_table
 from sysrs_ref.scores import fraction_text
 from sysrs_ref.stochastic import StochasticInstance
 from sysrs_ref.theory.hardness import hardness

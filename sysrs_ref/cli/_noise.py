@@ -36,8 +36,7 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> None:
     """Run the study from parsed arguments, write its files and say what was written."""
-    from sysrs_ref.experiments._noise_report import write_noise_outputs
-    from sysrs_ref.experiments._noise_study import NoiseSettings, noise_case_count, run_noise_study
+    from sysrs_ref.experiments import NoiseSettings, noise_case_count, run_noise_study, write_noise_outputs
 
     seed = check_seed(args.seed, "--seed")
     workers = check_int(args.workers, "--workers")

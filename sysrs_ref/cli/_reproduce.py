@@ -10,8 +10,7 @@ from contextlib import ExitStack
 from sysrs_ref._checks import check_int
 from sysrs_ref.cli._progress import Progress
 from sysrs_ref.errors import ParameterError
-from sysrs_ref.experiments._reproduce import reproduce
-from sysrs_ref.experiments._subset_study import SubsetSettings
+from sysrs_ref.experiments import SubsetSettings, reproduce
 
 __all__ = ["add_arguments", "run"]
 

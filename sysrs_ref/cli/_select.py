@@ -13,7 +13,7 @@ import argparse
 from typing import Any
 
 from sysrs_ref._checks import check_int
-from sysrs_ref.algorithms._driver import select
+from sysrs_ref.algorithms.driver import select
 from sysrs_ref.cli._common import (
     JSON_HELP,
     JsonValue,

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from itertools import pairwise
 
-from sysrs_ref.algorithms._driver import drive
+from sysrs_ref.algorithms.driver import drive
 from sysrs_ref.algorithms.registry import get_algorithm
 from sysrs_ref.conformance._float64 import float_answer, float_sar_by_sums
 from sysrs_ref.conformance.compare import first_difference

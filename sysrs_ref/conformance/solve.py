@@ -21,7 +21,7 @@ import math
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 
-from sysrs_ref.algorithms._driver import drive
+from sysrs_ref.algorithms.driver import drive
 from sysrs_ref.algorithms.lrf import LRFDraw, LRFParams, fit_ensemble_reference, ucbe_lrf
 from sysrs_ref.algorithms.params import TopMSize, expect
 from sysrs_ref.algorithms.registry import AnyDraw, get_algorithm
@@ -38,9 +38,8 @@ from sysrs_ref.errors import (
     SysrsError,
     TooLargeToEnumerateError,
 )
-from sysrs_ref.fast.batch import DrawBatch
+from sysrs_ref.fast import DrawBatch, run_exact
 from sysrs_ref.fast.lrf import run_lrf
-from sysrs_ref.fast.run import run_exact
 from sysrs_ref.instance import Instance
 from sysrs_ref.schedule import check_budget, paper_schedule, parse_budget, schedule, schedule_spend
 from sysrs_ref.theory.bounds import (

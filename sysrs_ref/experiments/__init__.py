@@ -11,7 +11,13 @@ from sysrs_ref.experiments._cache import CACHE_FORMAT, Cache, Point, TopMPoint
 from sysrs_ref.experiments._dataset_table import COLUMNS, TableRow, dataset_table, table_row
 from sysrs_ref.experiments._metrics import confidence_budget, wilson_interval
 from sysrs_ref.experiments._noise_report import write_noise_outputs
-from sysrs_ref.experiments._noise_study import NoiseSettings, NoiseStudy, flip_instance, run_noise_study
+from sysrs_ref.experiments._noise_study import (
+    NoiseSettings,
+    NoiseStudy,
+    flip_instance,
+    noise_case_count,
+    run_noise_study,
+)
 from sysrs_ref.experiments._paper import (
     ACCURACY_TABLE,
     CB_TABLE,
@@ -68,6 +74,7 @@ __all__ = [
     "full_matrix_comparison",
     "held_out_comparison",
     "lrf_configs",
+    "noise_case_count",
     "paper_configs",
     "parse_configs",
     "parse_grid",

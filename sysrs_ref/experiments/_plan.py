@@ -28,8 +28,7 @@ from sysrs_ref.errors import BudgetError, ParameterError
 from sysrs_ref.experiments._cache import CACHE_FORMAT, Cache, Point, TopMPoint
 from sysrs_ref.experiments._paper import LRF_GRID, PAPER_GRID, TABLE_GRID
 from sysrs_ref.schedule import budget_from_percentage, parse_percentage
-from sysrs_ref.simulation import CellResult, Config, Job, jobs_of, parse_algorithm_list, run_jobs
-from sysrs_ref.simulation._engine import AnyTable
+from sysrs_ref.simulation import AnyTable, CellResult, Config, Job, jobs_of, parse_algorithm_list, run_jobs
 
 __all__ = [
     "CACHE_FORMAT",
@@ -206,7 +205,7 @@ def run_cells(
     """Run *jobs* on the Monte-Carlo engine and cache every point of a job as soon as it is finished.
 
     *held* gives the tables of the datasets :func:`plan` was told it holds
-    (random scores: :class:`~sysrs_ref.fast.stochastic.StochasticTable`).
+    (random scores: :class:`~sysrs_ref.fast.StochasticTable`).
 
     *progress* is called with the number of (run, cell) pairs each finished
     piece held. On an interruption (Ctrl-C) the pieces not started are

@@ -46,7 +46,7 @@ from sysrs_ref.experiments._subset_study import SubsetSettings, run_subset_study
 from sysrs_ref.experiments._tables import Curve, Results
 from sysrs_ref.experiments._topm_figures import write_topm_plots
 from sysrs_ref.experiments._topm_report import TopMStudy, study_of, write_topm_outputs
-from sysrs_ref.fast.stochastic import stochastic_table
+from sysrs_ref.fast import stochastic_table
 from sysrs_ref.instance import Instance
 from sysrs_ref.loaders import as_bernoulli, load_stochastic
 from sysrs_ref.stochastic import StochasticInstance

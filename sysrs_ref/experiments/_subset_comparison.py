@@ -41,7 +41,7 @@ import sysrs_ref._fixed_order as fixed_order
 from sysrs_ref._checks import check_int
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.instance import Instance
-from sysrs_ref.simulation._simulate import simulate
+from sysrs_ref.simulation import simulate
 from sysrs_ref.subset.anchor import anchor_points, question_correlations
 from sysrs_ref.subset.clustering import KMedoidsMethod
 from sysrs_ref.subset.irt import IRTFit, fit_irt

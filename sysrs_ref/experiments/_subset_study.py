@@ -38,7 +38,7 @@ from sysrs_ref.experiments._subset_comparison import (
 )
 from sysrs_ref.instance import Instance
 from sysrs_ref.json_types import JsonValue
-from sysrs_ref.simulation._processes import process_pool
+from sysrs_ref.simulation import process_pool
 from sysrs_ref.subset.clustering import KMedoidsMethod
 
 __all__ = ["PROTOCOLS", "SubsetSettings", "SubsetStudy", "run_subset_study", "write_subset_outputs"]

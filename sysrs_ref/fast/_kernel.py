@@ -11,8 +11,8 @@ import numpy.typing as npt
 
 from sysrs_ref.algorithms.params import AlgorithmParams
 from sysrs_ref.fast import compiled
-from sysrs_ref.fast.batch import DrawBatch
-from sysrs_ref.fast.table import ScoreTable
+from sysrs_ref.fast._batch import DrawBatch
+from sysrs_ref.fast._table import ScoreTable
 
 __all__ = ["BLOCK_BYTES", "Chunk", "Kernel", "prefix_at"]
 

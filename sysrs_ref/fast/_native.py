@@ -132,8 +132,10 @@ def _open(path: str) -> ctypes.CDLL:
 _LIBRARY = _open(library_path())
 
 _P, _I, _D = ctypes.c_void_p, ctypes.c_int64, ctypes.c_double
-_CODES = {np.dtype(t): code for t, code in ((np.int8, "i8"), (np.int16, "i16"), (np.int32, "i32"), (np.int64, "i64"))}
-_CODES[np.dtype(np.float64)] = "f64"
+_CODES = {
+    np.dtype(t): code
+    for t, code in ((np.int8, "i8"), (np.int16, "i16"), (np.int32, "i32"), (np.int64, "i64"), (np.float64, "f64"))
+}
 
 
 def _function(name: str, argtypes: list[Any], restype: Any = None) -> Callable[..., Any]:

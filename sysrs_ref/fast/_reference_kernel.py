@@ -2,7 +2,7 @@
 
 Slow (pure Python, exact Fractions), but it is the definition: the fast
 kernels are tested against it, and an algorithm without a fast kernel still
-runs under :func:`~sysrs_ref.fast.run.run_fast` and ``simulate``. On a table
+runs under :func:`~sysrs_ref.fast._run.run_fast` and ``simulate``. On a table
 of B realised matrices side by side (stochastic runs, one block per run),
 run r reads block r through its orders less r L.
 """
@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from sysrs_ref.algorithms._driver import drive
+from sysrs_ref.algorithms.driver import drive
 from sysrs_ref.algorithms.params import AlgorithmParams
 from sysrs_ref.algorithms.registry import get_algorithm
 from sysrs_ref.draws import Draw
+from sysrs_ref.fast._batch import DrawBatch
 from sysrs_ref.fast._kernel import Chunk, Kernel
-from sysrs_ref.fast.batch import DrawBatch
-from sysrs_ref.fast.table import ScoreTable
+from sysrs_ref.fast._table import ScoreTable
 
 __all__ = ["reference_kernel"]
 

@@ -27,8 +27,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from sysrs_ref.fast.batch import DrawBatch
-from sysrs_ref.fast.table import ScoreTable
+from sysrs_ref.fast._batch import DrawBatch
+from sysrs_ref.fast._table import ScoreTable
 
 __all__ = ["MAX_TERMS", "exact_prefix_sum", "tolerance"]
 

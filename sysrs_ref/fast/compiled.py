@@ -5,7 +5,7 @@ numpy stays the definition and the fallback. Where the C passes were built
 so an install without a C compiler still works) and they are not switched
 off, the passes that numpy makes in several sweeps over every (run, model,
 query) cell are made in one compiled loop instead: the draws, the UCB-E /
-SyUCB-E keys, order statistics, cuts and rankings (:mod:`sysrs_ref.fast.ucb`),
+SyUCB-E keys, order statistics, cuts and rankings (:mod:`sysrs_ref.fast._ucb`),
 the prefix sums of the phase-by-phase kernels
 (:func:`sysrs_ref.fast._kernel.prefix_at`), SR's eliminations, and
 UCB-E-LRF's fit (:func:`lrf_fit`: the reference's doubles, where numpy's
@@ -165,10 +165,10 @@ def ucb_keys(
     prefix: npt.NDArray[Any],
     keys: npt.NDArray[np.float64],
 ) -> None:
-    """Fill *prefix* (R, K, L) and *keys* (R, K, L - 1) as :class:`~sysrs_ref.fast.ucb_runs.Runs` does with numpy.
+    """Fill *prefix* (R, K, L) and *keys* (R, K, L - 1) as :class:`~sysrs_ref.fast._ucb_runs.Runs` does with numpy.
 
-    *means* is (inverse, divisors, roots) of the :class:`~sysrs_ref.fast.ucb_runs.Setup`:
-    index = :func:`~sysrs_ref.fast.ucb_exact.float_means` of P, plus the root.
+    *means* is (inverse, divisors, roots) of the :class:`~sysrs_ref.fast._ucb_runs.Setup`:
+    index = :func:`~sysrs_ref.fast._ucb_exact.float_means` of P, plus the root.
     """
     module.ucb_keys(values, orders, *means, prefix, keys)
 
@@ -253,7 +253,7 @@ def ucb_select(
 
 
 class CutTables(NamedTuple):
-    """The plain arrays of a group of UCB runs that the compiled cut reads (see ``fast.ucb_runs.cut_tables``).
+    """The plain arrays of a group of UCB runs that the compiled cut reads (see ``fast._ucb_runs.cut_tables``).
 
     ``settings`` is (gap, integer, rational_int64, certify, a's denominator, the table's denominator) as doubles.
     """
@@ -279,7 +279,7 @@ def ucb_cut(
 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
     """(cells, certified): each arm's cells among the first ``pulls[b]`` of the order, where the cut is certified.
 
-    The certification of :func:`sysrs_ref.fast.ucb._cut`, decided the same way;
+    The certification of :func:`sysrs_ref.fast._ucb._cut`, decided the same way;
     where ``certified[r, b]`` is False the cells are left to the caller (exact resolution).
     """
     cells = np.zeros_like(above)

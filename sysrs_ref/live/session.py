@@ -8,7 +8,7 @@ any order and over any number of processes and days:
 - :meth:`Session.create` writes ``session.json`` (the models' and queries'
   ids, the algorithm, its parameters, the budget n, the seed) atomically into
   a new run directory. The draw is ``spec.random_draw(seed, K, L)``, exactly
-  as :func:`~sysrs_ref.algorithms._driver.select` makes it, and id i of the model list is
+  as :func:`~sysrs_ref.algorithms.driver.select` makes it, and id i of the model list is
   row i, id j of the query list column j. So a session fed the scores of a
   matrix ends with the outcome of ``select(matrix, budget, algorithm,
   seed=seed)``.

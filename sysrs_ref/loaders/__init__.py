@@ -17,6 +17,8 @@ anything is allocated).
 """
 
 from sysrs_ref.errors import LoaderError
+from sysrs_ref.loaders._epochs import EPOCH_MODES
+from sysrs_ref.loaders._reading import check_input_path
 from sysrs_ref.loaders._stochastic import NPZ_LAYOUTS, as_bernoulli, load_stochastic
 from sysrs_ref.loaders.arrays import read_npy, read_npz
 from sysrs_ref.loaders.convert import SOURCES, convert
@@ -29,6 +31,7 @@ from sysrs_ref.loaders.long_csv import load_long_csv
 from sysrs_ref.loaders.table import MISSING_POLICIES, MissingPolicy, ResultsTable, save_table
 
 __all__ = [
+    "EPOCH_MODES",
     "MISSING_POLICIES",
     "NPZ_LAYOUTS",
     "SOURCES",
@@ -36,6 +39,7 @@ __all__ = [
     "MissingPolicy",
     "ResultsTable",
     "as_bernoulli",
+    "check_input_path",
     "convert",
     "load_helm",
     "load_inspect",

@@ -5,11 +5,13 @@
 """
 
 from sysrs_ref.simulation._config import PAPER_SIX, Config, parse_algorithm_list
-from sysrs_ref.simulation._engine import CellResult, Job, jobs_of, run_jobs
+from sysrs_ref.simulation._engine import AnyTable, CellResult, Job, jobs_of, run_jobs
+from sysrs_ref.simulation._processes import process_pool
 from sysrs_ref.simulation._simulate import SimulationResult, SimulationRow, simulate, simulate_many, simulation_draws
 
 __all__ = [
     "PAPER_SIX",
+    "AnyTable",
     "CellResult",
     "Config",
     "Job",
@@ -17,6 +19,7 @@ __all__ = [
     "SimulationRow",
     "jobs_of",
     "parse_algorithm_list",
+    "process_pool",
     "run_jobs",
     "simulate",
     "simulate_many",

@@ -10,7 +10,6 @@ from sysrs_ref.algorithms.lrf import LRF_DEFAULTS, LRFParams
 from sysrs_ref.algorithms.params import AlgorithmParams, expect
 from sysrs_ref.algorithms.registry import ParamValue, get_algorithm
 from sysrs_ref.errors import ParameterError
-from sysrs_ref.fast.run import exact_params
 from sysrs_ref.scores import decimal_text
 
 __all__ = ["PAPER_SIX", "Config", "parse_algorithm_list"]
@@ -43,7 +42,7 @@ class Config:
         ('sysar', 'sysar(m=3)')
         """
         spec = get_algorithm(algorithm)
-        exact = exact_params(spec.name, params)
+        exact = spec.exact_params(spec.parse_params(params))
         if spec.top_m_sized and "m" not in params:
             exact = {}  # m is each target's, in a top-m study
         return cls(spec.name, tuple(sorted(exact.items())))

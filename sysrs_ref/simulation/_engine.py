@@ -4,7 +4,7 @@ A :class:`Job` is the configurations of one score matrix that share a kind of
 draw (synchronized, unsynchronized, or UCB-E-LRF's cells), at a grid of
 budgets, for runs 0 .. R - 1. :func:`run_jobs` cuts every job into pieces of
 runs, makes each piece's draws once (run r's from ``SeedSequence(seed,
-spawn_key=(r,))``, :func:`~sysrs_ref.fast.batch.simulation_draws`), runs every
+spawn_key=(r,))``, :func:`~sysrs_ref.fast.simulation_draws`), runs every
 configuration of the job on them with the numpy fast path, and merges the
 pieces: how many runs chose a best model, the largest spend, top-m counts and,
 when asked, every run's choice. Pieces run inline, on local worker processes
@@ -12,9 +12,9 @@ or on a Dask cluster; none of this changes a number, because each run's draw
 depends only on (seed, r).
 
 A job's matrix may be a stochastic instance's table
-(:class:`~sysrs_ref.fast.stochastic.StochasticTable`): run r then draws,
+(:class:`~sysrs_ref.fast.StochasticTable`): run r then draws,
 after its orders and from the same generator, the noise of every cell
-(exactly ``random_stochastic_draw``, :func:`~sysrs_ref.fast.batch.simulation_noisy_draws`),
+(exactly ``random_stochastic_draw``, :func:`~sysrs_ref.fast.simulation_noisy_draws`),
 runs on the matrix that noise realises, and is judged by the stochastic
 truth (the best models of mu_i = (1/L) sum_j E[S_ij]). Point masses need no
 noise: their runs are the matrix's own.
@@ -51,12 +51,22 @@ from sysrs_ref.algorithms.params import AlgorithmParams
 from sysrs_ref.algorithms.registry import get_algorithm
 from sysrs_ref.datasets import Dataset
 from sysrs_ref.errors import ParameterError
-from sysrs_ref.fast.batch import DrawBatch, NoisyDrawBatch, simulation_draws, simulation_noisy_draws
+from sysrs_ref.fast import (
+    CHUNK_BYTES,
+    KERNELS,
+    DrawBatch,
+    FastOutcomes,
+    NoisyDrawBatch,
+    ScoreTable,
+    StochasticTable,
+    bytes_per_cell,
+    chunk_runs,
+    run_exact,
+    score_table,
+    simulation_draws,
+    simulation_noisy_draws,
+)
 from sysrs_ref.fast.lrf import lrf_rankings
-from sysrs_ref.fast.outcomes import FastOutcomes
-from sysrs_ref.fast.run import CELL_BYTES, CHUNK_BYTES, KERNELS, NOISY_CELL_BYTES, chunk_runs, run_exact
-from sysrs_ref.fast.stochastic import StochasticTable
-from sysrs_ref.fast.table import ScoreTable, score_table
 from sysrs_ref.simulation._blas import single_blas_thread
 from sysrs_ref.simulation._config import Config
 from sysrs_ref.simulation._dask import dask_executor
@@ -174,9 +184,9 @@ def run_jobs(
     """Run every job (its configurations on common draws) and return each job's results, in *jobs*' order.
 
     *tables* holds the score table of every job without a ``source``: a
-    :class:`~sysrs_ref.fast.table.ScoreTable`, or a
-    :class:`~sysrs_ref.fast.stochastic.StochasticTable` whose runs draw their
-    noise after their orders (:func:`~sysrs_ref.fast.batch.simulation_noisy_draws`)
+    :class:`~sysrs_ref.fast.ScoreTable`, or a
+    :class:`~sysrs_ref.fast.StochasticTable` whose runs draw their
+    noise after their orders (:func:`~sysrs_ref.fast.simulation_noisy_draws`)
     and are judged by its truth (UCB-E-LRF is refused there).
     *workers* > 1 runs the pieces on that many local processes; *scheduler*
     on that Dask scheduler instead. *chunk* sets the runs per piece (default:
@@ -321,8 +331,7 @@ def _piece_size(job: Job, total: int, workers: int, *, noisy: bool = False) -> i
     share = math.ceil(total / (PIECES_PER_WORKER * workers))
     if any(config.algorithm not in KERNELS for config in job.configs):  # the reference, run by run (UCB-E-LRF)
         return max(1, min(share, math.ceil(job.runs / 100)))
-    cell_bytes = max(CELL_BYTES.get(config.algorithm, 64) for config in job.configs)
-    cell_bytes += NOISY_CELL_BYTES if noisy else 0
+    cell_bytes = max(bytes_per_cell(config.algorithm, noisy=noisy) for config in job.configs)
     memory = chunk_runs(*job.shape, len(job.budgets), limit=CHUNK_BYTES // workers, cell_bytes=cell_bytes)
     return max(1, min(memory, MAX_CHUNK, max(MIN_CHUNK, share)))
 

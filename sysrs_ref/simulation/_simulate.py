@@ -44,9 +44,7 @@ import numpy.typing as npt
 from sysrs_ref._checks import check_int, check_seed
 from sysrs_ref.algorithms.registry import ParamValue
 from sysrs_ref.errors import BudgetError, ParameterError
-from sysrs_ref.fast.batch import simulation_draws
-from sysrs_ref.fast.stochastic import stochastic_table
-from sysrs_ref.fast.table import score_table
+from sysrs_ref.fast import score_table, simulation_draws, stochastic_table
 from sysrs_ref.instance import InstanceLike, as_instance
 from sysrs_ref.json_types import JsonValue
 from sysrs_ref.schedule import Budget

@@ -20,7 +20,7 @@ from fractions import Fraction
 from math import factorial
 
 from sysrs_ref._checks import check_int
-from sysrs_ref.algorithms._driver import drive
+from sysrs_ref.algorithms.driver import drive
 from sysrs_ref.algorithms.params import AlgorithmParams
 from sysrs_ref.algorithms.registry import ALGORITHMS, ParamValue
 from sysrs_ref.algorithms.successive_accepts_rejects import check_m

@@ -23,13 +23,13 @@ from hypothesis import given, settings, strategies as st
 from sysrs_ref import ALGORITHMS, Instance, random_draw
 from sysrs_ref.algorithms.params import NoParams
 from sysrs_ref.datasets import load_dataset
-from sysrs_ref.fast import KERNELS, DrawBatch, compiled, score_table, ucb
+from sysrs_ref.fast import KERNELS, DrawBatch, _ucb, compiled, score_table
+from sysrs_ref.fast._batch import simulation_draws
+from sysrs_ref.fast._elimination import phase_sums
 from sysrs_ref.fast._kernel import prefix_at
-from sysrs_ref.fast.batch import simulation_draws
-from sysrs_ref.fast.elimination import phase_sums
-from sysrs_ref.fast.ucb import _cut, _order_statistics
-from sysrs_ref.fast.ucb_exact import RunView, resolve_cut
-from sysrs_ref.fast.ucb_runs import Runs, Setup, Workspace
+from sysrs_ref.fast._ucb import _cut, _order_statistics
+from sysrs_ref.fast._ucb_exact import RunView, resolve_cut
+from sysrs_ref.fast._ucb_runs import Runs, Setup, Workspace
 from tests.backends import assert_same_outcome
 from tests.strategies import draws_for, fast_cases, instances, nonincreasing_keys, permutation_cases
 
@@ -94,7 +94,7 @@ def _cut_and_resolved(runs: Runs, pulls: npt.NDArray[np.intp]) -> tuple[npt.NDAr
         resolved.append((wanted, theta))
         return real(view, wanted, theta)
 
-    with mock.patch.object(ucb, "resolve_cut", spy):
+    with mock.patch.object(_ucb, "resolve_cut", spy):
         cells = _cut(runs, pulls)
     return cells, sorted(resolved)
 

@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from sysrs_ref import ALGORITHMS, Instance
 from sysrs_ref.datasets import load_dataset
 from sysrs_ref.fast import KERNELS, compiled, score_table
-from sysrs_ref.fast.batch import simulation_draws
-from sysrs_ref.fast.ucb_runs import Runs, Setup, Workspace, cut_tables
+from sysrs_ref.fast._batch import simulation_draws
+from sysrs_ref.fast._ucb_runs import Runs, Setup, Workspace, cut_tables
 from tests.backends import assert_same_outcome
 from tests.strategies import TruncationCase, truncation_cases
 
@@ -81,7 +81,7 @@ def test_ucb_outcomes_run_by_run_are_numpys(case: TruncationCase) -> None:
     params = ALGORITHMS[name].parse_params({"a": a})
     table = score_table(instance)
     budgets = tuple(int(p) + instance.shape[0] for p in pulls)
-    with mock.patch("sysrs_ref.fast.ucb.GROUP_BYTES", 1):
+    with mock.patch("sysrs_ref.fast._ucb.GROUP_BYTES", 1):
         fast = KERNELS[name](table, budgets, draws, True, params)
     with compiled.numpy_only():
         plain = KERNELS[name](table, budgets, draws, True, params)
@@ -110,7 +110,7 @@ def test_real_rows_stop_near_the_largest_cut(synchronized: bool) -> None:
     assert np.mean(made[1:]) < 0.6, made
     name = "syucbe" if synchronized else "ucbe"
     params = ALGORITHMS[name].parse_params({"a": "1"})
-    with mock.patch("sysrs_ref.fast.ucb.GROUP_BYTES", 1):
+    with mock.patch("sysrs_ref.fast._ucb.GROUP_BYTES", 1):
         fast = KERNELS[name](table, budgets, draws, False, params)
     with compiled.numpy_only():
         plain = KERNELS[name](table, budgets, draws, False, params)

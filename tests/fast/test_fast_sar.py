@@ -10,7 +10,7 @@ from sysrs_ref import Draw, Instance
 from sysrs_ref.algorithms.params import TopMSize
 from sysrs_ref.fast import DrawBatch, random_draws, run_fast, score_table
 from sysrs_ref.fast._reference_kernel import reference_kernel
-from sysrs_ref.fast.table import ScoreTable
+from sysrs_ref.fast._table import ScoreTable
 from tests.real_data import real
 from tests.strategies import draws_for, instances
 

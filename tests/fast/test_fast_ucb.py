@@ -1,4 +1,4 @@
-"""The UCB-E / SyUCB-E fast path (sysrs_ref.fast.ucb) gives exactly the reference's outcomes."""
+"""The UCB-E / SyUCB-E fast path (sysrs_ref.fast._ucb) gives exactly the reference's outcomes."""
 
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ from sysrs_ref.errors import DrawError
 from sysrs_ref.fast import KERNELS, DrawBatch, ScoreTable, random_draws, run_fast, score_table
 from sysrs_ref.fast._kernel import Chunk
 from sysrs_ref.fast._reference_kernel import reference_kernel
-from sysrs_ref.fast.ucb import _counts, syucbe_kernel, ucb_outcomes, ucbe_kernel
-from sysrs_ref.fast.ucb_exact import Bounds, RunView, _window, bounds_for, count_above
-from sysrs_ref.fast.ucb_runs import Runs, Setup, Workspace
+from sysrs_ref.fast._ucb import _counts, syucbe_kernel, ucb_outcomes, ucbe_kernel
+from sysrs_ref.fast._ucb_exact import Bounds, RunView, _window, bounds_for, count_above
+from sysrs_ref.fast._ucb_runs import Runs, Setup, Workspace
 from tests.real_data import real
 from tests.strategies import UcbProblem, decimal_matrices, draws_for, exploration_values, key_rows, ucb_problems
 

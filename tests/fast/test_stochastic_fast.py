@@ -4,7 +4,7 @@ The reference is :func:`sysrs_ref.select` with a
 :class:`~sysrs_ref.stochastic.StochasticDraw` (pure Python, exact Fractions,
 each evaluation through the noise rule); the fast path realises each run's
 matrix from thresholds in numpy and runs the deterministic kernels on the
-runs side by side (:mod:`sysrs_ref.fast.stochastic`).
+runs side by side (:mod:`sysrs_ref.fast._stochastic`).
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from sysrs_ref.fast import (
     score_table,
     stochastic_table,
 )
-from sysrs_ref.fast.batch import simulation_draws, simulation_noisy_draws
-from sysrs_ref.fast.stochastic import realise_runs
-from sysrs_ref.fast.table import realised_table
+from sysrs_ref.fast._batch import simulation_draws, simulation_noisy_draws
+from sysrs_ref.fast._stochastic import realise_runs
+from sysrs_ref.fast._table import realised_table
 from sysrs_ref.stochastic import StochasticInstance, random_stochastic_draw
 from tests.param_types import AlgorithmParamValues
 from tests.strategies import stochastic_fast_cases, stochastic_instances

@@ -8,6 +8,7 @@ import inspect
 from pathlib import Path
 
 import sysrs_ref
+from tests.public_surface import surface
 
 INIT = Path(sysrs_ref.__file__)
 
@@ -53,3 +54,15 @@ def test_public_functions_are_documented_with_an_example() -> None:
         if inspect.isfunction(obj):
             doc = inspect.getdoc(obj) or ""
             assert doc.splitlines() and ">>>" in doc, f"{name}: a one-line summary and a runnable example"
+
+
+def test_the_fast_paths_show_four_public_modules() -> None:
+    """sysrs_ref.fast re-exports what a user runs; compiled (the switch), certify (the proved tolerance) and lrf
+    (UCB-E-LRF's fast path) are the other public modules, every other module is private."""
+    fast = {module for module in surface() if module.startswith("sysrs_ref.fast")}
+    assert fast == {"sysrs_ref.fast", "sysrs_ref.fast.certify", "sysrs_ref.fast.compiled", "sysrs_ref.fast.lrf"}
+
+
+def test_drive_and_select_live_in_a_public_module() -> None:
+    assert "sysrs_ref.algorithms.driver" in surface()
+    assert sysrs_ref.drive.__module__ == sysrs_ref.select.__module__ == "sysrs_ref.algorithms.driver"

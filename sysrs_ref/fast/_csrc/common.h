@@ -37,7 +37,7 @@
 #define CONCAT(a, b) CONCAT_(a, b)
 #define NAME(base) CONCAT(base, SUFFIX)
 
-/* The mean of an index (sysrs_ref.fast.ucb_exact.float_means): divided where sqrt(a/N) is rational (divisor
+/* The mean of an index (sysrs_ref.fast._ucb_exact.float_means): divided where sqrt(a/N) is rational (divisor
  * nonzero), else times the float reciprocal. */
 static inline double index_mean(double total, uint64_t position, const double *inverse, const double *divisors) {
     double divisor = divisors[position];

@@ -1,4 +1,4 @@
-/* UCB-E / SyUCB-E certified cuts and rankings (sysrs_ref.fast.ucb._cut, _ranking): cut.inc, once per sum dtype. */
+/* UCB-E / SyUCB-E certified cuts and rankings (sysrs_ref.fast._ucb._cut, _ranking): cut.inc, once per sum dtype. */
 #include "common.h"
 
 /* int64 products wrap as numpy's do (the callers only ask when they cannot overflow). */

@@ -1,4 +1,4 @@
-/* The draws of a simulation: numpy's Generator.permutation on PCG64, bit for bit (sysrs_ref.fast.batch). */
+/* The draws of a simulation: numpy's Generator.permutation on PCG64, bit for bit (sysrs_ref.fast._batch). */
 #include "common.h"
 
 /*

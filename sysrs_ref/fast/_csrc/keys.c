@@ -1,4 +1,4 @@
-/* UCB-E / SyUCB-E keys (sysrs_ref.fast.ucb_runs.Runs) for every score and sum dtype: keys.inc, once each. */
+/* UCB-E / SyUCB-E keys (sysrs_ref.fast._ucb_runs.Runs) for every score and sum dtype: keys.inc, once each. */
 #include "common.h"
 
 /* Positions made between two looks at the floor (a loop without an exit in every step runs faster). */

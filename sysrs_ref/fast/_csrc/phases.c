@@ -1,5 +1,5 @@
 /* The phase-by-phase kernels' prefix sums (sysrs_ref.fast._kernel.prefix_at) and SR / SySRs eliminations
- * (sysrs_ref.fast.elimination.successive_rejects_kernel). */
+ * (sysrs_ref.fast._elimination.successive_rejects_kernel). */
 #include "common.h"
 
 #define AT int64_t /* integer numerators, summed exactly */
@@ -45,7 +45,7 @@
 #undef AT
 
 /* ------------------------------------------------------------------------------------------------------------ */
-/* SR / SySRs eliminations (sysrs_ref.fast.elimination.successive_rejects_kernel)                                  */
+/* SR / SySRs eliminations (sysrs_ref.fast._elimination.successive_rejects_kernel)                                  */
 /* ------------------------------------------------------------------------------------------------------------ */
 
 /* The masked passes of the eliminations vectorize (O3 here, as for the draws below: integer code; the float
@@ -109,7 +109,7 @@ DEFINE_ELIMINATE(i64, int64_t, INT64_MIN, INT64_MAX)
 #endif
 
 /*
- * eliminate() on certified float sums (P, R, K), as sysrs_ref.fast.elimination._float_worst decides: in each phase
+ * eliminate() on certified float sums (P, R, K), as sysrs_ref.fast._elimination._float_worst decides: in each phase
  * the active model of smallest sum goes when it is the only one within (n_k + 1) 2^-50 largest of the smallest
  * (counts[p] = n_k of slab p), or when every sum that near is exactly 0.0 (the latest in the priority then goes).
  * Otherwise unsettled[r, b] is set and its phases stop; the caller replays that run and budget exactly.

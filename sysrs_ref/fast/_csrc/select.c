@@ -1,4 +1,4 @@
-/* UCB-E / SyUCB-E order statistics (sysrs_ref.fast.ucb._order_statistics, sysrs_ref.fast.compiled.ucb_select). */
+/* UCB-E / SyUCB-E order statistics (sysrs_ref.fast._ucb._order_statistics, sysrs_ref.fast.compiled.ucb_select). */
 #include "common.h"
 
 /* Bins of the binned first bracket (many budgets): about K W / 4096 keys in each. */

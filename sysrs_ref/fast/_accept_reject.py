@@ -1,6 +1,6 @@
 """Fast SAR and SySAR (Successive Accepts and Rejects): every budget of a grid from one set of prefix sums.
 
-As for SR (:mod:`sysrs_ref.fast.elimination`), after phase k every active
+As for SR (:mod:`sysrs_ref.fast._elimination`), after phase k every active
 model has seen the first n_k queries of its order, so its sum is the prefix
 sum P_i(n_k), taken once at every n_k some budget's schedule uses. Each phase
 then replays the reference's decision
@@ -30,11 +30,11 @@ import numpy.typing as npt
 
 from sysrs_ref.algorithms.params import AlgorithmParams, TopMSize, expect
 from sysrs_ref.algorithms.successive_accepts_rejects import check_m, sar_decision
+from sysrs_ref.fast._batch import DrawBatch
+from sysrs_ref.fast._elimination import phase_sums
 from sysrs_ref.fast._kernel import Chunk
-from sysrs_ref.fast.batch import DrawBatch
+from sysrs_ref.fast._table import ScoreTable
 from sysrs_ref.fast.certify import exact_prefix_sum, tolerance
-from sysrs_ref.fast.elimination import phase_sums
-from sysrs_ref.fast.table import ScoreTable
 
 __all__ = ["accept_reject_kernel"]
 

@@ -1,6 +1,6 @@
 """The exact part of the UCB-E / SyUCB-E fast path: error bounds and the rare near-tie resolutions.
 
-:mod:`sysrs_ref.fast.ucb` orders float64 approximations of the indices and
+:mod:`sysrs_ref.fast._ucb` orders float64 approximations of the indices and
 means; this module says how far a float may be from its exact value
 (:class:`Bounds`) and re-decides exactly, with Fractions and
 :func:`~sysrs_ref.algorithms.ucb_index.compare_indices`, every decision whose
@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sysrs_ref.algorithms.ucb_index import compare_indices
-from sysrs_ref.fast.table import ScoreTable
+from sysrs_ref.fast._table import ScoreTable
 
 __all__ = [
     "Bounds",
@@ -269,7 +269,7 @@ def resolve_cut(view: RunView, pulls: int, theta: float) -> IntArray:
 
     >>> from sysrs_ref import Instance
     >>> from sysrs_ref.fast import score_table, random_draws
-    >>> from sysrs_ref.fast.ucb import run_view
+    >>> from sysrs_ref.fast._ucb import run_view
     >>> table = score_table(Instance([[1, 0, 1, 1], [0, 1, 1, 0]]))
     >>> view = run_view(table, random_draws(2, 1, 2, 4, synchronized=True), Fraction(1))
     >>> theta = float(np.sort(view.keys, axis=None)[::-1][2])  # the float key of the third pull
@@ -340,7 +340,7 @@ def resolve_ranking(view: RunView, ranking: IntArray, means: FloatArray, counts:
 
     >>> from sysrs_ref import Instance
     >>> from sysrs_ref.fast import score_table, random_draws
-    >>> from sysrs_ref.fast.ucb import run_view
+    >>> from sysrs_ref.fast._ucb import run_view
     >>> draws = random_draws(3, 1, 2, 2, synchronized=True)  # arm priority (1, 0)
     >>> view = run_view(score_table(Instance([[1, 0], [0, 1]])), draws, Fraction(1))
     >>> resolve_ranking(view, np.array([0, 1]), np.array([0.5, 0.5]), np.array([2, 2])).tolist()

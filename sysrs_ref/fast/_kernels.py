@@ -10,11 +10,11 @@ True
 
 from __future__ import annotations
 
+from sysrs_ref.fast._accept_reject import accept_reject_kernel
+from sysrs_ref.fast._elimination import successive_rejects_kernel
 from sysrs_ref.fast._kernel import Kernel
-from sysrs_ref.fast.accept_reject import accept_reject_kernel
-from sysrs_ref.fast.elimination import successive_rejects_kernel
-from sysrs_ref.fast.ucb import syucbe_kernel, ucbe_kernel
-from sysrs_ref.fast.uniform import uniform_kernel
+from sysrs_ref.fast._ucb import syucbe_kernel, ucbe_kernel
+from sysrs_ref.fast._uniform import uniform_kernel
 
 __all__ = ["CELL_BYTES", "KERNELS"]
 
@@ -33,7 +33,7 @@ KERNELS: dict[str, Kernel] = {
 #: Bytes a kernel needs per (run, model, query) cell, to size its chunks: orders (4) and gathered scores, then
 #: prefix sums in place (8), with slack, for the elimination and uniform kernels; for the UCB kernels a chunk
 #: holds only the caller's int32 orders, their own work arrays being sized for one group of runs
-#: (:data:`sysrs_ref.fast.ucb_runs.GROUP_BYTES` each), whatever the chunk.
+#: (:data:`sysrs_ref.fast._ucb_runs.GROUP_BYTES` each), whatever the chunk.
 CELL_BYTES: dict[str, int] = {
     "us": 16,
     "syus": 16,

@@ -2,26 +2,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from fractions import Fraction
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from sysrs_ref.algorithms.params import AlgorithmParams
 from sysrs_ref.algorithms.registry import ParamValue, get_algorithm
 from sysrs_ref.errors import DrawError, ParameterError
+from sysrs_ref.fast._batch import DrawBatch, NoisyDrawBatch
 from sysrs_ref.fast._kernel import Chunk, Kernel
+from sysrs_ref.fast._kernels import CELL_BYTES, KERNELS
+from sysrs_ref.fast._outcomes import FastOutcomes
 from sysrs_ref.fast._reference_kernel import reference_kernel
-from sysrs_ref.fast.batch import DrawBatch, NoisyDrawBatch
-from sysrs_ref.fast.kernels import CELL_BYTES, KERNELS
-from sysrs_ref.fast.outcomes import FastOutcomes
-from sysrs_ref.fast.stochastic import StochasticTable, realise_runs, stochastic_table
-from sysrs_ref.fast.table import ScoreTable, score_table
+from sysrs_ref.fast._stochastic import StochasticTable, realise_runs, stochastic_table
+from sysrs_ref.fast._table import ScoreTable, score_table
 from sysrs_ref.instance import Instance
 from sysrs_ref.schedule import check_budget
 from sysrs_ref.stochastic import StochasticInstance
 
-__all__ = ["CELL_BYTES", "KERNELS", "chunk_runs", "exact_params", "fast_kernel", "run_exact", "run_fast"]
+__all__ = [
+    "CHUNK_BYTES",
+    "KERNELS",
+    "bytes_per_cell",
+    "chunk_runs",
+    "fast_kernel",
+    "run_exact",
+    "run_fast",
+]
 
 
 #: Memory a chunk of runs may use (bytes); two workers stay well under 4 GiB.
@@ -39,7 +46,7 @@ def chunk_runs(n_models: int, n_queries: int, n_budgets: int, limit: int = CHUNK
     """How many runs to process at once so a chunk stays within *limit* bytes.
 
     A run needs *cell_bytes* per (model, query) cell (orders, gathered scores,
-    prefix sums and temporaries; see :data:`CELL_BYTES`) plus its outcomes at
+    prefix sums and temporaries; see :func:`bytes_per_cell`) plus its outcomes at
     every budget.
 
     >>> chunk_runs(80, 1000, 7)
@@ -49,22 +56,23 @@ def chunk_runs(n_models: int, n_queries: int, n_budgets: int, limit: int = CHUNK
     return max(1, limit // per_run)
 
 
+def bytes_per_cell(algorithm: str, *, noisy: bool = False) -> int:
+    """Bytes a run of *algorithm*'s fast path needs per (model, query) cell: the *cell_bytes* of :func:`chunk_runs`.
+
+    *noisy*: each run realises its own matrix (a stochastic instance), which
+    holds the noise and the realised matrix too. An algorithm without a fast
+    kernel (it runs through the reference) counts 64.
+
+    >>> bytes_per_cell("sysrs"), bytes_per_cell("ucbe"), bytes_per_cell("sysrs", noisy=True)
+    (16, 8, 40)
+    """
+    return CELL_BYTES.get(algorithm, 64) + (NOISY_CELL_BYTES if noisy else 0)
+
+
 def fast_kernel(name: str) -> Kernel:
     """The fast kernel of algorithm *name*, or the reference kernel if it has none."""
     spec = get_algorithm(name)
     return KERNELS.get(spec.name) or reference_kernel(spec.name)
-
-
-def exact_params(name: str, params: Mapping[str, ParamValue]) -> dict[str, Fraction]:
-    """The algorithm's parameters with defaults filled in, as exact Fractions.
-
-    >>> exact_params("ucbe", {"a": "0.1"})
-    {'a': Fraction(1, 10)}
-    >>> exact_params("sysrs", {})
-    {}
-    """
-    spec = get_algorithm(name)
-    return spec.exact_params(spec.parse_params(params))
 
 
 def run_fast(
@@ -86,10 +94,10 @@ def run_fast(
     called with the number of runs finished after each chunk.
 
     *scores* may be a :class:`~sysrs_ref.stochastic.StochasticInstance` (or
-    its :func:`~sysrs_ref.fast.stochastic.stochastic_table`): *draws* is then
-    a :class:`~sysrs_ref.fast.batch.NoisyDrawBatch` and run r is exactly the
+    its :func:`~sysrs_ref.fast._stochastic.stochastic_table`): *draws* is then
+    a :class:`~sysrs_ref.fast._batch.NoisyDrawBatch` and run r is exactly the
     reference's ``select(instance, budget, algorithm, draw=draws.draw(r))``
-    (each run on its realised matrix, :mod:`sysrs_ref.fast.stochastic`); a
+    (each run on its realised matrix, :mod:`sysrs_ref.fast._stochastic`); a
     plain DrawBatch does when no noise can change the matrix (point masses).
     UCB-E-LRF is refused there (ParameterError).
 
@@ -120,6 +128,7 @@ def run_exact(
     >>> from sysrs_ref import Instance
     >>> from sysrs_ref.fast import random_draws
     >>> inst = Instance([[1, 0, 1], [0, 1, 0]])
+    >>> from fractions import Fraction
     >>> from sysrs_ref.algorithms.params import Exploration
     >>> run_exact(inst, "ucbe", [6], random_draws(0, 3, 2, 3, synchronized=False), Exploration(Fraction(1, 10))).chosen[:, 0].tolist()
     [0, 0, 0]
@@ -134,8 +143,7 @@ def run_exact(
         raise ValueError("give at least one budget")
     plain.require(n_models, n_queries, synchronized=spec.synchronized, who=spec.name)
     kernel = fast_kernel(spec.name)
-    cell_bytes = CELL_BYTES.get(spec.name, 64) if spec.name in KERNELS else 64
-    cell_bytes += NOISY_CELL_BYTES if noisy is not None else 0
+    cell_bytes = bytes_per_cell(spec.name, noisy=noisy is not None)
     size = chunk if chunk is not None else chunk_runs(n_models, n_queries, len(grid), cell_bytes=cell_bytes)
     if size < 1:
         raise ValueError(f"chunk must be a positive number of runs, got {size}")
@@ -184,6 +192,6 @@ def _prepared(
     if not isinstance(draws, NoisyDrawBatch):
         raise DrawError(
             "a stochastic instance needs the noise of every cell: give a NoisyDrawBatch "
-            "(sysrs_ref.fast.batch.random_noisy_draws or simulation_noisy_draws)"
+            "(sysrs_ref.fast._batch.random_noisy_draws or simulation_noisy_draws)"
         )
     return scores, plain, draws

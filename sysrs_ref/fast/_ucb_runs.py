@@ -1,4 +1,4 @@
-"""The arrays of a group of UCB-E / SyUCB-E runs for the fast path (:mod:`sysrs_ref.fast.ucb`).
+"""The arrays of a group of UCB-E / SyUCB-E runs for the fast path (:mod:`sysrs_ref.fast._ucb`).
 
 :class:`Setup` holds what depends on the table and a only (error bounds, float
 scales, rational square roots, row classes); :class:`Runs` holds a group's
@@ -17,9 +17,9 @@ import numpy as np
 import numpy.typing as npt
 
 from sysrs_ref.fast import compiled
-from sysrs_ref.fast.batch import DrawBatch
-from sysrs_ref.fast.table import ScoreTable
-from sysrs_ref.fast.ucb_exact import Bounds, RunView, bounds_for, float_means, square_roots
+from sysrs_ref.fast._batch import DrawBatch
+from sysrs_ref.fast._table import ScoreTable
+from sysrs_ref.fast._ucb_exact import Bounds, RunView, bounds_for, float_means, square_roots
 
 __all__ = ["GROUP_BYTES", "Runs", "Setup", "Workspace", "cut_tables", "prefix_sums", "row_classes"]
 

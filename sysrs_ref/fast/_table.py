@@ -15,7 +15,7 @@ numerators (:meth:`ScoreTable.exact_sum`). The outcome is therefore always the
 reference's; only the speed depends on how often that happens.
 
 A table may also hold B matrices side by side (``blocks`` = B, K x B L):
-the realised matrices of B stochastic runs (:mod:`sysrs_ref.fast.stochastic`),
+the realised matrices of B stochastic runs (:mod:`sysrs_ref.fast._stochastic`),
 run b reading columns b L .. (b + 1) L - 1 through query orders offset by b L.
 Such a table is made from level codes (:func:`realised_table`) without any
 Python :class:`~sysrs_ref.instance.Instance`; its exact numerators are made

@@ -6,7 +6,7 @@ cell (i, j) scores s_v for the least slot v with noise < ceil(F_v 2^53)),
 judged against the stochastic truth (the best models of mu_i = (1/L)
 sum_j E[S_ij], the paper's Formal Setup). The fast kernels are vectorised over
 runs on one table, so the realised matrices of a chunk of B runs are laid
-side by side, K x B L (:func:`~sysrs_ref.fast.table.realised_table`), each
+side by side, K x B L (:func:`~sysrs_ref.fast._table.realised_table`), each
 already in its run's query order, and run b reads positions b L .. b L + L - 1
 (:func:`realise_runs`): every kernel then runs unchanged, reads each run's
 scores contiguously, and its exact fallbacks read run b's exact numerators.
@@ -29,8 +29,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from sysrs_ref.fast.batch import DrawBatch, NoisyDrawBatch
-from sysrs_ref.fast.table import ScoreTable, realised_table, score_table
+from sysrs_ref.fast._batch import DrawBatch, NoisyDrawBatch
+from sysrs_ref.fast._table import ScoreTable, realised_table, score_table
 from sysrs_ref.stochastic import StochasticInstance
 from sysrs_ref.topm import TopMTruth
 
@@ -97,7 +97,7 @@ def stochastic_table(instance: StochasticInstance, *, prefer_float: bool = False
 
     A slot v can be realised only when ceil(F_v 2^53) > ceil(F_(v-1) 2^53); the
     matrix is fixed when every cell's possible slots share one level.
-    *prefer_float* as in :func:`~sysrs_ref.fast.table.score_table`, for every realised table.
+    *prefer_float* as in :func:`~sysrs_ref.fast._table.score_table`, for every realised table.
 
     >>> table = stochastic_table(StochasticInstance.deterministic([[1, 0], [0.5, 1]]))
     >>> table.fixed is not None, table.fixed.values.tolist()

@@ -28,7 +28,7 @@ P_i(N_i) / (N_i D), ties by rank, and the spend is n.
 **Exactness.** Keys are float64 (running minima of the float indices); the
 t-th largest key theta comes from ``np.partition`` and the counts from binary
 searches in each arm's nonincreasing keys. Floats further apart than ``gap``
-(4 times a proved error bound, :func:`~sysrs_ref.fast.ucb_exact.bounds_for`)
+(4 times a proved error bound, :func:`~sysrs_ref.fast._ucb_exact.bounds_for`)
 order the exact keys the same way, and every other decision is taken exactly.
 A cut is certified without exact arithmetic when (1) theta's nearest other
 keys are more than ``gap`` away, so every other cell is exactly before or
@@ -39,10 +39,10 @@ iff p q N is a square, and two indices with different (N, P) can only be
 equal if both are rational); (3) no later band cell of a band arm has a float
 index within ``gap`` of theta (or it equals the key exactly), so no hidden new
 minimum. The band then goes by rank. Any other cut is resolved exactly
-(:func:`~sysrs_ref.fast.ucb_exact.resolve_cut`). Final means are exact on
+(:func:`~sysrs_ref.fast._ucb_exact.resolve_cut`). Final means are exact on
 integer scores with L^2 D < 2^52 (correctly rounded floats of distinct
 fractions differ); otherwise chains of near-equal means are re-sorted exactly
-(:func:`~sysrs_ref.fast.ucb_exact.resolve_ranking`). Exact comparisons are
+(:func:`~sysrs_ref.fast._ucb_exact.resolve_ranking`). Exact comparisons are
 counted in ``exact_decisions``.
 """
 
@@ -57,12 +57,12 @@ import numpy.typing as npt
 from sysrs_ref.algorithms.params import AlgorithmParams, Exploration, expect
 from sysrs_ref.algorithms.ucb_index import IndexKey
 from sysrs_ref.fast import compiled
+from sysrs_ref.fast._batch import DrawBatch
 from sysrs_ref.fast._kernel import Chunk, Kernel
 from sysrs_ref.fast._reference_kernel import reference_kernel
-from sysrs_ref.fast.batch import DrawBatch
-from sysrs_ref.fast.table import ScoreTable
-from sysrs_ref.fast.ucb_exact import RunView, count_above, float_means, resolve_cut, resolve_ranking, segments
-from sysrs_ref.fast.ucb_runs import GROUP_BYTES, Runs, Setup, Workspace, cut_tables
+from sysrs_ref.fast._table import ScoreTable
+from sysrs_ref.fast._ucb_exact import RunView, count_above, float_means, resolve_cut, resolve_ranking, segments
+from sysrs_ref.fast._ucb_runs import GROUP_BYTES, Runs, Setup, Workspace, cut_tables
 from sysrs_ref.schedule import check_budget
 
 __all__ = ["run_view", "syucbe_kernel", "ucb_outcomes", "ucbe_kernel"]
@@ -87,7 +87,7 @@ def _make_kernel(name: str, synchronized: bool) -> Kernel:
         return ucb_outcomes(table, budgets, draws, a, ranking=ranking)
 
     kernel.__name__ = f"{name}_kernel"
-    kernel.__doc__ = f"The fast {name} kernel (see :mod:`sysrs_ref.fast.ucb`)."
+    kernel.__doc__ = f"The fast {name} kernel (see :mod:`sysrs_ref.fast._ucb`)."
     return kernel
 
 
@@ -284,7 +284,7 @@ def ucb_outcomes(
 
 
 def run_view(table: ScoreTable, draws: DrawBatch, a: Fraction, run: int = 0) -> RunView:
-    """Run *run*'s prefix sums and float keys, as the exact resolutions (:mod:`~sysrs_ref.fast.ucb_exact`) see them.
+    """Run *run*'s prefix sums and float keys, as the exact resolutions (:mod:`~sysrs_ref.fast._ucb_exact`) see them.
 
     >>> from sysrs_ref import Instance
     >>> from sysrs_ref.fast import score_table, random_draws

@@ -26,10 +26,10 @@ import numpy.typing as npt
 
 from sysrs_ref.algorithms.params import AlgorithmParams
 from sysrs_ref.fast import compiled
+from sysrs_ref.fast._batch import DrawBatch
 from sysrs_ref.fast._kernel import Chunk, prefix_at
-from sysrs_ref.fast.batch import DrawBatch
+from sysrs_ref.fast._table import ScoreTable
 from sysrs_ref.fast.certify import exact_prefix_sum, tolerance
-from sysrs_ref.fast.table import ScoreTable
 from sysrs_ref.schedule import schedule, schedule_spend
 
 __all__ = ["PhaseSums", "phase_sums", "successive_rejects_kernel"]
