@@ -152,7 +152,7 @@ def contract_violation(
         counts = [len(queries) for queries in asked]
         if min(counts) < 1:
             return f"a model was never evaluated: counts {counts}"
-        expected = tuple(sorted(range(n_models), key=lambda i: (-Fraction(sums[i], counts[i]), rank[i])))
+        expected = tuple(sorted(range(n_models), key=lambda i: (-sums[i] * Fraction(1, counts[i]), rank[i])))
         if outcome.ranking != expected:
             return f"ranking {outcome.ranking}, by exact mean then priority {expected}"
         return None

@@ -1,0 +1,5 @@
+"""Placeholder (filled below)."""
+
+from proofs_check.registry import Claim
+
+CLAIMS: tuple[Claim, ...] = ()
