@@ -110,7 +110,7 @@ class Traced:
     def _of(value: object) -> Traced:
         if isinstance(value, Traced):
             return value
-        if isinstance(value, bool) or not isinstance(value, int | float):
+        if isinstance(value, bool) or not isinstance(value, int | float | Fraction):
             raise TypeError(f"cannot trace an operation with {type(value).__name__}")
         if isinstance(value, float) and not (value >= 0 and value == value):
             raise TypeError(f"only non-negative finite floats are traced, got {value}")
@@ -148,6 +148,14 @@ class Traced:
         return self._combine(other, lambda a, b: a * b)
 
     __rmul__ = __mul__
+
+    def __pow__(self, exponent: int) -> Traced:
+        if not isinstance(exponent, int) or exponent < 1:
+            raise TypeError(f"only positive integer powers are traced, got {exponent!r}")
+        result = self
+        for _ in range(exponent - 1):
+            result = result * self
+        return result
 
     def lower(self) -> Term:
         """A lower bound of the computed value (for non-negative operands)."""
