@@ -136,8 +136,11 @@ def _counterexample(
     matrix = [[concrete(witness, cell) for cell in row] for row in scores]
     spec = get_algorithm(name)
     params = spec.parse(dict(spec.defaults) | ({"m": m} if m is not None else {}))
-    run = drive(spec.factory(budget, draw, params), lambda model, query: matrix[model][query])
-    problem = contract_violation(name, run, matrix, draw, budget)
+    try:
+        run = drive(spec.factory(budget, draw, params), lambda model, query: matrix[model][query])
+        problem = contract_violation(name, run, matrix, draw, budget)
+    except Exception as err:  # the concrete re-run fails as the symbolic one did
+        problem = f"the run raised {type(err).__name__}: {err}"
     shown = [[_shown(value) for value in row] for row in matrix]
     label = f"{name}{'' if m is None else f' m={m}'}"
     confirmed = problem if problem is not None else "(the concrete re-run keeps the contract: a symbolic-only failure)"
@@ -172,7 +175,10 @@ def check_symbolic_contracts(
                     runs += 1
 
                     def one(draw: Draw = draw, budget: int = budget) -> str | None:
-                        run = drive(spec.factory(budget, draw, params), lambda model, query: scores[model][query])
+                        try:
+                            run = drive(spec.factory(budget, draw, params), lambda model, query: scores[model][query])
+                        except Exception as err:  # the code under test failed on this path: a broken contract
+                            return f"the run raised {type(err).__name__}: {err}"
                         return contract_violation(name, run, scores, draw, budget)
 
                     for explorer, problem in explore(symbols, one):
