@@ -71,7 +71,9 @@ def _contracts(text: str) -> tuple[int, int]:
         k_text, l_text = text.split(",")
         value = (int(k_text), int(l_text))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--contracts needs K,L (two integers, K >= 2, L >= 1), got {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"--contracts needs K,L (two integers, K >= 2, L >= 1), got {text!r}"
+        ) from None
     if value[0] < 2 or value[1] < 1:
         raise argparse.ArgumentTypeError(f"--contracts needs K >= 2 and L >= 1, got {text!r}")
     return value

@@ -103,15 +103,19 @@ def _oracle(matrix: Sequence[Sequence[int]]) -> Callable[[int, int], int]:
     return score
 
 
-def _sums(requests: Sequence[tuple[int, int]], matrix: Sequence[Sequence[int]], n_models: int) -> list[int]:
-    sums = [0] * n_models
+Score = int | Fraction
+"""A score of the checked runs: an int (binary matrices), an exact Fraction, or a symbolic one (a Fraction subclass)."""
+
+
+def _sums(requests: Sequence[tuple[int, int]], matrix: Sequence[Sequence[Score]], n_models: int) -> list[Score]:
+    sums: list[Score] = [0] * n_models
     for model, query in requests:
         sums[model] += matrix[model][query]
     return sums
 
 
 def contract_violation(
-    name: str, outcome: RunOutcome, matrix: Sequence[Sequence[int]], draw: Draw, budget: int
+    name: str, outcome: RunOutcome, matrix: Sequence[Sequence[Score]], draw: Draw, budget: int
 ) -> str | None:
     """The first contract the run breaks, in words, or None."""
     n_models, n_queries = draw.n_models, draw.n_queries

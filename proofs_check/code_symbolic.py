@@ -53,6 +53,8 @@ from proofs_check.code_contracts import contract_violation
 from proofs_check.registry import Claim, Method, Outcome, Status
 from proofs_check.symbolic import Explorer, Symbolic, concrete, explore
 from sysrs_ref.algorithms import drive, get_algorithm
+from sysrs_ref.algorithms.params import AlgorithmParams
+from sysrs_ref.algorithms.registry import AlgorithmSpec
 from sysrs_ref.draws import Draw
 
 __all__ = [
@@ -161,9 +163,7 @@ def check_symbolic_contracts(
     started = time.perf_counter()
     paths = runs = 0
     for n_models, n_queries in bound.shapes():
-        scores = [
-            [Symbolic.symbol(f"x_{i}_{j}", 0, 1) for j in range(n_queries)] for i in range(n_models)
-        ]
+        scores = [[Symbolic.symbol(f"x_{i}_{j}", 0, 1) for j in range(n_queries)] for i in range(n_models)]
         symbols = [cell for row in scores for cell in row]
         for name, m in algorithms:
             if m is not None and m >= n_models:
@@ -174,7 +174,14 @@ def check_symbolic_contracts(
                 for budget in range(n_models, n_models * n_queries + 1):
                     runs += 1
 
-                    def one(draw: Draw = draw, budget: int = budget) -> str | None:
+                    def one(
+                        draw: Draw = draw,
+                        budget: int = budget,
+                        name: str = name,
+                        spec: AlgorithmSpec = spec,
+                        params: AlgorithmParams = params,
+                        scores: list[list[Symbolic]] = scores,
+                    ) -> str | None:
                         try:
                             run = drive(spec.factory(budget, draw, params), lambda model, query: scores[model][query])
                         except Exception as err:  # the code under test failed on this path: a broken contract

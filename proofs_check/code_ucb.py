@@ -53,6 +53,8 @@ and their correctly rounded quotients keep that order strictly.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import importlib
 import math
 import time
@@ -60,7 +62,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
-from types import ModuleType, SimpleNamespace
+from types import SimpleNamespace
 from typing import Any, cast
 
 import z3  # type: ignore[import-untyped]  # reason: z3-solver ships no type information
@@ -68,6 +70,7 @@ import z3  # type: ignore[import-untyped]  # reason: z3-solver ships no type inf
 from proofs_check.code_certify import Traced, _Path
 from proofs_check.registry import Claim, Method, Outcome, Status
 from proofs_check.smt import Term, rational
+from sysrs_ref.fast.ucb_exact import Bounds
 
 __all__ = ["CLAIMS", "check_ucb_tolerance"]
 
@@ -111,7 +114,7 @@ def _float(value: object) -> object:
 @contextmanager
 def _traced(function: Callable[..., object]) -> Iterator[Callable[..., object]]:
     """*function* with ``float`` and ``math`` of its globals resolved to the tracing versions while it runs."""
-    namespace = cast(dict[str, object], getattr(function, "__globals__"))
+    namespace = cast(dict[str, object], function.__globals__)
     shim = SimpleNamespace(sqrt=_sqrt, inf=math.inf, isqrt=math.isqrt)
     saved = {name: namespace.get(name) for name in ("float", "math")}
     namespace["float"] = _float
@@ -131,10 +134,8 @@ def _paths(call: Callable[[_Path], object]) -> list[tuple[object, _Path]]:
     found = []
     path: _Path | None = _Path()
     while path is not None:
-        try:
+        with contextlib.suppress(ValueError):
             found.append((call(path), path))
-        except ValueError:
-            pass
         path = path.next()
     return found
 
@@ -160,8 +161,14 @@ def _within(value: Term, low: Fraction, high: Fraction) -> list[Term]:
     return [value >= rational(low), value <= rational(high)]
 
 
-def _index_error(solver: z3.Solver, inputs: _Inputs, count: Term, mean_factor: tuple[Fraction, Fraction], name: str,
-                 mean_tiny: Fraction) -> Term:
+def _index_error(
+    solver: z3.Solver,
+    inputs: _Inputs,
+    count: Term,
+    mean_factor: tuple[Fraction, Fraction],
+    name: str,
+    mean_tiny: Fraction,
+) -> Term:
     """computed index - exact index as a z3 term (with its variables constrained in *solver*)."""
     mean, root, f, e_mean, w, e_root, d_root, d_sum = z3.Reals(
         f"{name}_mean {name}_root {name}_f {name}_e_mean {name}_w {name}_e_root {name}_d_root {name}_d_sum"
@@ -186,7 +193,9 @@ def _float_mean_error(solver: z3.Solver, count: Term, name: str, factor: tuple[F
     mean, d_store, e_store, gamma, t, f, e_last = z3.Reals(
         f"{name}_m {name}_d_store {name}_e_store {name}_gamma {name}_t {name}_f {name}_e_last"
     )
-    solver.add(*_within(mean, Fraction(0), Fraction(1)), *_within(d_store, -u, u), *_within(t, Fraction(-1), Fraction(1)))
+    solver.add(
+        *_within(mean, Fraction(0), Fraction(1)), *_within(d_store, -u, u), *_within(t, Fraction(-1), Fraction(1))
+    )
     solver.add(*_within(e_store, -TINY, TINY))  # the stored scores' absolute errors, divided by N
     solver.add(gamma >= 0, gamma <= (count - 1) * rational(u / (1 - Fraction(1, 2**13))))
     solver.add(*_within(f, *factor), *_within(e_last, -TINY, TINY))
@@ -216,14 +225,15 @@ def _verdict(solver: z3.Solver, shown: dict[str, Term]) -> str | None:
     return ", ".join(parts)
 
 
-def _exceeds(base: list[Term], build: Callable[[z3.Solver], Term], limit: Callable[[Term], Term],
-             shown: dict[str, Term]) -> str | None:
-    """None when z3 proves |build(solver)| <= limit on *base*: one query per sign (linear in the error)."""
+def _exceeds(base: list[Term], build: Callable[[z3.Solver], Term], limit: Term, shown: dict[str, Term]) -> str | None:
+    """None when z3 proves |build(solver)| <= limit on *base*: one query per sign (linear in the error).
+
+    *build* is called at once (a closure over the caller's loop variables is safe)."""
     for sign in (1, -1):
         solver = z3.SolverFor("QF_NRA")
         solver.add(*base)
         difference = build(solver)
-        solver.add(sign * difference > limit(difference))
+        solver.add(sign * difference > limit)
         found = _verdict(solver, {**shown, "computed - exact": difference})
         if found:
             return found
@@ -260,8 +270,8 @@ def _index_key_problem() -> str | None:
         base = [*inputs.basics(), *path.conditions, *assumed, count >= 1]
         found = _exceeds(
             base,
-            lambda solver: _index_error(solver, inputs, count, (1 - UNIT, 1 + UNIT), "key", TINY),
-            lambda _: tolerance.lower() / (2 * (1 + rational(UNIT))),
+            lambda solver: _index_error(solver, inputs, count, (1 - UNIT, 1 + UNIT), "key", TINY),  # noqa: B023
+            tolerance.lower() / (2 * (1 + rational(UNIT))),
             {"a": inputs.a, "N": count, "tolerance": tolerance.lower()},
         )
         if found:
@@ -301,8 +311,9 @@ def _bounds_problem() -> str | None:
             with _traced(module.bounds_for) as bounds_for:
                 return bounds_for(_Table(inputs, exact, path), Traced(inputs.a, floating=False, path=path))
 
-        for bounds, path in _paths(call):
-            integer = bool(getattr(bounds, "integer"))
+        for result, path in _paths(call):
+            bounds = cast(Bounds, result)  # its float fields hold Traced values
+            integer = bool(bounds.integer)
             assumed = [inputs.a > rational(A_LOW), inputs.a < rational(A_HIGH), inputs.n_queries < MAX_L]
             if integer:
                 assumed += [exact, inputs.n_queries * inputs.denominator < 2**900] if exact else [z3.BoolVal(False)]
@@ -310,9 +321,10 @@ def _bounds_problem() -> str | None:
             problem = _range_problem(path, inputs, assumed, what)
             if problem:
                 return problem
-            gap, mean_tol = _lower(getattr(bounds, "gap")), _lower(getattr(bounds, "mean_tol"))
+            gap, mean_tol = _lower(bounds.gap), _lower(bounds.mean_tol)
             count = z3.Real("N")
             base = [*inputs.basics(), *path.conditions, *assumed, count >= 1, count <= inputs.n_queries]
+
             # the float indices (and their running minima, the keys): error <= gap / 4
             def index(solver: z3.Solver, inputs: _Inputs = inputs, count: Term = count) -> Term:
                 return _index_error(solver, inputs, count, ((1 - u) ** 4, (1 + u) ** 4), "index", Fraction(0))
@@ -320,8 +332,8 @@ def _bounds_problem() -> str | None:
             if not integer:
                 lemma = _exceeds(
                     base,
-                    lambda solver, count=count: _float_mean_error(solver, count, "lemma", ((1 - u) ** 2, (1 + u) ** 2)),
-                    lambda _, count=count: _float_mean_bound(count),
+                    lambda solver: _float_mean_error(solver, count, "lemma", ((1 - u) ** 2, (1 + u) ** 2)),  # noqa: B023
+                    _float_mean_bound(count),
                     {"N": count},
                 )
                 if lemma:
@@ -329,15 +341,20 @@ def _bounds_problem() -> str | None:
 
             shown = {"L": inputs.n_queries, "N": count, "a": inputs.a, "gap": gap}
             if integer:
-                found = _exceeds(base, index, lambda _: gap / 4, shown)
+                found = _exceeds(base, index, gap / 4, shown)
             else:  # in two steps (one query is too hard for z3): the root part's error, then the sum of the bounds
                 root_bound = 5 * rational(u) * (1 + inputs.root_a) + 2 * rational(ROOT_TINY)
                 found = _exceeds(
                     base,
-                    lambda solver, count=count, inputs=inputs: _index_error(
-                        solver, inputs, count, (Fraction(1), Fraction(1)), "index", Fraction(0)
+                    functools.partial(
+                        _index_error,
+                        inputs=inputs,
+                        count=count,
+                        mean_factor=(Fraction(1), Fraction(1)),
+                        name="index",
+                        mean_tiny=Fraction(0),
                     ),
-                    lambda _, root_bound=root_bound: root_bound,
+                    root_bound,
                     {"N": count, "a": inputs.a},
                 )
                 if found is None:
@@ -346,7 +363,7 @@ def _bounds_problem() -> str | None:
                     found = _verdict(solver, shown)
             if found:
                 return f"{what}: a float index's error exceeds gap / 4: {found}"
-            if getattr(bounds, "means_exact") is True:
+            if getattr(bounds, "means_exact") is True:  # noqa: B009  # reason: bounds is a traced Bounds (object)
                 found = _means_exact_counterexample(base, inputs)
                 if found:
                     return f"{what}: means_exact, yet two distinct means may round out of order: {found}"
@@ -359,7 +376,12 @@ def _bounds_problem() -> str | None:
                 solver.add(*_within(mean, Fraction(0), Fraction(1)), *_within(f, (1 - u) ** 3, (1 + u) ** 3))
                 return mean * f - mean
 
-            found = _exceeds(base, final, lambda _: mean_tol / 4, {"L": inputs.n_queries, "N": count, "mean_tol": mean_tol})
+            found = _exceeds(
+                base,
+                final,
+                mean_tol / 4,
+                {"L": inputs.n_queries, "N": count, "mean_tol": mean_tol},
+            )
             if found:
                 return f"{what}: a final mean's error exceeds mean_tol / 4: {found}"
     return None

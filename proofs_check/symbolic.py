@@ -77,7 +77,7 @@ def _term(polynomial: Polynomial) -> Term:
     return z3.Sum(parts) if len(parts) > 1 else (parts[0] if parts else rational(0))
 
 
-def _evaluate(polynomial: Polynomial, values: dict[int, Fraction]) -> Number | None:
+def _evaluate(polynomial: Polynomial, values: dict[int, Number]) -> Number | None:
     """*polynomial* at *values* (None when a symbol has no rational value there)."""
     total: Number = 0
     for monomial, coefficient in polynomial:
@@ -102,7 +102,7 @@ class _Decision:
     relation: str
     possible: frozenset[int]  # the signs of d the path allowed before the comparison
     branch: bool  # both outcomes feasible: a branch point (one solver push level)
-    other: dict[int, Fraction] | None = None  # a witness of the other outcome, for when it is explored
+    other: dict[int, Number] | None = None  # a witness of the other outcome, for when it is explored
     flipped: bool = False
 
     @property
@@ -128,7 +128,7 @@ class Explorer:
     already fixes costs none.
     """
 
-    def __init__(self, domain: list[Term], witness: dict[int, Fraction], *, max_paths: int = 10**6) -> None:
+    def __init__(self, domain: list[Term], witness: dict[int, Number], *, max_paths: int = 10**6) -> None:
         self.solver = z3.Solver()
         self.solver.add(*domain)
         self.trail: list[_Decision] = []
@@ -136,10 +136,10 @@ class Explorer:
         self.max_paths = max_paths
         self.paths = 0
         self.checks = 0
-        self.witness = dict(witness)
+        self.witness: dict[int, Number] = dict(witness)
         self.known: dict[Polynomial, frozenset[int]] = {}
 
-    def _model(self, term: Term) -> dict[int, Fraction] | None:
+    def _model(self, term: Term) -> dict[int, Number] | None:
         """A witness of the path plus *term*, or None when that is unsatisfiable."""
         self.checks += 1
         self.solver.push()
@@ -153,8 +153,8 @@ class Explorer:
         self.solver.pop()
         return found
 
-    def _witness(self, model: z3.ModelRef) -> dict[int, Fraction]:
-        values = {}
+    def _witness(self, model: z3.ModelRef) -> dict[int, Number]:
+        values: dict[int, Number] = {}
         for index in self.witness:
             value = model.eval(_SYMBOLS[index], model_completion=True)
             if z3.is_rational_value(value):
@@ -218,7 +218,7 @@ class Explorer:
                 return True
         return False
 
-    def model(self) -> dict[int, Fraction]:
+    def model(self) -> dict[int, Number]:
         """Rational scores that take the current path (its witness)."""
         return dict(self.witness)
 
@@ -242,9 +242,7 @@ class Explorer:
                 return
 
 
-def explore(
-    symbols: list[Symbolic], run: Callable[[], T], *, max_paths: int = 10**6
-) -> Iterator[tuple[Explorer, T]]:
+def explore(symbols: list[Symbolic], run: Callable[[], T], *, max_paths: int = 10**6) -> Iterator[tuple[Explorer, T]]:
     """(explorer, result) for every feasible path of *run*, the *symbols* ranging over their intervals."""
     domain = []
     witness = {}
@@ -280,7 +278,7 @@ def _add(a: Polynomial, b: Polynomial, scale: Number = 1) -> Polynomial:
 
 
 def _multiply(a: Polynomial, b: Polynomial) -> Polynomial:
-    total: dict[tuple[int, ...], Fraction] = {}
+    total: dict[tuple[int, ...], Number] = {}
     for left, x in a:
         for right, y in b:
             monomial = tuple(sorted(left + right))
@@ -315,7 +313,7 @@ class Symbolic(Fraction):
 
     def __new__(cls, polynomial: Polynomial, low: Bound = None, high: Bound = None) -> Symbolic:
         self = object.__new__(cls)  # Fraction.__new__'s parsing is not needed: the concrete part is never read
-        self._numerator, self._denominator = 0, 1
+        self._numerator, self._denominator = 0, 1  # type: ignore[attr-defined]  # reason: Fraction's private slots
         self.polynomial = polynomial
         self.low = low
         self.high = high
@@ -379,7 +377,9 @@ class Symbolic(Fraction):
             return Symbolic(scaled, *_interval_scale(self._interval(), constant))
         if self._constant() is not None:
             return right * self
-        corners = [x * y for x in (self.low, self.high) for y in (right.low, right.high) if x is not None and y is not None]
+        corners = [
+            x * y for x in (self.low, self.high) for y in (right.low, right.high) if x is not None and y is not None
+        ]
         bounded = len(corners) == 4
         product = _multiply(self.polynomial, right.polynomial)
         return Symbolic(product, min(corners) if bounded else None, max(corners) if bounded else None)
@@ -403,7 +403,8 @@ class Symbolic(Fraction):
         signs = frozenset(
             s
             for s in (-1, 0, 1)
-            if (s != -1 or low is None or low < 0) and (s != 1 or high is None or high > 0)
+            if (s != -1 or low is None or low < 0)
+            and (s != 1 or high is None or high > 0)
             and (s != 0 or ((low is None or low <= 0) and (high is None or high >= 0)))
         )
         wanted = _SIGNS[relation]
@@ -413,16 +414,16 @@ class Symbolic(Fraction):
             return False
         return _current().decide(difference.polynomial, relation)
 
-    def __lt__(self, other: object) -> bool:  # type: ignore[override]
+    def __lt__(self, other: object) -> bool:
         return self._compare(other, "<")
 
-    def __le__(self, other: object) -> bool:  # type: ignore[override]
+    def __le__(self, other: object) -> bool:
         return self._compare(other, "<=")
 
-    def __gt__(self, other: object) -> bool:  # type: ignore[override]
+    def __gt__(self, other: object) -> bool:
         return self._compare(other, ">")
 
-    def __ge__(self, other: object) -> bool:  # type: ignore[override]
+    def __ge__(self, other: object) -> bool:
         return self._compare(other, ">=")
 
     def __eq__(self, other: object) -> bool:
@@ -435,7 +436,7 @@ class Symbolic(Fraction):
             return NotImplemented
         return not self._compare(other, "==")
 
-    def __hash__(self) -> int:
+    def __hash__(self) -> int:  # type: ignore[override]  # reason: numbers.Complex declares no hash
         return 0  # hash(Fraction(0)): equal values must hash alike, so every symbolic value shares one bucket
 
     def __bool__(self) -> bool:
@@ -451,11 +452,11 @@ class Symbolic(Fraction):
     def _refuse(self, *args: object) -> object:
         raise TypeError("a symbolic value has no concrete numerator, denominator, integer part or rounding")
 
-    numerator = property(_refuse)  # type: ignore[assignment]
-    denominator = property(_refuse)  # type: ignore[assignment]
+    numerator = property(_refuse)
+    denominator = property(_refuse)
     __int__ = __floor__ = __ceil__ = __trunc__ = __round__ = _refuse  # type: ignore[assignment]
-    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __pow__ = __rpow__ = __divmod__ = _refuse  # type: ignore[assignment]
-    limit_denominator = as_integer_ratio = _refuse  # type: ignore[assignment]
+    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __pow__ = __rpow__ = __divmod__ = _refuse  # type: ignore[assignment]  # reason: refuses
+    limit_denominator = as_integer_ratio = _refuse  # type: ignore[assignment]  # reason: refuses
 
     def __repr__(self) -> str:
         return f"Symbolic({self.term})"
@@ -463,9 +464,9 @@ class Symbolic(Fraction):
     __str__ = __repr__
 
 
-def concrete(witness: dict[int, Fraction], value: Symbolic) -> Fraction:
+def concrete(witness: dict[int, Number], value: Symbolic) -> Fraction:
     """The exact value of *value* at *witness* (a path's witness scores, :meth:`Explorer.model`)."""
     found = _evaluate(value.polynomial, witness)
     if found is None:
         raise ValueError(f"{value} has no rational value at the witness")
-    return found
+    return Fraction(found)

@@ -160,7 +160,13 @@ def test_json_records_of_every_claim(results: Results) -> None:
         assert record["status"] in ("holds", "holds-with-conditions", "fails")
         assert record["method"] in ("proved", "checked", "smt", "symbolic", "bounded-exhaustive")
         assert isinstance(record["methods"], list) and record["methods"]
-        assert set(record["methods"]) <= {"sympy", "smt", "symbolic", "bounded-exhaustive", "model-checked-against-code"}
+        assert set(record["methods"]) <= {
+            "sympy",
+            "smt",
+            "symbolic",
+            "bounded-exhaustive",
+            "model-checked-against-code",
+        }
         assert record["domain"] and record["as_expected"] is True
         json.dumps(record)
 
