@@ -166,7 +166,8 @@ def contract_violation(
             expected_leaver = min(active, key=lambda i: (sums[i], -rank[i]))
         if step.eliminated != expected_leaver:
             kind = "accepted" if step.accepted else "removed"
-            return f"{kind} model {step.eliminated} with sums {sums} of active {active}; expected {expected_leaver}"
+            shown = ", ".join(str(total) for total in sums)
+            return f"{kind} model {step.eliminated} with sums [{shown}] of active {active}; expected {expected_leaver}"
         active.remove(step.eliminated)
     if name in ("sr", "sysrs"):
         reverse = (*active, *reversed(outcome.eliminated))

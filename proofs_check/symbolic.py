@@ -461,7 +461,8 @@ class Symbolic(Fraction):
     def __repr__(self) -> str:
         return f"Symbolic({self.term})"
 
-    __str__ = __repr__
+    def __str__(self) -> str:
+        return str(self.term)
 
 
 def concrete(witness: dict[int, Number], value: Symbolic) -> Fraction:
