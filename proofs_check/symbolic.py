@@ -128,8 +128,10 @@ class Explorer:
     already fixes costs none.
     """
 
-    def __init__(self, domain: list[Term], witness: dict[int, Number], *, max_paths: int = 10**6) -> None:
-        self.solver = z3.Solver()
+    def __init__(
+        self, domain: list[Term], witness: dict[int, Number], *, max_paths: int = 10**6, logic: str = "QF_LRA"
+    ) -> None:
+        self.solver = z3.SolverFor(logic)
         self.solver.add(*domain)
         self.trail: list[_Decision] = []
         self.position = 0
@@ -242,8 +244,14 @@ class Explorer:
                 return
 
 
-def explore(symbols: list[Symbolic], run: Callable[[], T], *, max_paths: int = 10**6) -> Iterator[tuple[Explorer, T]]:
-    """(explorer, result) for every feasible path of *run*, the *symbols* ranging over their intervals."""
+def explore(
+    symbols: list[Symbolic], run: Callable[[], T], *, max_paths: int = 10**6, logic: str = "QF_LRA"
+) -> Iterator[tuple[Explorer, T]]:
+    """(explorer, result) for every feasible path of *run*, the *symbols* ranging over their intervals.
+
+    *logic* is z3's: linear real arithmetic by default (the phase algorithms compare sums); "QF_NRA" for code
+    that multiplies symbolic values (a comparison z3 cannot decide raises RuntimeError: no proof).
+    """
     domain = []
     witness = {}
     for symbol in symbols:
@@ -252,7 +260,7 @@ def explore(symbols: list[Symbolic], run: Callable[[], T], *, max_paths: int = 1
         assert symbol.low is not None and symbol.high is not None
         domain += [_SYMBOLS[index] >= rational(symbol.low), _SYMBOLS[index] <= rational(symbol.high)]
         witness[index] = symbol.low
-    explorer = Explorer(domain, witness, max_paths=max_paths)
+    explorer = Explorer(domain, witness, max_paths=max_paths, logic=logic)
     for result in explorer.paths_of(run):
         yield explorer, result
 
