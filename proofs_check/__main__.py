@@ -1,4 +1,4 @@
-"""Command line: ``python -m proofs_check [--json] [--list] [--claim ID] [--max-k K]`` (docs/theory.md).
+"""Command line: ``python -m proofs_check [--json] [--list] [--claim ID] [--max-k K] [--contracts K,L]`` (docs/theory.md).
 
 Exit status: 0 when every claim run has its expected status, 1 otherwise,
 2 on a usage error (one line on stderr, no traceback).
@@ -22,6 +22,7 @@ EXAMPLES = """examples:
   python -m proofs_check --json                # one JSON object {"claims": [...]}
   python -m proofs_check --claim lb-constant-11
   python -m proofs_check --claim code-schedule-capped --max-k 400   # the schedule proofs for K <= 400
+  python -m proofs_check --claim code-contracts-symbolic --contracts 4,5   # symbolic contracts, K <= 4, L <= 5
   python -m proofs_check --list"""
 
 
@@ -54,7 +55,28 @@ def _parser() -> _Parser:
         default=DEFAULT_MAX_K,
         help=f"prove the schedule and budget claims for every K from 2 to K (default {DEFAULT_MAX_K})",
     )
+    parser.add_argument(
+        "--contracts",
+        metavar="K,L",
+        type=_contracts,
+        default=None,
+        help="explore the symbolic contracts for every K' <= K and L' <= L (default: K = 2 with L <= 5, K = 3 with "
+        "L <= 3)",
+    )
     return parser
+
+
+def _contracts(text: str) -> tuple[int, int]:
+    try:
+        k_text, l_text = text.split(",")
+        value = (int(k_text), int(l_text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--contracts needs K,L (two integers, K >= 2, L >= 1), got {text!r}"
+        ) from None
+    if value[0] < 2 or value[1] < 1:
+        raise argparse.ArgumentTypeError(f"--contracts needs K >= 2 and L >= 1, got {text!r}")
+    return value
 
 
 def _max_k(text: str) -> int:
@@ -153,14 +175,14 @@ def render_table(results: Sequence[Result]) -> str:
     good = sum(o.status == c.expected for c, o, _ in results)
     counts = {
         name: sum(name in o.all_methods for _, o, _ in results)
-        for name in ("sympy", "smt", "bounded-exhaustive", "model-checked-against-code")
+        for name in ("sympy", "smt", "symbolic", "bounded-exhaustive", "model-checked-against-code")
     }
     lines.append("")
     lines.append(
         f"{good}/{len(results)} claims have their expected status "
         f"({sum(o.method.value == 'proved' for _, o, _ in results)} proved and "
         f"{sum(o.method.value == 'checked' for _, o, _ in results)} checked with sympy, "
-        f"{counts['smt']} smt, {counts['bounded-exhaustive']} bounded-exhaustive, "
+        f"{counts['smt']} smt, {counts['symbolic']} symbolic, {counts['bounded-exhaustive']} bounded-exhaustive, "
         f"{counts['model-checked-against-code']} model-checked-against-code; "
         f"{sum(t for _, _, t in results):.1f} s)."
     )
@@ -172,12 +194,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
         if args.claim is not None:
-            claim = claim_by_id(args.claim, args.max_k)
+            claim = claim_by_id(args.claim, args.max_k, args.contracts)
             if claim is None:
                 raise _UsageError(f"unknown claim {args.claim!r}; see --list for the claim ids")
             claims: tuple[Claim, ...] = (claim,)
         else:
-            claims = all_claims(args.max_k)
+            claims = all_claims(args.max_k, args.contracts)
     except SystemExit as done:  # --help
         return int(done.code or 0)
     except _UsageError as error:

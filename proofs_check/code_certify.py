@@ -33,7 +33,9 @@ conversions of N + 1 too), and the compiled pass's threshold is read from
 ``sysrs_ref/fast/_csrc/phases.c``. z3 (nonlinear real arithmetic, decidable)
 answers unsat to "some N in [1, MAX_TERMS) and M > 0 have error > the
 tolerance's lower bound", for each use. The claim also checks that
-``tolerance`` refuses N outside [0, MAX_TERMS).
+``tolerance`` refuses N outside [0, MAX_TERMS), and that phases.c guards its
+threshold with ``CERTIFIED_TERMS`` <= MAX_TERMS (a phase outside is left
+unsettled, for exact resolution; tests/fast/test_compiled.py runs it).
 """
 
 from __future__ import annotations
@@ -108,7 +110,7 @@ class Traced:
     def _of(value: object) -> Traced:
         if isinstance(value, Traced):
             return value
-        if isinstance(value, bool) or not isinstance(value, int | float):
+        if isinstance(value, bool) or not isinstance(value, int | float | Fraction):
             raise TypeError(f"cannot trace an operation with {type(value).__name__}")
         if isinstance(value, float) and not (value >= 0 and value == value):
             raise TypeError(f"only non-negative finite floats are traced, got {value}")
@@ -146,6 +148,14 @@ class Traced:
         return self._combine(other, lambda a, b: a * b)
 
     __rmul__ = __mul__
+
+    def __pow__(self, exponent: int) -> Traced:
+        if not isinstance(exponent, int) or exponent < 1:
+            raise TypeError(f"only positive integer powers are traced, got {exponent!r}")
+        result = self
+        for _ in range(exponent - 1):
+            result = result * self
+        return result
 
     def lower(self) -> Term:
         """A lower bound of the computed value (for non-negative operands)."""
@@ -222,6 +232,21 @@ def _refute_path(traced: Traced, n: Term, m: Term, sums: int, extra: Fraction, m
     return {"N": shown(n), "M": shown(m), "error bound": shown(need), "tolerance": shown(traced.lower())}
 
 
+_C_RANGE = re.compile(r"#define CERTIFIED_TERMS \(\(\(int64_t\)1\) << (\d+)\)")
+_C_GUARD = "if (counts[slot] < 0 || counts[slot] >= CERTIFIED_TERMS)"
+
+
+def _compiled_guard_problem(max_terms: int) -> str | None:
+    """None when phases.c leaves unsettled every phase of N outside [0, CERTIFIED_TERMS), CERTIFIED_TERMS <= MAX_TERMS."""
+    source = PHASES_C.read_text(encoding="utf-8")
+    match = _C_RANGE.search(source)
+    if match is None or _C_GUARD not in source:
+        return f"phases.c has no guard '{_C_GUARD}' with CERTIFIED_TERMS = 2^k: the compiled pass would certify any N"
+    if 2 ** int(match.group(1)) > max_terms:
+        return f"phases.c certifies N < 2^{match.group(1)}, beyond the proved range [0, {max_terms})"
+    return None
+
+
 def _guard_problem(max_terms: int) -> str | None:
     """None when tolerance refuses N = -1 and N = MAX_TERMS and accepts N = MAX_TERMS - 1 and 0."""
     function = _certify_module().tolerance
@@ -275,7 +300,7 @@ def check_tolerance() -> Outcome:
                 f"{use}: the tolerance is below the proved rounding error of {sums} sums.",
                 f"{use}: {shown}",
             )
-    problem = _guard_problem(max_terms)
+    problem = _guard_problem(max_terms) or _compiled_guard_problem(max_terms)
     if problem is not None:
         return _failed(methods, domain, "The code certifies outside the proved range.", problem)
     return Outcome(
@@ -285,7 +310,7 @@ def check_tolerance() -> Outcome:
         "'error > tolerance' is unsat in nonlinear real arithmetic (decidable), with the error bound derived "
         "in proofs_check/code_certify.py from the IEEE model and the tolerance traced through the code (the "
         "Python function on symbolic N and M; the compiled threshold read from phases.c). tolerance() raises "
-        f"ValueError for N < 0 and N >= {max_terms}.",
+        f"ValueError for N < 0 and N >= {max_terms}, and phases.c leaves such phases unsettled (exact).",
         methods=methods,
         domain=domain,
     )

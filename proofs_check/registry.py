@@ -46,14 +46,17 @@ class Method(str, Enum):
     also list ``model-checked-against-code`` among their methods when the
     encoding was checked against the real functions on a stated small
     domain. ``bounded-exhaustive``: the code was run on every input of a
-    stated finite domain and every run checked. A counterexample is exact
-    either way.
+    stated finite domain and every run checked. ``symbolic``: the real code
+    was run on symbolic inputs (z3 reals) along every feasible path of a
+    stated domain (:mod:`proofs_check.symbolic`), so the check covers every
+    real input there, not samples. A counterexample is exact either way.
     """
 
     PROVED = "proved"
     CHECKED = "checked"
     SMT = "smt"
     BOUNDED_EXHAUSTIVE = "bounded-exhaustive"
+    SYMBOLIC = "symbolic"
     MODEL_CHECKED = "model-checked-against-code"
 
 
@@ -94,13 +97,19 @@ class Claim:
 DEFAULT_MAX_K = 200
 
 
-def all_claims(max_k: int = DEFAULT_MAX_K) -> tuple[Claim, ...]:
-    """Every registered claim: the paper's, in paper order, then the code's (schedules up to *max_k* models)."""
+def all_claims(max_k: int = DEFAULT_MAX_K, contracts: tuple[int, int] | None = None) -> tuple[Claim, ...]:
+    """Every registered claim: the paper's, in paper order, then the code's.
+
+    The schedules are proved up to *max_k* models; *contracts* (K, L), when
+    given, widens the symbolic contracts' domain to every K <= K and L <= L.
+    """
     from proofs_check import (
         bernstein,
         code_certify,
         code_contracts,
         code_schedule,
+        code_symbolic,
+        code_ucb,
         corollary,
         csr_bound,
         hardness_relations,
@@ -119,13 +128,15 @@ def all_claims(max_k: int = DEFAULT_MAX_K) -> tuple[Claim, ...]:
         *lower_bound.CLAIMS,
         *code_schedule.claims(max_k),
         *code_certify.CLAIMS,
+        *code_ucb.CLAIMS,
         *code_contracts.CLAIMS,
+        *code_symbolic.claims(code_symbolic.bound_for(contracts)),
     )
 
 
-def claim_by_id(claim_id: str, max_k: int = DEFAULT_MAX_K) -> Claim | None:
+def claim_by_id(claim_id: str, max_k: int = DEFAULT_MAX_K, contracts: tuple[int, int] | None = None) -> Claim | None:
     """The claim called *claim_id*, or None."""
-    for claim in all_claims(max_k):
+    for claim in all_claims(max_k, contracts):
         if claim.id == claim_id:
             return claim
     return None

@@ -63,6 +63,7 @@ from sysrs_ref.fast._reference_kernel import reference_kernel
 from sysrs_ref.fast._table import ScoreTable
 from sysrs_ref.fast._ucb_exact import RunView, count_above, float_means, resolve_cut, resolve_ranking, segments
 from sysrs_ref.fast._ucb_runs import GROUP_BYTES, Runs, Setup, Workspace, cut_tables
+from sysrs_ref.fast.certify import MAX_TERMS
 from sysrs_ref.schedule import check_budget
 
 __all__ = ["run_view", "syucbe_kernel", "ucb_outcomes", "ucbe_kernel"]
@@ -82,7 +83,8 @@ def _make_kernel(name: str, synchronized: bool) -> Kernel:
     ) -> Chunk:
         draws.require(table.n_models, table.n_queries, synchronized=synchronized, who=name)
         a = expect(params, Exploration, name).a
-        if IndexKey.tolerance_for(a) == float("inf"):  # a beyond float64: only the reference is exact
+        # a beyond float64, or L beyond the range where the float bounds are proved: only the reference is exact
+        if IndexKey.tolerance_for(a) == float("inf") or table.n_queries >= MAX_TERMS:
             return reference_kernel(name)(table, budgets, draws, ranking, params)
         return ucb_outcomes(table, budgets, draws, a, ranking=ranking)
 

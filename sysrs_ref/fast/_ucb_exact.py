@@ -27,6 +27,7 @@ import numpy.typing as npt
 
 from sysrs_ref.algorithms.ucb_index import compare_indices
 from sysrs_ref.fast._table import ScoreTable
+from sysrs_ref.fast.certify import MAX_TERMS
 
 __all__ = [
     "Bounds",
@@ -76,7 +77,11 @@ def bounds_for(table: ScoreTable, a: Fraction) -> Bounds:
     subnormal), and the reciprocal and product two more, so a mean (at most 1)
     is off by less than (L + 4) 1.01 u; we allow (2 L + 8) u. Final means are
     divided (one rounding less). Integer scores whose denominator is too large
-    for a float (L D >= 2^900) take the float path too.
+    for a float (L D >= 2^900) take the float path too. These bounds are
+    proved (``python -m proofs_check --claim code-ucb-tolerance``) for
+    L < 2^40 (:data:`~sysrs_ref.fast.certify.MAX_TERMS`) and
+    2^-1000 < a < 2^1000; ValueError outside (the kernels then run the
+    reference).
 
     >>> from sysrs_ref import Instance
     >>> from sysrs_ref.fast import score_table
@@ -84,6 +89,10 @@ def bounds_for(table: ScoreTable, a: Fraction) -> Bounds:
     True
     """
     n_queries, denominator = table.n_queries, table.denominator
+    if not n_queries < MAX_TERMS:
+        raise ValueError(f"the fast UCB-E error bounds are proved for L < 2^40 queries, got L = {n_queries}")
+    if not Fraction(2) ** -1000 < a < Fraction(2) ** 1000:
+        raise ValueError(f"the fast UCB-E error bounds are proved for 2^-1000 < a < 2^1000, got a = {a!s:.40}")
     root = 1.0 + math.sqrt(float(a))
     if table.exact and n_queries * denominator < 2**900:
         largest_sum = table.largest_row_sum()  # fits: ScoreTable checks K L max < 2^62

@@ -313,3 +313,18 @@ def test_a_band_longer_than_the_listed_one_is_rescanned(synchronized: bool) -> N
     with compiled.numpy_only():
         plain = _cut(runs, pulls)
     assert np.array_equal(fast, plain)
+
+
+def test_float_eliminations_never_certify_outside_the_proved_range() -> None:
+    """A phase of N >= 2^40 terms (certify.MAX_TERMS) is left unsettled, below it the same sums are certified."""
+    from sysrs_ref.fast.certify import MAX_TERMS
+
+    assert MODULE is not None
+    sums = np.array([[[1.0, 2.0, 3.0]]])  # one slab, one run, three models: every elimination clear-cut
+    slots = np.array([[0, 0]], dtype=np.int64)
+    rank = np.array([[0, 1, 2]], dtype=np.int64)
+    for n_terms, unsettled in ((5, False), (MAX_TERMS - 1, False), (MAX_TERMS, True), (2**62, True), (-1, True)):
+        order, flags = compiled.eliminate_floats(MODULE, sums, slots, np.array([n_terms], dtype=np.int64), rank)
+        assert bool(flags[0, 0]) is unsettled, n_terms
+        if not unsettled:
+            assert order[0, 0].tolist() == [2, 1, 0]

@@ -22,7 +22,9 @@ CODE_CLAIMS = {
     "code-spend-formula",
     "code-budget-percentage",
     "code-certify-tolerance",
+    "code-ucb-tolerance",
     "code-algorithm-contracts",
+    "code-contracts-symbolic",
 }
 
 
@@ -57,8 +59,14 @@ def test_code_claims_state_method_and_domain(results: Results) -> None:
         assert f"for every K in [2, {DEFAULT_MAX_K}]" in by_id[claim_id].detail
     assert by_id["code-certify-tolerance"].all_methods == ("smt",)
     assert "1099511627776" in by_id["code-certify-tolerance"].domain
+    assert by_id["code-ucb-tolerance"].all_methods == ("smt",)
+    assert "L in [1, 2^40)" in by_id["code-ucb-tolerance"].domain
     assert by_id["code-algorithm-contracts"].all_methods == ("bounded-exhaustive",)
     assert "K L <= 6" in by_id["code-algorithm-contracts"].domain
+    symbolic = by_id["code-contracts-symbolic"]
+    assert symbolic.all_methods == ("symbolic",)
+    assert "every score matrix in [0, 1]^(K x L)" in symbolic.domain and "K = 2 with L <= 5" in symbolic.domain
+    assert "UCB-E, SyUCB-E: bounded-exhaustive only" in symbolic.domain
     assert by_id["lb-constant-11"].all_methods == ("sympy",)
 
 
@@ -106,6 +114,13 @@ def test_max_k_reaches_the_schedule_claims(capsys: pytest.CaptureFixture[str]) -
     assert "every K in [2, 7]" in claim["domain"] and claim["seconds"] >= 0
 
 
+def test_contracts_option_widens_the_symbolic_domain(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--claim", "code-contracts-symbolic", "--contracts", "2,2", "--json"]) == 0
+    (claim,) = json.loads(capsys.readouterr().out)["claims"]
+    assert claim["methods"] == ["symbolic"] and claim["status"] == "holds"
+    assert "K = 2 with L <= 5" in claim["domain"] and "K in [3" not in claim["domain"]
+
+
 def test_single_claim_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--claim", "theta-star-tight"]) == 0
     out = capsys.readouterr().out
@@ -113,7 +128,17 @@ def test_single_claim_table(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.parametrize(
-    "argv", [["--claim", "no-such-claim"], ["--bogus"], ["--claim"], ["--max-k", "1"], ["--max-k", "many"]]
+    "argv",
+    [
+        ["--claim", "no-such-claim"],
+        ["--bogus"],
+        ["--claim"],
+        ["--max-k", "1"],
+        ["--max-k", "many"],
+        ["--contracts", "4"],
+        ["--contracts", "1,3"],
+        ["--contracts", "3,x"],
+    ],
 )
 def test_usage_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
@@ -133,9 +158,15 @@ def test_json_records_of_every_claim(results: Results) -> None:
         record = _record(claim, outcome, seconds)
         assert {"id", "paper_ref", "statement", "status", "detail", "methods", "domain", "seconds"} <= set(record)
         assert record["status"] in ("holds", "holds-with-conditions", "fails")
-        assert record["method"] in ("proved", "checked", "smt", "bounded-exhaustive")
+        assert record["method"] in ("proved", "checked", "smt", "symbolic", "bounded-exhaustive")
         assert isinstance(record["methods"], list) and record["methods"]
-        assert set(record["methods"]) <= {"sympy", "smt", "bounded-exhaustive", "model-checked-against-code"}
+        assert set(record["methods"]) <= {
+            "sympy",
+            "smt",
+            "symbolic",
+            "bounded-exhaustive",
+            "model-checked-against-code",
+        }
         assert record["domain"] and record["as_expected"] is True
         json.dumps(record)
 

@@ -14,7 +14,8 @@ from types import ModuleType
 import pytest
 
 import sysrs_ref.fast.certify as certify
-from proofs_check import Status, all_claims, code_certify, code_contracts, code_schedule
+from proofs_check import Status, all_claims, code_certify, code_contracts, code_schedule, code_symbolic, code_ucb
+from proofs_check.code_symbolic import ContractsBound
 from proofs_check.registry import Outcome
 from sysrs_ref.algorithms import drive, sr
 from sysrs_ref.algorithms.base import Outcome as RunOutcome
@@ -176,6 +177,139 @@ def test_broken_tie_rule_fails_the_contract_claim(monkeypatch: pytest.MonkeyPatc
     assert_fails(outcome, "sr, scores", "expected")
 
 
+SMALL_SYMBOLIC = ContractsBound(max_k=3, max_l=2, max_l_two=3)  # a few seconds per algorithm
+
+
+def test_symbolic_sr_eliminating_the_earliest_tied_model_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    module = importlib.import_module("sysrs_ref.algorithms.successive_rejects")
+    monkeypatch.setattr(module, "_by_sum", mutated(module._by_sum, "-rank[model], model)", "rank[model], model)"))
+    outcome = code_symbolic.check_symbolic_contracts(SMALL_SYMBOLIC, (("sysrs", None),))
+    assert_fails(outcome, "sysrs, scores", "draw Draw(", "expected")
+    assert outcome.all_methods == ("symbolic",)
+
+
+def test_symbolic_sar_ranking_by_index_instead_of_priority_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    module = importlib.import_module("sysrs_ref.algorithms.successive_accepts_rejects")
+    broken = mutated(module._successive_accepts_rejects, "(-sums[model], draw.rank[model])", "(-sums[model], model)")
+    monkeypatch.setattr(module, "_successive_accepts_rejects", broken)
+    outcome = code_symbolic.check_symbolic_contracts(SMALL_SYMBOLIC, (("sar", 2),))
+    # only the second draw (priority reversed) tells index from priority
+    assert_fails(outcome, "sar m=2, scores", "arm_priority=(2, 1, 0)")
+
+
+def test_symbolic_uniform_overspending_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    module = importlib.import_module("sysrs_ref.algorithms.uniform")
+    broken = mutated(
+        module._uniform,
+        "per_model = budget_n(budget, n_models, draw.n_queries) // n_models",
+        "per_model = -(-budget_n(budget, n_models, draw.n_queries) // n_models)",  # a ceiling: over budget
+    )
+    monkeypatch.setattr(module, "_uniform", broken)
+    assert_fails(code_symbolic.check_symbolic_contracts(SMALL_SYMBOLIC, (("us", None),)), "us, scores", "spent")
+
+
+def test_symbolic_run_that_raises_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    module = importlib.import_module("sysrs_ref.algorithms.uniform")
+    broken = mutated(module._uniform, "// n_models", "// n_models + 1")  # reads past the query order
+    monkeypatch.setattr(module, "_uniform", broken)
+    assert_fails(code_symbolic.check_symbolic_contracts(SMALL_SYMBOLIC, (("us", None),)), "raised IndexError")
+
+
+def test_symbolic_contracts_hold_on_a_small_domain() -> None:
+    outcome = code_symbolic.check_symbolic_contracts(SMALL_SYMBOLIC, (("sr", None), ("syus", None)))
+    assert outcome.status == Status.HOLDS, outcome.detail
+    assert "K = 2 with L <= 3, K in [3, 3] with L <= 2" in outcome.domain
+
+
+def test_symbolic_values_branch_and_refuse_concrete_reads() -> None:
+    from proofs_check.symbolic import Symbolic, explore
+
+    x, y = Symbolic.symbol("t_x", 0, 1), Symbolic.symbol("t_y", 0, 1)
+    # the sign of x - y: three feasible paths (less, equal, greater), each once
+    outcomes = [result for _, result in explore([x, y], lambda: (x > y) - (x < y))]
+    assert sorted(outcomes) == [-1, 0, 1]
+    assert [r for _, r in explore([x, y], lambda: x + y > 2)] == [False]  # infeasible side never taken
+    assert sorted(size for _, size in explore([x, y], lambda: len({x, y}))) == [1, 2]  # a set compares with ==
+    with pytest.raises(TypeError):
+        _ = x.numerator
+    with pytest.raises(TypeError):
+        round(x)
+
+
+def test_halved_index_key_tolerance_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sysrs_ref.algorithms.ucb_index import IndexKey
+
+    broken = mutated(IndexKey.tolerance_for, "2.0**-40", "2.0**-53")
+    monkeypatch.setattr(IndexKey, "tolerance_for", broken)
+    assert_fails(code_ucb.check_ucb_tolerance(), "IndexKey", "a=", "N=")
+
+
+def test_index_key_tolerance_certifying_a_wider_range_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sysrs_ref.algorithms.ucb_index import IndexKey
+
+    broken = mutated(IndexKey.tolerance_for, "Fraction(2) ** -1000 < a", "Fraction(2) ** -1100 < a")
+    monkeypatch.setattr(IndexKey, "tolerance_for", broken)
+    assert_fails(code_ucb.check_ucb_tolerance(), "certifies outside the proved range")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "fragment"),
+    [
+        ("err = 8 * UNIT * root", "err = 1 * UNIT * root", "gap / 4"),
+        ("mean_err = (2 * n_queries + 8) * UNIT", "mean_err = (n_queries + 1) * UNIT", "float scores"),
+        ("n_queries**2 * denominator < 2**52", "n_queries**2 * denominator < 2**54", "means_exact"),
+        ("if not n_queries < MAX_TERMS:", "if not n_queries < 2 * MAX_TERMS:", "outside the proved range"),
+    ],
+)
+def test_broken_ucb_bounds_fail(monkeypatch: pytest.MonkeyPatch, old: str, new: str, fragment: str) -> None:
+    import importlib
+
+    module = importlib.import_module("sysrs_ref.fast._ucb_exact")
+    monkeypatch.setattr(module, "bounds_for", mutated(module.bounds_for, old, new))
+    assert_fails(code_ucb.check_ucb_tolerance(), fragment)
+
+
+def test_bounds_for_refuses_outside_the_proved_range() -> None:
+    from fractions import Fraction
+
+    from sysrs_ref import Instance
+    from sysrs_ref.fast import score_table
+    from sysrs_ref.fast._ucb_exact import bounds_for
+
+    table = score_table(Instance([[1, 0], [0, 1]]))
+    assert bounds_for(table, Fraction(1)).gap > 0
+    for a in (Fraction(1, 2**1000), Fraction(2**1000)):
+        with pytest.raises(ValueError, match="2\\^-1000 < a < 2\\^1000"):
+            bounds_for(table, a)
+    huge = type("Huge", (), {"n_queries": 2**40, "denominator": 1, "exact": True})()
+    with pytest.raises(ValueError, match="L < 2\\^40"):
+        bounds_for(huge, Fraction(1))  # only n_queries is read before refusing
+
+
+def test_compiled_threshold_without_its_range_guard_fails(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: pytest.TempPathFactory
+) -> None:
+    from pathlib import Path
+
+    source = code_certify.PHASES_C.read_text(encoding="utf-8")
+    unguarded = Path(str(tmp_path)) / "phases.c"
+    unguarded.write_text(source.replace("counts[slot] >= CERTIFIED_TERMS", "counts[slot] >= INT64_MAX"), "utf-8")
+    monkeypatch.setattr(code_certify, "PHASES_C", unguarded)
+    assert_fails(code_certify.check_tolerance(), "phases.c has no guard")
+    wider = Path(str(tmp_path)) / "wider.c"
+    wider.write_text(source.replace("((int64_t)1) << 40", "((int64_t)1) << 50"), "utf-8")
+    monkeypatch.setattr(code_certify, "PHASES_C", wider)
+    assert_fails(code_certify.check_tolerance(), "beyond the proved range")
+
+
 def test_every_code_claim_has_a_failing_variant_here() -> None:
     tested = {
         "code-schedule-paper",
@@ -183,6 +317,8 @@ def test_every_code_claim_has_a_failing_variant_here() -> None:
         "code-spend-formula",
         "code-budget-percentage",
         "code-certify-tolerance",
+        "code-ucb-tolerance",
         "code-algorithm-contracts",
+        "code-contracts-symbolic",
     }
     assert tested == {claim.id for claim in all_claims(SMALL_K) if claim.id.startswith("code-")}

@@ -108,11 +108,17 @@ DEFINE_ELIMINATE(i64, int64_t, INT64_MIN, INT64_MAX)
 #pragma GCC pop_options
 #endif
 
+/* The certified range (sysrs_ref.fast.certify.MAX_TERMS): the threshold below is proved sufficient for sums of
+ * fewer terms than this (python -m proofs_check --claim code-certify-tolerance), and a phase with more is never
+ * certified. */
+#define CERTIFIED_TERMS (((int64_t)1) << 40)
+
 /*
  * eliminate() on certified float sums (P, R, K), as sysrs_ref.fast._elimination._float_worst decides: in each phase
  * the active model of smallest sum goes when it is the only one within (n_k + 1) 2^-50 largest of the smallest
  * (counts[p] = n_k of slab p), or when every sum that near is exactly 0.0 (the latest in the priority then goes).
- * Otherwise unsettled[r, b] is set and its phases stop; the caller replays that run and budget exactly.
+ * Otherwise, or when n_k is outside the certified range [0, CERTIFIED_TERMS), unsettled[r, b] is set and its
+ * phases stop; the caller replays that run and budget exactly.
  */
 EXPORT void eliminate_floats(const double *sums, int64_t n_runs, int64_t n_models, const int64_t *slots,
                              int64_t n_budgets, int64_t n_phases, const int64_t *counts, const int64_t *rank,
@@ -132,6 +138,10 @@ EXPORT void eliminate_floats(const double *sums, int64_t n_runs, int64_t n_model
                             position = spot;
                         }
                 } else {
+                    if (counts[slot] < 0 || counts[slot] >= CERTIFIED_TERMS) { /* outside the proved range */
+                        unsettled[run * n_budgets + budget] = 1;
+                        break;
+                    }
                     const double *row = sums + (slot * n_runs + run) * n_models;
                     double smallest = row[cells[0]], largest = row[cells[0]];
                     for (int64_t spot = 1; spot < size; spot++) {
