@@ -26,4 +26,5 @@ def harness(module: str) -> ModuleType:
             return importlib.import_module(module)
         except ImportError as error:
             pytest.fail(f"{REQUIRE}=1 but {module} is not importable: {error}")
-    return pytest.importorskip(module)
+    skipped: ModuleType = pytest.importorskip(module)
+    return skipped
