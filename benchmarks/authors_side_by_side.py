@@ -16,9 +16,9 @@ For every dataset, budget and algorithm it runs R runs twice, in this one proces
   ``smart_ucb_e``, with a = 1), given the shipped benchmark's matrix
   (:func:`sysrs_ref.load_dataset`, never their pickles) in its module-level
   ``model_accuracies`` and the budget n as an integer, with ``k=R``. Their functions
-  draw from numpy's global random state and seed it themselves (42) on every call;
-  the script seeds it too (``--their-seed``) before each call. That global state is
-  touched only here, for their code.
+  draw from numpy's global random state, and each seeds it with 42 when called; the
+  script seeds it with 42 too before each call, so their side is reproducible. That
+  global state is touched only here, for their code.
 - **ours**: :func:`sysrs_ref.simulate` with the same algorithm, n and R
   (``seed=--seed``, one worker: the fast path in this process, with the compiled
   passes where they are built).
@@ -64,6 +64,7 @@ THEIRS: dict[str, tuple[str, bool, bool]] = {
     "ucbe": ("ucb_e", True, False),
     "syucbe": ("smart_ucb_e", True, False),
 }
+THEIR_SEED = 42  # numpy's global seed before each of their calls: the seed their functions set themselves
 NAMES = {"sysrs": "SySRs", "sr": "SR", "ucbe": "UCB-E", "syucbe": "SyUCB-E"}
 
 
@@ -100,7 +101,7 @@ def load_theirs(checkout: Path) -> ModuleType:
 
 
 def run_theirs(
-    module: ModuleType, algorithm: str, matrix: npt.NDArray[np.float64], n: int, runs: int, seed: int
+    module: ModuleType, algorithm: str, matrix: npt.NDArray[np.float64], n: int, runs: int
 ) -> tuple[npt.NDArray[np.int64], float, float]:
     """Their *algorithm* on *matrix* at budget *n*, *runs* runs: each run's chosen arm, wall and CPU seconds."""
     name, takes_a, takes_verbose = THEIRS[algorithm]
@@ -111,7 +112,7 @@ def run_theirs(
     if takes_verbose:
         kwargs["verbose"] = False
     vars(module)["model_accuracies"] = np.array(matrix, dtype=np.float64)  # their code reads this module global
-    np.random.seed(seed)  # their code draws from numpy's global state (and reseeds it itself)
+    np.random.seed(THEIR_SEED)  # their code draws from numpy's global state (and seeds it with 42 itself)
     with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():  # their UCB-E prints progress lines;
         warnings.simplefilter("ignore", UserWarning)  # their SR's np.divide(..., where=...) warns on numpy 2
         wall, cpu = time.perf_counter(), time.process_time()
@@ -138,7 +139,6 @@ def measure(
     algorithms: list[str],
     runs: int,
     seed: int,
-    their_seed: int,
 ) -> list[Row]:
     """Every row: each dataset, budget and algorithm, theirs then ours."""
     rows: list[Row] = []
@@ -148,7 +148,7 @@ def measure(
         for budget in budgets:
             n = parse_budget(budget, *instance.shape)
             for algorithm in algorithms:
-                chosen, their_wall, their_cpu = run_theirs(module, algorithm, instance.array, n, runs, their_seed)
+                chosen, their_wall, their_cpu = run_theirs(module, algorithm, instance.array, n, runs)
                 correct, our_wall, our_cpu = run_ours(instance, algorithm, n, runs, seed)
                 theirs = Timed(their_wall, their_cpu, int(np.isin(chosen, best).sum()))
                 row = Row(name, budget, n, algorithm, theirs, Timed(our_wall, our_cpu, correct))
@@ -185,9 +185,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--algorithms", default="sysrs,sr,ucbe", help=f"comma-separated, of {', '.join(THEIRS)}")
     parser.add_argument("--runs", type=int, default=1000, help="R, the runs of each side per row")
     parser.add_argument("--seed", type=int, default=0, help="our seed (simulate's)")
-    parser.add_argument(
-        "--their-seed", type=int, default=42, help="numpy's global seed, set before each of their calls"
-    )
     parser.add_argument("--json", type=Path, help="also write every number to this file")
     args = parser.parse_args(argv)
     algorithms = args.algorithms.split(",")
@@ -207,9 +204,7 @@ def main(argv: list[str] | None = None) -> int:
         "| CPU ratio | theirs accuracy | ours accuracy | ours - theirs (95%) |"
     )
     print("|---|---|---|---|---|---|---|---|---|")
-    rows = measure(
-        module, args.datasets.split(","), args.budgets.split(","), algorithms, args.runs, args.seed, args.their_seed
-    )
+    rows = measure(module, args.datasets.split(","), args.budgets.split(","), algorithms, args.runs, args.seed)
     if args.json is not None:
         args.json.write_text(
             json.dumps(

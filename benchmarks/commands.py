@@ -23,11 +23,13 @@ measured by ``process_memory.run_measured`` for the peak PSS of the tree.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import resource
 import statistics
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from benchmarks.process_memory import run_measured, run_timed, simulate_command
@@ -83,37 +85,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--numpy-too", action="store_true", help=f"each way again with {ENVIRONMENT}=0 (numpy alone), and the ratios"
     )
+    parser.add_argument("--no-simulate", action="store_true", help="W7 through reproduce only")
     args = parser.parse_args(argv)
     grid, algorithms = ("table", ",".join(W7_ALGORITHMS)) if args.workload == "w7" else ("paper", W107_ALGORITHMS)
     with tempfile.TemporaryDirectory() as folder:  # a fresh output folder each time: no cache
-        commands = [
-            [_reproduce(Path(folder) / str(n), grid, algorithms, args.runs, args.workers)]
-            for n in range(args.repeat + args.memory)
-        ]
-        _way(f"{args.workload.upper()} by reproduce", commands, args.repeat, args.memory, args.numpy_too)
-    if args.workload == "w7":
+        passes = itertools.count()
+
+        def reproduce() -> list[list[str]]:
+            return [_reproduce(Path(folder) / str(next(passes)), grid, algorithms, args.runs, args.workers)]
+
+        _way(f"{args.workload.upper()} by reproduce", reproduce, args.repeat, args.memory, args.numpy_too)
+    if args.workload == "w7" and not args.no_simulate:
         simulates = [
             simulate_command(dataset.name, "all", TABLE_BUDGETS, args.runs, args.workers)
             for dataset in shipped_datasets()
         ]
-        _way(
-            "W7 by 11 simulate calls",
-            [simulates] * (args.repeat + args.memory),
-            args.repeat,
-            args.memory,
-            args.numpy_too,
-        )
+        _way("W7 by 11 simulate calls", lambda: simulates, args.repeat, args.memory, args.numpy_too)
     return 0
 
 
-def _way(way: str, commands: list[list[list[str]]], repeat: int, memory: bool, numpy_too: bool) -> None:
-    """Measure one way (*repeat* timed passes, then one sampled with *memory*), and with *numpy_too* numpy alone."""
-    measured = [_measure(one) for one in commands[:repeat]]
-    _report(way, measured, _measure(commands[-1], True) if memory else None)
+def _way(way: str, commands: Callable[[], list[list[str]]], repeat: int, memory: bool, numpy_too: bool) -> None:
+    """Measure one way: *repeat* timed passes (each pass's *commands*), one sampled with *memory*, and with
+    *numpy_too* *repeat* more passes with the compiled passes off and the ratios."""
+    measured = [_measure(commands()) for _ in range(repeat)]
+    _report(way, measured, _measure(commands(), True) if memory else None)
     if numpy_too:
         os.environ[ENVIRONMENT] = "0"  # the commands' environment (process_memory.user_environment) reads it
         try:
-            alone = [_measure(one) for one in commands[:repeat]]
+            alone = [_measure(commands()) for _ in range(repeat)]
         finally:
             del os.environ[ENVIRONMENT]
         _report(f"{way}, numpy alone", alone, None)
