@@ -3,9 +3,9 @@
 Each :class:`Case` is a kind of mistake, the words after ``python -m sysrs_ref``, the files it needs (created
 in an empty folder beside the :data:`BASE_FILES`, which every case has), the commands run first (a live
 session to act on), and a fragment of the message it must print. tests/cli/test_bad_inputs.py runs every case;
-:func:`render` runs them too and writes docs/bad-inputs.md from the messages they really print:
+:func:`render` runs them too and writes docs/appendix/bad-inputs.md from the messages they really print:
 
-    python -m tests.bad_inputs > docs/bad-inputs.md
+    python -m tests.bad_inputs > docs/appendix/bad-inputs.md
 """
 
 from __future__ import annotations
@@ -661,7 +661,7 @@ def _file(name: str, content: str | bytes) -> str:
         return f"{_code(name)} (empty)"
     if isinstance(content, str) and len(content) <= 60 and "`" not in content:
         return f"{_code(name)} = {_code(content.replace(chr(10), chr(92) + 'n'))}"
-    return f"{_code(name)} = {len(content):,} bytes made by [bad_inputs.py](../tests/bad_inputs.py)"
+    return f"{_code(name)} = {len(content):,} bytes made by [bad_inputs.py](../../tests/bad_inputs.py)"
 
 
 def _command(case: Case) -> str:
@@ -673,22 +673,22 @@ def _command(case: Case) -> str:
     return "<br>".join(shown)
 
 
-HEADER = """# Bad inputs: what each mistake prints
+HEADER = """# Appendix: bad inputs, what each mistake prints
 
 Every mistake a user can make on the command line ends the same way: exit
 status 2 and **one line** on stderr saying what is wrong (`error: ...`, or
 for a mistake in the command line itself the usage line ending in `(see
---help)`), never a traceback ([exit statuses](cli.md#exit-statuses)). The
+--help)`), never a traceback ([exit statuses](../cli.md#exit-statuses)). The
 table shows one command per kind of mistake and the line it prints.
 
 This page is generated from the cases of
-[tests/bad_inputs.py](../tests/bad_inputs.py), with the messages the
+[tests/bad_inputs.py](../../tests/bad_inputs.py), with the messages the
 commands really print, by the command `python -m tests.bad_inputs >
-docs/bad-inputs.md`; tests/cli/test_bad_inputs.py runs every case and fails
+docs/appendix/bad-inputs.md`; tests/cli/test_bad_inputs.py runs every case and fails
 when this page differs from a fresh rendering. Each command runs in a folder holding `tiny.csv` (the
-4 x 6 matrix of [data/fixtures/tiny_matrix.csv](../data/fixtures/tiny_matrix.csv)),
+4 x 6 matrix of [data/fixtures/tiny_matrix.csv](../../data/fixtures/tiny_matrix.csv)),
 `long.csv` (the same scores as a long .csv,
-[data/fixtures/tiny_long.csv](../data/fixtures/tiny_long.csv)), `models.txt`
+[data/fixtures/tiny_long.csv](../../data/fixtures/tiny_long.csv)), `models.txt`
 (a, b, c) and `queries.txt` (q1 to q4); the files a case adds, and the
 commands run before it, are listed under its command.
 
@@ -725,7 +725,7 @@ Beyond the arguments and files, three things end the same way:
 
 
 def render() -> str:
-    """docs/bad-inputs.md: the table of every case, with the message it really prints."""
+    """docs/appendix/bad-inputs.md: the table of every case, with the message it really prints."""
     rows = ["| kind | command | message |", "|---|---|---|"]
     for case in CASES:
         with tempfile.TemporaryDirectory() as name:

@@ -1,5 +1,5 @@
 """Every kind of bad input in tests/bad_inputs.py: exit status 2, one line on stderr, no traceback; and the
-documentation page made from them (docs/bad-inputs.md) is up to date."""
+documentation page made from them (docs/appendix/bad-inputs.md) is up to date."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from sysrs_ref.cli._main import COMMANDS
 from tests.bad_inputs import CASES, Case, prepare, render
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGE = ROOT / "docs" / "bad-inputs.md"
+PAGE = ROOT / "docs" / "appendix" / "bad-inputs.md"
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.kind for case in CASES])
@@ -38,7 +38,7 @@ def test_the_table_covers_every_subcommand_with_at_least_sixty_kinds() -> None:
 
 
 def test_the_page_is_a_fresh_rendering() -> None:
-    """docs/bad-inputs.md is what `python -m tests.bad_inputs > docs/bad-inputs.md` writes now."""
+    """docs/appendix/bad-inputs.md is what `python -m tests.bad_inputs > docs/appendix/bad-inputs.md` writes now."""
     assert PAGE.read_text(encoding="utf-8") == render(), (
-        "docs/bad-inputs.md is out of date: run `python -m tests.bad_inputs > docs/bad-inputs.md`"
+        "docs/appendix/bad-inputs.md is out of date: run `python -m tests.bad_inputs > docs/appendix/bad-inputs.md`"
     )

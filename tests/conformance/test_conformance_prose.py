@@ -33,7 +33,7 @@ DATA_KEYED = {"law", "top_m_law"}
 
 def pages(root: Path = ROOT) -> dict[str, str]:
     """The pages an implementer reads, by name."""
-    names = ("contracts.md", "conformance.md", "implementing.md")
+    names = ("contracts.md", "conformance.md")
     return {name: (root / "docs" / name).read_text(encoding="utf-8") for name in names}
 
 
