@@ -24,7 +24,7 @@ static void histogram(const double *rows, int64_t n_models, int64_t width, const
     }
     double low_guess = INFINITY, high_guess = -INFINITY;
     for (int64_t budget = 0; budget < n_budgets; budget++) {
-        /* as min() and max() of two floats in numba: a NaN guess is passed over */
+        /* a NaN guess compares false both ways, so it is passed over */
         low_guess = guess[budget] < low_guess ? guess[budget] : low_guess;
         high_guess = guess[budget] > high_guess ? guess[budget] : high_guess;
     }
