@@ -37,6 +37,7 @@ def test_the_table_covers_every_subcommand_with_at_least_sixty_kinds() -> None:
     assert {case.argv[0] for case in CASES if case.argv} >= set(COMMANDS)
 
 
+@pytest.mark.slow
 def test_the_page_is_a_fresh_rendering() -> None:
     """docs/appendix/bad-inputs.md is what `python -m tests.bad_inputs > docs/appendix/bad-inputs.md` writes now."""
     assert PAGE.read_text(encoding="utf-8") == render(), (

@@ -35,6 +35,7 @@ PERCENT = {"ucbe-lrf": 2}
 """The budget (percent) of select's JSON test, 12 unless named: UCB-E-LRF fits its ensemble every 32 evaluations."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("algorithm", list(ALGORITHMS))
 def test_select_json_every_algorithm(capsys: pytest.CaptureFixture[str], gsm: str, algorithm: str) -> None:
     percent = PERCENT.get(algorithm, 12)

@@ -42,6 +42,7 @@ def _run(words: list[str], stdout: IO[str]) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
 @pytest.mark.parametrize("words", COMMANDS, ids=" ".join)
 def test_a_full_disk_is_one_line_and_status_2(words: list[str]) -> None:
@@ -67,6 +68,7 @@ def test_a_closed_stdout_is_refused_before_anything_runs(words: list[str]) -> No
     assert done.stderr.splitlines() == ["error: stdout is closed, so no output could be written: nothing was run"]
 
 
+@pytest.mark.slow
 def test_a_reader_that_stops_still_ends_quietly() -> None:
     """``| head -1``: the reader closes the pipe; the command stops with status 0 and says nothing."""
     process = subprocess.Popen(

@@ -66,6 +66,7 @@ def test_exact_refusals_are_one_line(capsys: pytest.CaptureFixture[str], args: l
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_exact_top_m(capsys: pytest.CaptureFixture[str]) -> None:
     """--top-m M: the engine's exact top-M error; SAR and SySAR run with m = M."""
     from fractions import Fraction

@@ -86,6 +86,7 @@ def folder() -> Iterator[Path]:
 # -- score matrices: .npy, .npz, .csv ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::SyntaxWarning")  # numpy parses random headers
 @fuzz(200)
 @given(npy_files())
@@ -104,6 +105,7 @@ def _packed(matrix: list[list[float]]) -> bytes:
 PACKED = {"bits": _packed([[1.0, 0.0, 1.0], [0.0, 0.0, 1.0]]), "float64": _packed([[0.5, 1.0, 0.0], [0.25, 0.0, 1.0]])}
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::SyntaxWarning")
 @fuzz(200)
 @given(
@@ -118,6 +120,7 @@ def test_npz_files(data: bytes, encoding: str) -> None:
         answered_or_refused(lambda: read_packed(tmp / "m.npz", encoding, (2, 3)))  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 @fuzz(200)
 @given(csv_texts())
 def test_csv_files(text: str) -> None:
@@ -164,6 +167,7 @@ def _use(directory: Path, readonly: bool) -> None:
             session.record(*pending[0], 1)
 
 
+@pytest.mark.slow
 @fuzz(150)
 @given(jsonl_texts(RECORDS), st.booleans())
 def test_live_logs(log: str, readonly: bool) -> None:
@@ -174,6 +178,7 @@ def test_live_logs(log: str, readonly: bool) -> None:
         answered_or_refused(lambda: _use(tmp / "run", readonly))
 
 
+@pytest.mark.slow
 @fuzz(150)
 @given(json_texts(json.loads(CONFIG)), st.booleans())
 def test_live_configurations(config: str, readonly: bool) -> None:
@@ -204,6 +209,7 @@ def _start(tmp: Path, name: str) -> None:
     Session.create(tmp / "run", models, QUERIES, budget="50%", seed=0).close()
 
 
+@pytest.mark.slow
 @fuzz(150)
 @given(json_texts({"models": MODELS, "queries": QUERIES}), st.sampled_from(["ids.json", "ids.txt"]))
 def test_live_id_files(text: str, name: str) -> None:
@@ -264,6 +270,7 @@ def _mutated_file(data: st.DataObject, path: Path) -> bytes:
     return out.getvalue()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(HARNESSES))
 @fuzz(80)
 @given(data=st.data())
@@ -529,6 +536,7 @@ def test_every_subcommand_is_fuzzed() -> None:
     assert {*FUZZED, "live"} == set(COMMANDS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", sorted(FUZZED))
 @fuzz(40)
 @given(data=st.data())
@@ -559,6 +567,7 @@ def test_subcommands_writing_to_a_full_or_closed_stdout(
         assert status in (0, 1) and "could not be written" not in err
 
 
+@pytest.mark.slow
 @fuzz(120)
 @given(st.sampled_from(["init", "next", "record", "status", "stop", ""]), argument_lists(LIVE, max_size=8))
 def test_live_arguments(workspace: Path, action: str, words: list[str]) -> None:
@@ -566,6 +575,7 @@ def test_live_arguments(workspace: Path, action: str, words: list[str]) -> None:
     check_answer("live", status, err)
 
 
+@pytest.mark.slow
 @fuzz(60)
 @given(
     st.lists(

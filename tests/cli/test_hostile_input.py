@@ -501,6 +501,7 @@ INTEGER_CALLS: dict[str, Callable[[Callable[[int], Any]], object]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(INTEGER_CALLS))
 @given(data=st.data())
 def test_numpy_integers_are_accepted_wherever_ints_are(name: str, data: st.DataObject) -> None:

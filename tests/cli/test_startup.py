@@ -144,6 +144,7 @@ def defining_module(name: str, obj: object) -> str:
     return found[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("package", [sysrs_ref, sysrs_ref.algorithms, sysrs_ref.live], ids=lambda p: p.__name__)
 def test_every_public_name_is_the_object_of_its_defining_module(package: ModuleType) -> None:
     assert sorted(set(package.__all__)) == sorted(package.__all__)

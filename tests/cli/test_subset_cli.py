@@ -63,6 +63,7 @@ def test_select_subset_refusals() -> None:
         select_subset(SCORES, "kmeans-irt", 3, dim=5, irt=fit_irt(SCORES, 2, epochs=20))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", SUBSET_METHODS)
 def test_cli_json(method: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "s.npy"

@@ -518,6 +518,7 @@ def _reply(family: str) -> dict[str, Any]:
 FILE_SCHEMA: dict[str, Any] = json.loads((COMMITTED / "schema.json").read_text())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", FAMILIES)
 def test_both_validators_accept_every_committed_vectors_file(family: str) -> None:
     document = _committed(family)
@@ -539,6 +540,7 @@ def test_both_validators_accept_every_expected_output_as_a_reply(family: str) ->
         assert _standard_accepts(reply, schema), case["id"]
 
 
+@pytest.mark.slow
 @settings(max_examples=150)
 @given(st.sampled_from(FAMILIES).flatmap(lambda family: st.tuples(st.just(family), json_mutations(_small(family)))))
 def test_mutated_vectors_files_are_judged_alike(mutation: tuple[str, tuple[str, object]]) -> None:
@@ -547,6 +549,7 @@ def test_mutated_vectors_files_are_judged_alike(mutation: tuple[str, tuple[str, 
     assert (mine is None) == _standard_accepts(document, FILE_SCHEMA), (family, what, mine)
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(st.sampled_from(FAMILIES).flatmap(lambda family: st.tuples(st.just(family), json_mutations(_reply(family)))))
 def test_mutated_replies_are_judged_alike(mutation: tuple[str, tuple[str, object]]) -> None:

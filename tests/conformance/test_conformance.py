@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "data" / "vectors"
 
 
+@pytest.mark.slow
 def test_committed_vectors_are_a_fresh_generation(tmp_path: Path) -> None:
     """No silent drift: regenerating gives the committed bytes (run `python -m sysrs_ref vectors --out data/vectors`)."""
     write_vectors(tmp_path)
@@ -91,6 +92,7 @@ def test_the_vectors_cover_the_corners() -> None:
     assert all("top_m_error" in c["expected"] for c in answered["exact"] if c["input"]["algorithm"] in ("sar", "sysar"))
 
 
+@pytest.mark.slow
 def test_the_reference_adapter_conforms(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["conform", "--reference", "--json", "--timeout", "300"]) == 0  # a hang-guard: cases take < 2 s
     report = json.loads(capsys.readouterr().out)
@@ -167,6 +169,7 @@ def test_runner_crash_is_reported_and_the_rest_still_run(tmp_path: Path, capsys:
     assert report["families"]["budgets"]["unsupported"] == 4
 
 
+@pytest.mark.slow
 def test_runner_timeout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     body = """
     if case_id == "budget-8pct-K450-L541":
@@ -217,6 +220,7 @@ def test_runner_text_report_and_user_mistakes(tmp_path: Path, capsys: pytest.Cap
         assert message in err and "Traceback" not in err, (argv, err)
 
 
+@pytest.mark.slow
 def test_vectors_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["vectors", "--out", str(tmp_path / "v"), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)

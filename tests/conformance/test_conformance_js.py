@@ -61,6 +61,7 @@ def test_the_selection_is_what_sysrs_js_implements() -> None:
     assert all(refusals.values()), refusals  # selected too: sysrs.js must answer each with its kind
 
 
+@pytest.mark.slow
 def test_sysrs_js_passes_every_selected_case(node: str, capsys: pytest.CaptureFixture[str]) -> None:
     status, report = conform(node, capsys)
     assert report["failures"] == []
@@ -76,6 +77,7 @@ OUTCOME = re.compile(r"^(chosen|spent|ranking\[\d+\]|batches\S*): expected ")
 SCHEDULE = re.compile(r"^(n_k\[\d+\]|paper_n_k\[\d+\]|spend|capped): expected ")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mutant", ["ties-by-index", "schedule-floor"])
 def test_a_subtly_wrong_implementation_is_caught(
     node: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, mutant: str

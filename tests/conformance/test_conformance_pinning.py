@@ -104,6 +104,7 @@ def _ids(report: dict[str, Any]) -> set[str]:
     return {failure["id"] for failure in report["failures"]}
 
 
+@pytest.mark.slow
 def test_a_float64_implementation_fails_exactly_the_exactness_cases(capsys: pytest.CaptureFixture[str]) -> None:
     report, text = _conform(capsys, "float64")
     assert _ids(report) == {case["id"] for _, case in _tagged("exactness")}
@@ -111,6 +112,7 @@ def test_a_float64_implementation_fails_exactly_the_exactness_cases(capsys: pyte
     assert "rule (exactness)" in text and "why: " in text
 
 
+@pytest.mark.slow
 def test_ties_by_row_index_fail_the_ties_cases(capsys: pytest.CaptureFixture[str]) -> None:
     report, text = _conform(capsys, "ties-by-index", "--family", "algorithms")
     ties = {case["id"] for _, case in _tagged("ties")}
@@ -120,6 +122,7 @@ def test_ties_by_row_index_fail_the_ties_cases(capsys: pytest.CaptureFixture[str
     assert "rule (ties)" in text and "arm priority" in text
 
 
+@pytest.mark.slow
 def test_floor_in_the_schedule_fails_schedules_and_phased_algorithms(capsys: pytest.CaptureFixture[str]) -> None:
     report, _ = _conform(capsys, "schedule-floor", "--family", "schedules", "--family", "algorithms")
     assert report["families"]["schedules"]["fail"] == 42
@@ -132,6 +135,7 @@ def test_floor_in_the_schedule_fails_schedules_and_phased_algorithms(capsys: pyt
     assert all(i.startswith(phased) for i, f in failing.items() if f["family"] == "algorithms")
 
 
+@pytest.mark.slow
 def test_overspending_by_one_is_a_budget_violation(capsys: pytest.CaptureFixture[str]) -> None:
     report, text = _conform(capsys, "overspend", "--family", "algorithms")
     answered = [
@@ -143,6 +147,7 @@ def test_overspending_by_one_is_a_budget_violation(capsys: pytest.CaptureFixture
     assert "budget violation:" in text
 
 
+@pytest.mark.slow
 def test_sar_with_m_for_m_prime_fails_the_sar_m_prime_cases(capsys: pytest.CaptureFixture[str]) -> None:
     report, text = _conform(capsys, "sar-m", "--family", "algorithms", "--case", "sar-*", "--case", "sysar-*")
     assert report["failed"] == 14
@@ -150,6 +155,7 @@ def test_sar_with_m_for_m_prime_fails_the_sar_m_prime_cases(capsys: pytest.Captu
     assert "rule (sar-m-prime)" in text and "m' = m minus the models accepted so far" in text
 
 
+@pytest.mark.slow
 def test_a_refusal_answered_with_an_output_fails(capsys: pytest.CaptureFixture[str]) -> None:
     report, text = _conform(
         capsys,
@@ -181,6 +187,7 @@ def test_the_guide_counts_cases_by_family_and_tag() -> None:
         assert {tag: int(cell) for tag, cell in zip(tags, cells[2:], strict=True) if cell} == dict(counts), family
 
 
+@pytest.mark.slow
 def test_ucb_indices_rounded_to_float64_fail_too(capsys: pytest.CaptureFixture[str]) -> None:
     """Exact sums are not enough: an index rounded to a double (float(mean) + sqrt(a / N)) fails these cases."""
     report, text = _conform(capsys, "float64-indices", "--family", "algorithms")
@@ -190,6 +197,7 @@ def test_ucb_indices_rounded_to_float64_fail_too(capsys: pytest.CaptureFixture[s
     assert "rule (exactness)" in text
 
 
+@pytest.mark.slow
 def test_schema_json_holds_the_reply_schemas_and_the_reference_replies_meet_them() -> None:
     """An outside implementer can validate replies with schema.json alone: $defs/reply-<family>."""
     jsonschema = pytest.importorskip("jsonschema")  # a dev dependency: always there in the suite

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from hypothesis import given
 
 import sysrs_ref._fixed_order as fixed_order
@@ -96,6 +97,7 @@ def test_matmul_is_numpy_einsum(a: FloatArray, b: FloatArray) -> None:
     assert fixed_order.dot(a, a) == float(np.einsum("i,i->", a.ravel(), a.ravel()))
 
 
+@pytest.mark.slow
 @given(well_conditioned_systems())
 def test_solve_solves(system: tuple[FloatArray, FloatArray]) -> None:
     matrix, rhs = system
@@ -127,6 +129,7 @@ def test_householder_qr_is_a_qr(matrix: FloatArray, column: FloatArray) -> None:
     assert np.allclose(r.T @ qtb[:cols], matrix.T @ b, rtol=1e-8, atol=1e-7 * scale)  # R' (Q'b) = A'b
 
 
+@pytest.mark.slow
 @given(tall_matrices())
 def test_svd_is_an_svd(matrix: FloatArray) -> None:
     u, s, v = fixed_order.svd(matrix)

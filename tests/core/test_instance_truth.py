@@ -5,12 +5,14 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
+import pytest
 from hypothesis import given, strategies as st
 
 from sysrs_ref import Instance, ScoreLike, as_score
 from tests.strategies import matrices
 
 
+@pytest.mark.slow
 @given(matrices(max_models=6, max_queries=8))
 def test_means_are_exact_fraction_averages(rows: list[list[object]]) -> None:
     inst = Instance(rows)  # type: ignore[arg-type]
@@ -21,6 +23,7 @@ def test_means_are_exact_fraction_averages(rows: list[list[object]]) -> None:
         assert all(Fraction(n, inst.denominator) == s for n, s in zip(row, exact[i], strict=True))
 
 
+@pytest.mark.slow
 @given(matrices(max_models=6, max_queries=8))
 def test_best_tiers_ties_and_order(rows: list[list[object]]) -> None:
     inst = Instance(rows)  # type: ignore[arg-type]
@@ -36,6 +39,7 @@ def test_best_tiers_ties_and_order(rows: list[list[object]]) -> None:
     assert all(inst.is_best(m) == (m in inst.best) for m in range(inst.n_models))
 
 
+@pytest.mark.slow
 @given(matrices(max_models=5, max_queries=5), st.data())
 def test_permuted_moves_rows(rows: list[list[object]], data: st.DataObject) -> None:
     inst = Instance(rows)  # type: ignore[arg-type]

@@ -30,6 +30,7 @@ def _long_csv(spellings: list[str]) -> str:
     return out.getvalue()
 
 
+@pytest.mark.slow
 @given(st.lists(score_spellings(), min_size=2, max_size=12).filter(lambda found: len(found) % 2 == 0))
 def test_convert_live_record_and_csv_files_accept_the_same_spellings(found: list[tuple[str, Fraction]]) -> None:
     """Each spelling means the same exact score to convert --from long-csv, live record and a .csv matrix."""

@@ -20,6 +20,7 @@ from sysrs_ref.stochastic import NOISE_RANGE, StochasticDraw, StochasticInstance
 from tests.strategies import ALGORITHM_NAMES, stochastic_draws_for, stochastic_instances
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(stochastic_instances(floats=True) | stochastic_instances(), st.data())
 def test_the_reference_rule_and_the_thresholds_agree(instance: StochasticInstance, data: st.DataObject) -> None:
@@ -131,6 +132,7 @@ def test_numpy_noise_is_the_top_53_bits_of_each_64_bit_output() -> None:
     assert [u for row in drawn.noise for u in row] == raw.tolist()
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_point_masses_give_exactly_the_deterministic_runs(data: st.DataObject) -> None:
@@ -144,6 +146,7 @@ def test_point_masses_give_exactly_the_deterministic_runs(data: st.DataObject) -
     assert select(stochastic, budget, algorithm, draw=drawn) == select(matrix, budget, algorithm, draw=drawn.draw)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(stochastic_instances(), st.data())
 def test_a_stochastic_run_is_the_run_on_the_realised_matrix(instance: StochasticInstance, data: st.DataObject) -> None:
@@ -219,6 +222,7 @@ def test_bad_noise_and_draws_are_refused() -> None:
         select(instance, 2, "ucbe-lrf")
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(stochastic_instances() | stochastic_instances(floats=True))
 def test_degenerate_means_every_law_is_one_point(instance: StochasticInstance) -> None:

@@ -34,6 +34,7 @@ def brute_force(ranking: tuple[int, ...], instance: Instance, m: int) -> tuple[i
 tied_instances = instances(min_models=2, max_models=6, max_queries=3, kind="binary")
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(tied_instances, st.data())
 def test_direct_tie_rule_equals_brute_force(instance: Instance, data: st.DataObject) -> None:
@@ -44,6 +45,7 @@ def test_direct_tie_rule_equals_brute_force(instance: Instance, data: st.DataObj
     assert (got.identification, got.ranking, got.per_rank) == brute_force(ranking, instance, m)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(tied_instances, st.data())
 def test_metric_bounds(instance: Instance, data: st.DataObject) -> None:
@@ -66,6 +68,7 @@ def test_every_consistent_ranking_scores_zero(instance: Instance, data: st.DataO
         assert topm_errors(true, instance, m).per_rank == 0
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(tied_instances, st.data())
 def test_vectorized_counts_are_the_sums_of_the_reference(instance: Instance, data: st.DataObject) -> None:

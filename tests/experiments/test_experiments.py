@@ -170,6 +170,7 @@ def test_an_interruption_keeps_every_finished_cell(tmp_path: Path, data: list[Da
     assert list(cells(data, configs, GRID, 10, 0, cache)) == list(cells(data, configs, GRID, 10, 0, whole))
 
 
+@pytest.mark.slow
 def test_worker_processes_give_the_same_cells(tmp_path: Path, data: list[Dataset]) -> None:
     inline, pooled, configs = Cache(tmp_path / "a"), Cache(tmp_path / "b"), paper_configs()
     run_cells(plan(data, configs, GRID, 12, 5, inline)[0], inline, GRID)
@@ -177,6 +178,7 @@ def test_worker_processes_give_the_same_cells(tmp_path: Path, data: list[Dataset
     assert list(cells(data, configs, GRID, 12, 5, inline)) == list(cells(data, configs, GRID, 12, 5, pooled))
 
 
+@pytest.mark.slow
 def test_a_dask_cluster_gives_the_same_cells(tmp_path: Path, data: list[Dataset]) -> None:
     import distributed  # the dev extra installs it: a missing Dask fails this test, it is not skipped
 

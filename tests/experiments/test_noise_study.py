@@ -131,6 +131,7 @@ def test_the_advantage_is_the_paired_difference(study: NoiseStudy) -> None:
             assert difference == Fraction(only_sysrs - only_sr, QUICK.runs) and se >= 0
 
 
+@pytest.mark.slow
 def test_the_files_hold_the_simulations_numbers(study: NoiseStudy, tmp_path: Path) -> None:
     files, note = write_noise_outputs(tmp_path, study)
     assert [path.name for path in files] == list(NOISE_FILES) and note == "figure: noise_study.png"

@@ -41,6 +41,7 @@ def load(outcome: ReproduceOutcome) -> dict[str, Any]:
     return payload
 
 
+@pytest.mark.slow
 def test_files(done: tuple[Path, ReproduceOutcome]) -> None:
     _, outcome = done
     names = {path.name for path in outcome.files}

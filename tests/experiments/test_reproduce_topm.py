@@ -49,6 +49,7 @@ def done(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, ReproduceOutco
     return data, outcome
 
 
+@pytest.mark.slow
 def test_files_and_configurations(done: tuple[Path, ReproduceOutcome]) -> None:
     _, outcome = done
     names = {path.name for path in outcome.files}

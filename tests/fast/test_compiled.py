@@ -41,6 +41,7 @@ pytestmark = pytest.mark.skipif(
 FloatArray = npt.NDArray[np.float64]
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(instances(max_models=5, max_queries=9), st.booleans(), st.data())
 def test_ucb_keys_are_numpys(instance: Instance, synchronized: bool, data: st.DataObject) -> None:
@@ -61,6 +62,7 @@ def test_ucb_keys_are_numpys(instance: Instance, synchronized: bool, data: st.Da
     assert np.array_equal(fast.keys, plain.keys)
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(instances(max_models=5, min_queries=3, max_queries=9), st.booleans(), st.data())
 def test_both_backends_leave_the_same_cuts_to_exact_resolution(
@@ -99,6 +101,7 @@ def _cut_and_resolved(runs: Runs, pulls: npt.NDArray[np.intp]) -> tuple[npt.NDAr
     return cells, sorted(resolved)
 
 
+@pytest.mark.slow
 @settings(max_examples=400)
 @given(nonincreasing_keys(), st.booleans())
 def test_ucb_select_finds_the_order_statistics(
@@ -159,6 +162,7 @@ def test_prefix_at_is_numpys(instance: Instance, synchronized: bool, data: st.Da
     assert fast.dtype == plain.dtype and np.array_equal(fast, plain)
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(fast_cases(("sr", "sysrs", "us", "syus", "ucbe", "syucbe", "sar", "sysar")))
 def test_every_kernel_gives_numpys_outcome(case: tuple[Instance, str, tuple[int, ...], DrawBatch]) -> None:

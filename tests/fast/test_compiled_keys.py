@@ -28,6 +28,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(truncation_cases())
 def test_rows_made_as_far_as_the_cuts_reach_cut_as_whole_rows(case: TruncationCase) -> None:
@@ -71,6 +72,7 @@ def test_rows_made_as_far_as_the_cuts_reach_cut_as_whole_rows(case: TruncationCa
     assert np.array_equal(view.keys, whole.keys[-1]) and np.array_equal(view.prefix, whole.prefix[-1])
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(truncation_cases())
 def test_ucb_outcomes_run_by_run_are_numpys(case: TruncationCase) -> None:

@@ -44,6 +44,7 @@ def assert_same_as_reference(table: ScoreTable, name: str, budgets: tuple[int, .
     return fast.exact_decisions
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("backend")
 @settings(max_examples=300)
 @given(fast_cases(FAST_HERE), st.booleans())
@@ -53,6 +54,7 @@ def test_fast_equals_reference(case: tuple[Instance, str, tuple[int, ...], DrawB
     assert_same_as_reference(score_table(instance, prefer_float=prefer_float), name, budgets, draws)
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(
     instances(max_models=5, max_queries=12),
@@ -113,6 +115,7 @@ def test_near_tie_below_float_resolution_is_decided_exactly() -> None:
     assert_same_as_reference(table, "sysrs", (9,), draws)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dataset", ["math", "narrative_qa", "commonsense"])
 @pytest.mark.parametrize("name", FAST_HERE)
 def test_real_matrices(dataset: str, name: str) -> None:

@@ -70,6 +70,7 @@ def test_audit_mode_resolves_everything_exactly(problem: UcbProblem, tolerance: 
     assert chosen.ranking is None and np.array_equal(chosen.chosen, fast.chosen)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("backend")
 @settings(max_examples=300)
 @given(
@@ -311,6 +312,7 @@ def test_extreme_exploration_falls_back_to_the_reference() -> None:
         assert_same(fast, reference_kernel("syucbe")(score_table(instance), (3, 5, 9), draws, True, Exploration(a)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("dataset", "percents"), [("gsm", (1, 2, 4)), ("narrative_qa", (2, 5, 8)), ("math", (2, 5, 8))]
 )

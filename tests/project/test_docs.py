@@ -82,6 +82,7 @@ def test_every_fence_says_whether_it_runs(page: Path) -> None:
             assert fence.body.lstrip().startswith("$ "), f"{fence.where}: a console block starts with '$ '"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", [p for p in PAGES if any(f.language == "pycon" for f in fences(p))], ids=page_id)
 def test_pycon_blocks_run(page: Path, scratch: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(scratch)
@@ -100,6 +101,7 @@ def test_pycon_blocks_run(page: Path, scratch: Path, monkeypatch: pytest.MonkeyP
     assert runner.failures == 0, "".join(report)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", [p for p in PAGES if any(f.language == "console" for f in fences(p))], ids=page_id)
 def test_console_blocks_run(page: Path, scratch: Path) -> None:
     env = {key: value for key, value in os.environ.items() if key != "SYSRS_DATA"}

@@ -166,6 +166,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+@pytest.mark.slow
 def test_no_import_cycle() -> None:
     cycles = _cycles(_module_graph())
     assert not cycles, "import cycles (break each one; imports in functions count too): " + "; ".join(

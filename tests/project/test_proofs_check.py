@@ -34,6 +34,7 @@ def results() -> Results:
     return [(claim, claim.run(), 0.0) for claim in all_claims()]
 
 
+@pytest.mark.slow
 def test_every_claim_has_its_expected_status(results: Results) -> None:
     wrong = {c.id: (o.status.value, c.expected.value, o.detail) for c, o, _ in results if o.status != c.expected}
     assert wrong == {}
@@ -171,6 +172,7 @@ def test_json_records_of_every_claim(results: Results) -> None:
         json.dumps(record)
 
 
+@pytest.mark.slow
 def test_subprocess_json_contract() -> None:
     # the command line end to end on two claims (the fixture above runs every claim in-process)
     done = subprocess.run(
