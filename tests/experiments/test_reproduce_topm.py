@@ -63,6 +63,7 @@ def test_files_and_configurations(done: tuple[Path, ReproduceOutcome]) -> None:
     assert (outcome.computed, outcome.cached) == (2 * 2 + 2 * 4, 0)  # 2 datasets x (2 main + 4 top-m cells)
 
 
+@pytest.mark.slow
 def test_numbers_equal_simulate(done: tuple[Path, ReproduceOutcome]) -> None:
     """Every dataset, configuration and m: the study's errors are simulate's, same seed and budgets."""
     _, outcome = done

@@ -35,6 +35,7 @@ def assert_same_as_reference(table: ScoreTable, name: str, budgets: tuple[int, .
     return fast.exact_decisions
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(instances(max_models=6, max_queries=6), st.sampled_from(sorted(SYNCHRONIZED)), st.booleans(), st.data())
 def test_fast_equals_reference(instance: Instance, name: str, prefer_float: bool, data: st.DataObject) -> None:
@@ -77,6 +78,7 @@ def test_gap_tie_below_float_resolution_is_decided_exactly() -> None:
     assert_same_as_reference(table, "sysar", (12,), draws, 2)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dataset", ["math", "narrative_qa"])
 @pytest.mark.parametrize("name", sorted(SYNCHRONIZED))
 def test_real_matrices(dataset: str, name: str) -> None:

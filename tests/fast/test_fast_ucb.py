@@ -37,6 +37,7 @@ def assert_same(fast: Chunk, ref: Chunk) -> None:
     assert np.array_equal(fast.spent, ref.spent)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("backend")
 @settings(max_examples=300)
 @given(ucb_problems())
@@ -48,6 +49,7 @@ def test_fast_equals_reference(problem: UcbProblem) -> None:
     assert chosen.ranking is None and np.array_equal(chosen.chosen, expected.chosen)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("backend")
 @settings(max_examples=150)
 @given(ucb_problems(kind="binary", max_queries=20, a=Fraction(1)) | ucb_problems(kind="coarse", max_queries=12))
@@ -57,6 +59,7 @@ def test_exact_index_ties_on_binary_and_coarse_scores(problem: UcbProblem) -> No
     assert_same(ucb_outcomes(score_table(instance), budgets, draws, a), reference(problem))
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("backend")
 @settings(max_examples=150)
 @given(ucb_problems(kind="binary", max_queries=16, a=Fraction(1)) | ucb_problems(), st.sampled_from([2.0**-10, 0.125]))

@@ -201,6 +201,7 @@ def test_default_datasets_follow_sysrs_data(monkeypatch: pytest.MonkeyPatch, tmp
     assert [d.name for d in default_datasets()] == ["alpha", "bravo"]
 
 
+@pytest.mark.slow
 def test_datasets_command(tmp_path: Path) -> None:
     status, out, err = run_main("datasets", "--json")
     assert status == 0 and err == ""
@@ -224,6 +225,7 @@ def test_datasets_command(tmp_path: Path) -> None:
     assert status == 2 and "exists and is not a folder" in err
 
 
+@pytest.mark.slow
 def test_reproduce_and_the_table_use_the_shipped_benchmarks_by_default(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

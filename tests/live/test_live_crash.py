@@ -38,6 +38,7 @@ def _score(model: str, query: str) -> object:
     return INSTANCE.score(int(model[1:]), int(query[1:]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("algorithm", ["sysrs", "ucbe"])
 def test_any_durable_prefix_of_the_log_resumes_with_every_acknowledged_score(tmp_path: Path, algorithm: str) -> None:
     budget = 60

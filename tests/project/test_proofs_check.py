@@ -40,6 +40,7 @@ def test_every_claim_has_its_expected_status(results: Results) -> None:
     assert wrong == {}
 
 
+@pytest.mark.slow
 def test_registry_covers_the_paper(results: Results) -> None:
     ids = [c.id for c, _, _ in results]
     assert len(ids) == len(set(ids)) >= 30

@@ -43,6 +43,7 @@ def brute_distribution(instance: Instance, algorithm: str, budget: int, **params
     return {model: Fraction(c, total) for model, c in sorted(counts.items())}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("algorithm", ALGORITHM_NAMES)
 @settings(max_examples=40)
 @given(data=st.data())
@@ -60,6 +61,7 @@ CAPPED_ROWS: list[list[ScoreLike]] = [[1, 1, 0, Fraction(1, 2)], [Fraction(1, 2)
 CAPPED = Instance(CAPPED_ROWS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("algorithm", ALGORITHM_NAMES)
 @pytest.mark.parametrize("instance", [TIES, CAPPED], ids=["ties", "capped"])
 def test_every_budget_equals_brute_force(algorithm: str, instance: Instance) -> None:
@@ -167,6 +169,7 @@ def test_ucbe_k4_l7_binary_within_the_limit() -> None:
             assert enumeration_size(WORST[name], "ucbe", budget) <= DEFAULT_LIMIT
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("algorithm", "name", "budget"), SLOWEST)
 def test_worst_cases_are_enumerated_within_the_limit(algorithm: str, name: str, budget: int) -> None:
     """The slowest cases stay under the enumeration limit and give a law (their time: benchmarks/test_exact_speed.py)."""

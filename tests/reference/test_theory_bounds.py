@@ -34,6 +34,7 @@ def test_sr_error_is_below_the_sr_bound(case: tuple[Instance, int]) -> None:
     assert sr_bound(inst, budget).holds_for(exact_error(inst, "sr", budget))
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(instance_and_budget(max_models=2, max_queries=4), st.fractions(min_value=Fraction(1, 100), max_value=1))
 def test_ucbe_error_is_below_its_bound_for_admissible_a(case: tuple[Instance, int], share: Fraction) -> None:

@@ -62,6 +62,7 @@ def test_table_cli_json() -> None:
     assert gsm["mismatches"] == ["H3_prime"] and gsm["explained_by_paper_convention"] == ["H3_prime"]
 
 
+@pytest.mark.slow
 def test_table_cli_text_and_errors(exported: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hardness", "--table"]) == 0
     shipped = capsys.readouterr().out

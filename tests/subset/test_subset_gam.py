@@ -144,6 +144,7 @@ def test_zero_smoothing_is_the_unpenalised_regression_spline() -> None:
     assert fit.edf == pytest.approx(11.0, abs=1e-6)  # 1 + 5 + 5 free coefficients
 
 
+@pytest.mark.slow
 @settings(max_examples=25)
 @given(st.integers(2, 40), st.integers(1, 3), st.integers(0, 2**32 - 1), st.booleans())
 def test_centred_finite_and_small_n_safe(n: int, p: int, seed: int, rounded: bool) -> None:
@@ -188,6 +189,7 @@ def test_collinear_covariates_do_not_break_the_fit() -> None:
     assert np.allclose(fit.partial(np.column_stack([x[:, 0], 2.0 * x[:, 0] + 1.0])).sum(axis=0), 0.0, atol=1e-9)
 
 
+@pytest.mark.slow
 def test_deterministic() -> None:
     x, _, y = smooth_example(6, n=50)
     first, second = fit_gam(x, y), fit_gam(x, y)

@@ -39,6 +39,7 @@ def corr(a: FloatArray, b: FloatArray) -> float:
 # ---------------------------------------------------------------- recovery
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2])
 def test_recovers_unidimensional_2pl(seed: int) -> None:
     # 300 models x 200 questions. An ability is seen through 200 items of mean information
@@ -65,6 +66,7 @@ def test_recovers_unidimensional_2pl(seed: int) -> None:
     assert fit.report.gradient_norm < 1e-3 * abs(fit.report.objective)
 
 
+@pytest.mark.slow
 def test_recovers_three_dimensional_2pl_up_to_rotation() -> None:
     # D = 3: theta and alpha are only identified up to an orthogonal map, so compare what is
     # identified: the probabilities, and the latent subspace (true theta is a linear function of the

@@ -236,6 +236,7 @@ def test_bad_inputs_raise_documented_errors() -> None:
 # --- the full pipeline ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_metabench_pipeline_on_a_simulated_2pl() -> None:
     rng = np.random.default_rng(11)
     n_models, n_questions, k = 30, 150, 20

@@ -18,6 +18,7 @@ from tests.small_data import make_data_folder
 SETTINGS = SubsetSettings(seeds=2, splits=2, dims=(2,), sysrs_runs=20, seed=3, epochs=60, budgets=("10%", "30%"))
 
 
+@pytest.mark.slow
 def test_files_numbers_and_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = make_data_folder(tmp_path / "data")
     out = tmp_path / "out"
@@ -74,6 +75,7 @@ def test_files_numbers_and_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert json.loads((out / "subset_selection.json").read_text())["cells"] == document["cells"]
 
 
+@pytest.mark.slow
 def test_cli_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = make_data_folder(tmp_path / "data")
     base = [
