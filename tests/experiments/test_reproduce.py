@@ -60,6 +60,7 @@ def test_files(done: tuple[Path, ReproduceOutcome]) -> None:
     assert list(outcome.out.rglob("*.tmp")) == []
 
 
+@pytest.mark.slow
 def test_results_json_schema(done: tuple[Path, ReproduceOutcome]) -> None:
     _, outcome = done
     payload = load(outcome)

@@ -94,6 +94,7 @@ def test_numbers_equal_simulate(done: tuple[Path, ReproduceOutcome]) -> None:
                 ]
 
 
+@pytest.mark.slow
 def test_json_csv_and_cb(done: tuple[Path, ReproduceOutcome]) -> None:
     _, outcome = done
     study = outcome.top_m

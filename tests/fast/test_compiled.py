@@ -145,6 +145,7 @@ def test_ucb_select_is_the_numpy_cut_on_real_keys() -> None:
             assert np.array_equal(mine, numpys)
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(instances(max_models=5, max_queries=9, kind="binary"), st.booleans(), st.data())
 def test_prefix_at_is_numpys(instance: Instance, synchronized: bool, data: st.DataObject) -> None:

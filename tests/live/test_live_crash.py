@@ -118,6 +118,7 @@ print("DONE", flush=True)
 """
 
 
+@pytest.mark.slow
 def test_processes_killed_during_and_between_writes_lose_nothing(tmp_path: Path) -> None:
     folder = tmp_path / "run"
     rng = np.random.default_rng(1)

@@ -49,6 +49,7 @@ def test_registry_covers_the_paper(results: Results) -> None:
     assert {i for i in ids if i.startswith("code-")} == CODE_CLAIMS
 
 
+@pytest.mark.slow
 def test_code_claims_state_method_and_domain(results: Results) -> None:
     by_id = {c.id: o for c, o, _ in results}
     for claim_id in CODE_CLAIMS:
@@ -72,6 +73,7 @@ def test_code_claims_state_method_and_domain(results: Results) -> None:
     assert by_id["lb-constant-11"].all_methods == ("sympy",)
 
 
+@pytest.mark.slow
 def test_established_verdicts(results: Results) -> None:
     by_id = {c.id: o for c, o, _ in results}
     conditional = {i for i, o in by_id.items() if o.status == Status.HOLDS_WITH_CONDITIONS}
@@ -84,6 +86,7 @@ def test_established_verdicts(results: Results) -> None:
             assert outcome.conditions
 
 
+@pytest.mark.slow
 def test_table_marks_every_claim_ok(results: Results) -> None:
     table = render_table(results)
     assert "UNEXPECTED" not in table
@@ -116,6 +119,7 @@ def test_max_k_reaches_the_schedule_claims(capsys: pytest.CaptureFixture[str]) -
     assert "every K in [2, 7]" in claim["domain"] and claim["seconds"] >= 0
 
 
+@pytest.mark.slow
 def test_contracts_option_widens_the_symbolic_domain(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--claim", "code-contracts-symbolic", "--contracts", "2,2", "--json"]) == 0
     (claim,) = json.loads(capsys.readouterr().out)["claims"]
@@ -155,6 +159,7 @@ def test_help_shows_an_example(capsys: pytest.CaptureFixture[str]) -> None:
     assert "python -m proofs_check --claim" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_json_records_of_every_claim(results: Results) -> None:
     for claim, outcome, seconds in results:
         record = _record(claim, outcome, seconds)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from sysrs_ref import ALGORITHMS, Draw, Instance, Outcome, drive, schedule, schedule_spend
@@ -108,6 +109,7 @@ def test_same_draw_same_outcome(case: Case) -> None:
     assert run(case) == run(case)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(cases(max_models=4, max_queries=5))
 def test_agrees_with_an_independent_naive_implementation(case: Case) -> None:

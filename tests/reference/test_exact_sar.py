@@ -54,6 +54,7 @@ def brute_topm(instance: Instance, algorithm: str, budget: int) -> dict[int, Top
 # -- against brute force ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("algorithm", ["sar", "sysar"])
 @settings(max_examples=25, deadline=None)
 @given(case=topm_cases())
@@ -71,6 +72,7 @@ MIXED_ROWS: list[list[ScoreLike]] = [[1, 1], [1, 0], [0, 1], [Fraction(1, 2), Fr
 MIXED = Instance(MIXED_ROWS)  # tiers (0,), (1, 2, 3)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("algorithm", ["sar", "sysar"])
 @pytest.mark.parametrize("instance", [TIED, MIXED], ids=["k3-all-tied", "k4-tiers"])
 def test_every_budget_equals_brute_force(algorithm: str, instance: Instance) -> None:
@@ -85,6 +87,7 @@ def test_every_budget_equals_brute_force(algorithm: str, instance: Instance) -> 
             assert outcome_distribution(instance, algorithm, budget, m=m) == chosen
 
 
+@pytest.mark.slow
 def test_brute_force_topm_of_other_algorithms() -> None:
     """The brute-force path of topm_distribution (sr, sysrs, us, ...) on a tiny instance."""
     instance = Instance([[1, 0, 1], [1, 1, 0], [0, 0, 1]])

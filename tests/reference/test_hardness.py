@@ -131,6 +131,7 @@ def test_arc_challenge_h3_differs_from_the_paper_only_by_the_order_of_tied_model
     assert abs(float(h.h1) - 17568.7) <= 0.1 and abs(float(h.h2) - 5676.0) <= 0.1
 
 
+@pytest.mark.slow
 def test_exact_hardness_of_a_float_matrix_prints_however_long() -> None:
     """wmt_14 (continuous BLEU scores): exact H1 has > 4300 digits, beyond Python's str(int) limit."""
     import contextlib

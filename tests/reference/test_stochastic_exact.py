@@ -90,6 +90,7 @@ def _error(
     return error_probability(instance, algorithm, budget, a=params.get("a"), m=m)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("algorithm", ALGORITHM_NAMES)
 @settings(max_examples=25, deadline=None)
 @given(data=st.data())
@@ -291,6 +292,7 @@ MONTE_CARLO: list[tuple[str, StochasticInstance, int, str, AlgorithmParamValues]
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "instance", "budget", "algorithm", "params"), MONTE_CARLO, ids=[c[0] for c in MONTE_CARLO]
 )

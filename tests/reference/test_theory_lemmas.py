@@ -20,6 +20,7 @@ from tests.exact_tails import mean_of_sum_at_least
 from tests.strategies import Distribution, delta_and_s, distributions, grid, unit
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(distributions(grid), min_size=1, max_size=5), st.data())
 def test_bernstein_without_replacement(raw: list[Distribution], data: st.DataObject) -> None:
@@ -36,6 +37,7 @@ def test_bernstein_without_replacement(raw: list[Distribution], data: st.DataObj
     assert bound.holds_for(exact), (exact, float(bound))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(distributions(unit), distributions(unit)), min_size=1, max_size=4), st.data())
 def test_bernstein_paired(pairs: list[tuple[Distribution, Distribution]], data: st.DataObject) -> None:

@@ -18,6 +18,7 @@ def rows() -> list[TableRow]:
     return dataset_table()
 
 
+@pytest.mark.slow
 def test_every_shipped_dataset_is_in_the_paper(rows: list[TableRow]) -> None:
     assert len(rows) == 11
     assert all(row.paper is not None for row in rows)
@@ -50,6 +51,7 @@ def test_h3_prime_differences_are_the_sample_variance(rows: list[TableRow]) -> N
         assert abs(convention - row.paper["H3_prime"]) <= 0.6
 
 
+@pytest.mark.slow
 def test_table_cli_json() -> None:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):

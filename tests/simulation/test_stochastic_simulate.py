@@ -35,6 +35,7 @@ def _replay(instance: StochasticInstance, result: SimulationResult, runs: list[i
             assert outcome.chosen == result.chosen[run, column], f"{result.algorithm} run {run} budget {row.budget}"
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(stochastic_instances(min_queries=2, max_queries=5), st.integers(0, 2**32), st.integers(1, 4))
 def test_run_r_is_the_reference_with_child_r(instance: StochasticInstance, seed: int, chunk: int) -> None:

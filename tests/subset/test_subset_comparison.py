@@ -18,6 +18,7 @@ INSTANCE = irt_benchmark(8, 60, seed=4)
 BUDGETS = ["10%", "30%"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kmedoids", ["fasterpam", "alternate"])
 def test_full_matrix_cells_are_the_methods_runs(kmedoids: KMedoidsMethod) -> None:
     cells = full_matrix_comparison(

@@ -103,6 +103,7 @@ def test_gam_reproduces_a_smooth_function(seed: int) -> None:
     assert 5.0 < fit.edf < 19.0
 
 
+@pytest.mark.slow
 def test_gcv_choice_is_a_coordinatewise_grid_minimum() -> None:
     x, _, y = smooth_example(0, n=80)
     fit = fit_gam(x, y)
@@ -182,6 +183,7 @@ def test_constant_covariate_drops_out() -> None:
     assert np.all(with_constant.partial([[0.5, 3.0]])[:, 1] == 0.0)
 
 
+@pytest.mark.slow
 def test_collinear_covariates_do_not_break_the_fit() -> None:
     x, _, y = smooth_example(5, n=39)
     fit = fit_gam(np.column_stack([x[:, 0], 2.0 * x[:, 0] + 1.0]), y)

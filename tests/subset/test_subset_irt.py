@@ -161,6 +161,7 @@ def test_same_seed_same_fit_and_no_global_state() -> None:
     assert np.random.random() == after_fit  # the fit drew nothing from numpy's global random state
 
 
+@pytest.mark.slow
 def test_different_seeds_start_apart_and_end_together() -> None:
     scores, *_ = simulate(4, 200, 100, 1)
     fits = [fit_irt(scores, 2, seed=seed) for seed in (0, 1)]

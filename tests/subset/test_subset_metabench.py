@@ -175,6 +175,7 @@ def test_select_items_properties(n_models: int, n_questions: int, seed: int, dat
 # --- Step 3: the GAM calibration --------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_metabench_estimates_is_the_gam_on_ability_and_subset_mean() -> None:
     rng = np.random.default_rng(7)
     scores = (rng.uniform(size=(40, 60)) < np.linspace(0.2, 0.8, 40)[:, None]).astype(float)
@@ -187,6 +188,7 @@ def test_metabench_estimates_is_the_gam_on_ability_and_subset_mean() -> None:
     assert got.shape == (40,) and np.all(np.isfinite(got))
 
 
+@pytest.mark.slow
 def test_metabench_estimates_recovers_a_smooth_calibration() -> None:
     rng = np.random.default_rng(8)
     n_models = 39  # the paper's smallest K

@@ -129,6 +129,7 @@ def test_cli_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert "k-medoids by fasterpam" in (tmp_path / "out" / "subset_selection.md").read_text()
 
 
+@pytest.mark.slow
 def test_workers_change_nothing(tmp_path: Path) -> None:
     """Two processes compute the same cells, written in the same order, as one."""
     data = make_data_folder(tmp_path / "data")
