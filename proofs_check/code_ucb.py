@@ -69,7 +69,7 @@ import z3  # type: ignore[import-untyped]  # reason: z3-solver ships no type inf
 
 from proofs_check.code_certify import Traced, _Path
 from proofs_check.registry import Claim, Method, Outcome, Status
-from proofs_check.smt import Term, rational
+from proofs_check.smt import Term, rational, refute_terms
 from sysrs_ref.fast._ucb_exact import Bounds
 
 __all__ = ["CLAIMS", "check_ucb_tolerance"]
@@ -207,24 +207,6 @@ def _float_mean_bound(count: Term) -> Term:
     return (count + 3) * rational(UNIT * (1 + Fraction(1, 2**12))) + 4 * rational(TINY)
 
 
-def _verdict(solver: z3.Solver, shown: dict[str, Term]) -> str | None:
-    result = solver.check()
-    if result == z3.unsat:
-        return None
-    if result != z3.sat:
-        return f"z3 answered {result} ({solver.reason_unknown()}): no proof"
-    model = solver.model()
-    parts = []
-    for name, term in shown.items():
-        value = model.eval(term, model_completion=True)
-        if z3.is_rational_value(value):
-            exact = Fraction(value.numerator_as_long(), value.denominator_as_long())
-            parts.append(f"{name}={exact if exact.denominator == 1 else format(float(exact), '.17g')}")
-        else:
-            parts.append(f"{name}={value.as_decimal(20) if z3.is_algebraic_value(value) else value}")
-    return ", ".join(parts)
-
-
 def _exceeds(base: list[Term], build: Callable[[z3.Solver], Term], limit: Term, shown: dict[str, Term]) -> str | None:
     """None when z3 proves |build(solver)| <= limit on *base*: one query per sign (linear in the error).
 
@@ -234,7 +216,7 @@ def _exceeds(base: list[Term], build: Callable[[z3.Solver], Term], limit: Term, 
         solver.add(*base)
         difference = build(solver)
         solver.add(sign * difference > limit)
-        found = _verdict(solver, {**shown, "computed - exact": difference})
+        found = refute_terms(solver, {**shown, "computed - exact": difference})
         if found:
             return found
     return None
@@ -244,7 +226,7 @@ def _range_problem(path: _Path, inputs: _Inputs, assumed: list[Term], what: str)
     """None when *path*'s conditions imply the error model's range *assumed*."""
     solver = z3.SolverFor("QF_NRA")
     solver.add(*inputs.basics(), *path.conditions, z3.Not(z3.And(*assumed)))
-    found = _verdict(solver, {"a": inputs.a, "L": inputs.n_queries, "D": inputs.denominator})
+    found = refute_terms(solver, {"a": inputs.a, "L": inputs.n_queries, "D": inputs.denominator})
     return None if found is None else f"{what} certifies outside the proved range: {found}"
 
 
@@ -360,7 +342,7 @@ def _bounds_problem() -> str | None:
                 if found is None:
                     solver = z3.SolverFor("QF_NRA")
                     solver.add(*base, _float_mean_bound(count) * (1 + rational(u)) + root_bound > gap / 4)
-                    found = _verdict(solver, shown)
+                    found = refute_terms(solver, shown)
             if found:
                 return f"{what}: a float index's error exceeds gap / 4: {found}"
             if getattr(bounds, "means_exact") is True:  # noqa: B009  # reason: bounds is a traced Bounds (object)
@@ -397,7 +379,7 @@ def _means_exact_counterexample(base: list[Term], inputs: _Inputs) -> str | None
     solver.add((m2 - m1) * n1 * n2 * inputs.denominator >= 1)  # |P2 N1 - P1 N2| >= 1: distinct, m1 < m2
     solver.add(*_within(d1, -u, u), *_within(d2, -u, u))  # P, N D exact (< 2^53): one rounding, the quotient
     solver.add(m1 * (1 + d1) >= m2 * (1 + d2))
-    return _verdict(solver, {"L": inputs.n_queries, "D": inputs.denominator, "m1": m1, "m2": m2})
+    return refute_terms(solver, {"L": inputs.n_queries, "D": inputs.denominator, "m1": m1, "m2": m2})
 
 
 def _guard_problem() -> str | None:

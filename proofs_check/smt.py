@@ -13,7 +13,7 @@ from typing import TypeAlias
 
 import z3  # type: ignore[import-untyped]  # reason: z3-solver ships no type information
 
-__all__ = ["Term", "ceil_var", "rational", "refute"]
+__all__ = ["Term", "ceil_var", "rational", "refute", "refute_terms"]
 
 Term: TypeAlias = "z3.ArithRef"
 """A z3 arithmetic term (unchecked by mypy)."""
@@ -44,12 +44,35 @@ def refute(solver: z3.Solver, shown: tuple[str, ...] = ()) -> str | None:
 
     *shown* names the variables to print (all of them when empty).
     """
+    model = _model(solver)
+    if not isinstance(model, z3.ModelRef):
+        return model
+    names = shown or tuple(sorted(str(decl) for decl in model.decls()))
+    values = {str(decl): model[decl] for decl in model.decls()}
+    return ", ".join(f"{name}={values[name]}" for name in names if name in values)
+
+
+def refute_terms(solver: z3.Solver, shown: dict[str, Term]) -> str | None:
+    """As :func:`refute`, printing the value of each term of *shown* (a rational as an integer or a 17-digit float)."""
+    model = _model(solver)
+    if not isinstance(model, z3.ModelRef):
+        return model
+    parts = []
+    for name, term in shown.items():
+        value = model.eval(term, model_completion=True)
+        if z3.is_rational_value(value):
+            exact = Fraction(value.numerator_as_long(), value.denominator_as_long())
+            parts.append(f"{name}={exact if exact.denominator == 1 else format(float(exact), '.17g')}")
+        else:
+            parts.append(f"{name}={value.as_decimal(20) if z3.is_algebraic_value(value) else value}")
+    return ", ".join(parts)
+
+
+def _model(solver: z3.Solver) -> z3.ModelRef | str | None:
+    """The counterexample model when *solver* is sat; None when unsat (proved); the reason when z3 gave up."""
     result = solver.check()
     if result == z3.unsat:
         return None
     if result != z3.sat:
         return f"z3 answered {result} ({solver.reason_unknown()}): no proof"
-    model = solver.model()
-    names = shown or tuple(sorted(str(decl) for decl in model.decls()))
-    values = {str(decl): model[decl] for decl in model.decls()}
-    return ", ".join(f"{name}={values[name]}" for name in names if name in values)
+    return solver.model()

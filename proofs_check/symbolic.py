@@ -354,11 +354,11 @@ class Symbolic(Fraction):
     def _constant(self) -> Number | None:
         return self.low if self.low is not None and self.low == self.high else None
 
-    def __add__(self, other: object) -> Symbolic:  # type: ignore[override]
+    def __add__(self, other: object) -> Symbolic:  # type: ignore[override]  # reason: Fraction's operators return Fraction; a symbolic operand must stay Symbolic
         right = Symbolic._lift(other)
         return Symbolic(_add(self.polynomial, right.polynomial), *_interval_sum(self._interval(), right._interval()))
 
-    def __radd__(self, other: object) -> Symbolic:  # type: ignore[override]
+    def __radd__(self, other: object) -> Symbolic:  # type: ignore[override]  # reason: Fraction's operators return Fraction; a symbolic operand must stay Symbolic
         return Symbolic._lift(other) + self
 
     def __neg__(self) -> Symbolic:
@@ -367,17 +367,17 @@ class Symbolic(Fraction):
     def __pos__(self) -> Symbolic:
         return self
 
-    def __sub__(self, other: object) -> Symbolic:  # type: ignore[override]
+    def __sub__(self, other: object) -> Symbolic:  # type: ignore[override]  # reason: Fraction's operators return Fraction; a symbolic operand must stay Symbolic
         right = Symbolic._lift(other)
         return Symbolic(
             _add(self.polynomial, right.polynomial, -1),
             *_interval_sum(self._interval(), _interval_scale(right._interval(), -1)),
         )
 
-    def __rsub__(self, other: object) -> Symbolic:  # type: ignore[override]
+    def __rsub__(self, other: object) -> Symbolic:  # type: ignore[override]  # reason: Fraction's operators return Fraction; a symbolic operand must stay Symbolic
         return Symbolic._lift(other) - self
 
-    def __mul__(self, other: object) -> Symbolic:  # type: ignore[override]
+    def __mul__(self, other: object) -> Symbolic:  # type: ignore[override]  # reason: Fraction's operators return Fraction; a symbolic operand must stay Symbolic
         right = Symbolic._lift(other)
         constant = right._constant()
         if constant is not None:
@@ -392,16 +392,16 @@ class Symbolic(Fraction):
         product = _multiply(self.polynomial, right.polynomial)
         return Symbolic(product, min(corners) if bounded else None, max(corners) if bounded else None)
 
-    def __rmul__(self, other: object) -> Symbolic:  # type: ignore[override]
+    def __rmul__(self, other: object) -> Symbolic:  # type: ignore[override]  # reason: Fraction's operators return Fraction; a symbolic operand must stay Symbolic
         return Symbolic._lift(other) * self
 
-    def __truediv__(self, other: object) -> Symbolic:  # type: ignore[override]
+    def __truediv__(self, other: object) -> Symbolic:  # type: ignore[override]  # reason: Fraction's operators return Fraction; a symbolic operand must stay Symbolic
         constant = Symbolic._lift(other)._constant()
         if not constant:
             raise TypeError("a symbolic value can only be divided by a non-zero constant")
         return self * (Fraction(1) / constant)
 
-    def __rtruediv__(self, other: object) -> Symbolic:  # type: ignore[override]
+    def __rtruediv__(self, other: object) -> Symbolic:  # type: ignore[override]  # reason: Fraction's operators return Fraction; a symbolic operand must stay Symbolic
         raise TypeError("division by a symbolic value")
 
     # --- comparisons: branches ---------------------------------------------------------------------------------
@@ -462,7 +462,7 @@ class Symbolic(Fraction):
 
     numerator = property(_refuse)
     denominator = property(_refuse)
-    __int__ = __floor__ = __ceil__ = __trunc__ = __round__ = _refuse  # type: ignore[assignment]
+    __int__ = __floor__ = __ceil__ = __trunc__ = __round__ = _refuse  # type: ignore[assignment]  # reason: one refusal stands for Fraction's five conversions, whose signatures differ
     __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __pow__ = __rpow__ = __divmod__ = _refuse  # type: ignore[assignment]  # reason: refuses
     limit_denominator = as_integer_ratio = _refuse  # type: ignore[assignment]  # reason: refuses
 
