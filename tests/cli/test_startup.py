@@ -9,6 +9,7 @@ ended up with.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import json
 import subprocess
@@ -122,14 +123,14 @@ def test_live_next_imports_only_what_a_session_needs(tmp_path: Path) -> None:
     )
 
 
-def defining_module(name: str, obj: object) -> str:
-    """Where *name* is defined: a function's or class's ``__module__``, else the one module assigning it."""
-    if isinstance(obj, type | FunctionType):
-        return obj.__module__
-    found = []
+@functools.cache
+def _assignments() -> dict[str, list[str]]:
+    """Every module-level name assigned in the package (outside ``__init__.py``), with the modules assigning it."""
+    found: dict[str, list[str]] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         if path.name == "__init__.py":
             continue
+        module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
         for node in ast.parse(path.read_text()).body:
             targets = (
                 node.targets
@@ -138,8 +139,17 @@ def defining_module(name: str, obj: object) -> str:
                 if isinstance(node, ast.AnnAssign)
                 else []
             )
-            if any(isinstance(target, ast.Name) and target.id == name for target in targets):
-                found.append(".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts))
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    found.setdefault(target.id, []).append(module)
+    return found
+
+
+def defining_module(name: str, obj: object) -> str:
+    """Where *name* is defined: a function's or class's ``__module__``, else the one module assigning it."""
+    if isinstance(obj, type | FunctionType):
+        return obj.__module__
+    found = sorted(set(_assignments().get(name, [])))
     assert len(found) == 1, f"{name} is assigned in {found or 'no module'}"
     return found[0]
 
