@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from sysrs_ref.cli import main
+from sysrs_ref.cli import _reproduce as reproduce_cli, main
 from sysrs_ref.experiments import _subset_study as study_module
 from sysrs_ref.experiments._reproduce import reproduce
 from sysrs_ref.experiments._subset_comparison import full_matrix_comparison, held_out_comparison
@@ -76,7 +77,14 @@ def test_files_numbers_and_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 
 @pytest.mark.slow
-def test_cli_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_options(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The --subset-* options reach the study's settings (with the test's few epochs and budgets; the
+    comparisons themselves are :func:`test_files_numbers_and_cache`'s)."""
+
+    def cheap(**options: Any) -> SubsetSettings:
+        return SubsetSettings(**options, epochs=SETTINGS.epochs, budgets=SETTINGS.budgets)
+
+    monkeypatch.setattr(reproduce_cli, "SubsetSettings", cheap)
     data = make_data_folder(tmp_path / "data")
     base = [
         "reproduce",
@@ -107,6 +115,7 @@ def test_cli_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert any(path.endswith("subset_selection.md") for path in files)
     settings = json.loads((tmp_path / "out" / "subset_selection.json").read_text())["settings"]
     assert (settings["seeds"], settings["splits"], settings["dims"], settings["kmedoids"]) == (1, 1, [2], "alternate")
+    assert (settings["sysrs_runs"], settings["epochs"], settings["budgets"]) == (10, 60, ["10%", "30%"])
     assert (
         main(
             base
