@@ -3,7 +3,8 @@
 A cell's points reach the cache (:mod:`sysrs_ref.experiments._cache`) only
 once all its R runs are made; a UCB-E-LRF cell of the paper (100 runs of up
 to 75 minutes each) would lose every finished run to an interruption. So
-each finished piece of runs start .. stop - 1 of a cell is written at once,
+each finished piece of runs start .. stop - 1 of a cell (but the one that
+finishes the cell: its points are written instead) is written at once,
 atomically (a temporary file, then a rename), to
 ``CELL/partial-<grid>/START-STOP.json`` beside the cell's points, where
 CELL is the cell's cache folder and ``<grid>`` names the budget grid

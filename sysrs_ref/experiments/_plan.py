@@ -224,7 +224,7 @@ def run_cells(
     (random scores: :class:`~sysrs_ref.fast.StochasticTable`).
 
     *progress* is called with the number of (run, cell) pairs each finished
-    piece held. Every finished piece is checkpointed at once
+    piece held. Every finished piece but a cell's last is checkpointed at once
     (:meth:`Cache.checkpoints`); when a cell's last piece is in, its runs'
     counts are added to those of the runs its checkpoints held when the job
     was planned, its points are cached and its checkpoints removed. On an

@@ -225,8 +225,8 @@ def run_jobs(
     within the memory bound, several pieces per worker). *progress* is called
     with the number of (run, configuration) pairs each finished piece held;
     *piece_done* with each job, a finished piece's runs (start, stop) and its
-    counts (so that a caller can checkpoint them), before *done* and
-    *progress*; *done* with each job and its results as soon as its last
+    counts (so that a caller can checkpoint them), before *progress*, for
+    every piece but the one that finishes its job; *done* with each job and its results as soon as its last
     piece is in (at once for a job with no run to make). A job whose ``todo``
     names some runs makes those only, and its results count those only.
     Pieces are made as they are submitted, a few per worker ahead.
@@ -259,7 +259,7 @@ def run_jobs(
 
     def record(index: int, start: int, stop: int, parts: Mapping[Config, _Part]) -> None:
         job = jobs[index]
-        if piece_done is not None:
+        if piece_done is not None and left[index] > 1:  # the last piece goes to done with the whole job
             piece_done(job, start, stop, {config: CellResult(p[1], p[2], p[3]) for config, p in parts.items()})
         for config, (chosen, correct, spent, counts) in parts.items():
             into = results[index][config]

@@ -70,7 +70,7 @@ def test_an_interrupted_set_resumes_to_the_uninterrupted_tables(
     whole = reproduce(data, tmp_path / "whole", **CHEAP)
     assert whole.reused == 0 and _checkpoint_files(tmp_path / "whole") == []  # a finished cell keeps no checkpoint
     out = tmp_path / "cut"
-    interrupt_after(3)  # alpha's SySRs cell complete (two pieces), SR's first piece: 3 of its pieces, 75 runs each
+    interrupt_after(2)  # alpha's SySRs (its first piece checkpointed, its last cached), then SR's first piece
     with pytest.raises(KeyboardInterrupt):
         reproduce(data, out, **CHEAP)
     monkeypatch.undo()
@@ -121,7 +121,7 @@ def test_a_set_interrupted_locally_resumes_on_a_dask_cluster(
     import distributed  # the dev extra installs it
 
     reproduce(data, tmp_path / "whole", **CHEAP)
-    interrupt_after(3)
+    interrupt_after(2)
     with pytest.raises(KeyboardInterrupt):
         reproduce(data, tmp_path / "cut", workers=2, **CHEAP)
     monkeypatch.undo()
@@ -173,7 +173,7 @@ def test_a_damaged_checkpoint_is_ignored_with_a_warning_and_its_runs_made_again(
     reason: str,
 ) -> None:
     reproduce(data, tmp_path / "whole", **CHEAP)
-    interrupt_after(3)
+    interrupt_after(2)
     with pytest.raises(KeyboardInterrupt):
         reproduce(data, tmp_path / "cut", **CHEAP)
     monkeypatch.undo()
@@ -191,7 +191,7 @@ def test_a_damaged_checkpoint_is_ignored_with_a_warning_and_its_runs_made_again(
 def test_an_out_of_date_checkpoint_is_ignored_silently(
     tmp_path: Path, data: Path, interrupt_after: Callable[[int], None], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    interrupt_after(3)
+    interrupt_after(2)
     with pytest.raises(KeyboardInterrupt):
         reproduce(data, tmp_path / "cut", **CHEAP)
     monkeypatch.undo()
@@ -253,7 +253,7 @@ def test_the_engine_makes_only_the_runs_to_make(data: Path) -> None:
         chunk=5,
         piece_done=lambda job, start, stop, cells: pieces.append((start, stop)),
     )
-    assert pieces == [(0, 5), (5, 7), (7, 12), (12, 17), (17, 19), (19, 24), (24, 29), (29, 30)]
+    assert pieces == [(0, 5), (7, 12), (12, 17), (17, 19), (19, 24), (24, 29)]  # each job's last goes to done
     assert (parts[0][sysrs[0]].correct + parts[1][sysrs[0]].correct).tolist() == whole[sysrs[0]].correct.tolist()
     nothing = replace(job, todo=())
     done: list[Job] = []
@@ -280,7 +280,7 @@ def test_the_cli_progress_bar_starts_at_the_runs_from_checkpoints(
 
     argv = ["reproduce", "--data", str(data), "--out", str(tmp_path / "out"), "--grid", "table"]
     argv += ["--algorithms", "sysrs,sr", "--runs", "150", "--no-plots"]
-    interrupt_after(3)
+    interrupt_after(2)
     assert main(argv) == 130
     monkeypatch.undo()
     terminal = Terminal()

@@ -209,7 +209,18 @@ def test_cli_json_and_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     ]
     assert main([*argv, "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
-    assert set(payload) == {"out", "files", "computed", "cached", "seconds", "report", "results", "claims"}
+    assert set(payload) == {
+        "out",
+        "files",
+        "computed",
+        "cached",
+        "reused_runs",
+        "seconds",
+        "report",
+        "results",
+        "claims",
+    }
+    assert payload["reused_runs"] == 0
     assert (payload["computed"], payload["cached"]) == (4, 0)
     assert main(argv) == 0
     text = capsys.readouterr().out
