@@ -239,7 +239,8 @@ def run_cells(
     def source_of(job: Job) -> Dataset:
         return job.source if job.source is not None else sources[job.key]
 
-    made: dict[tuple[str, Config], Made] = {}  # what each cell's checkpoints held when planned: read before any piece of this run is written
+    # what each cell's checkpoints held when planned, read before any piece of this run is written
+    made: dict[tuple[str, Config], Made] = {}
     for job in jobs:
         for config in job.configs:
             found = (

@@ -23,7 +23,7 @@ from sysrs_ref.simulation import CellResult, Job, _engine as engine, run_jobs
 from tests.small_data import make_data_folder
 
 #: 150 runs of SySRs and SR: pieces of 75 runs (the engine's share of 4 jobs), so two pieces per cell.
-CHEAP = {"grid": "table", "algorithms": "sysrs,sr", "runs": 150, "plots": False}
+CHEAP: dict[str, Any] = {"grid": "table", "algorithms": "sysrs,sr", "runs": 150, "plots": False}
 
 #: A small UCB-E-LRF ensemble, so that a run takes milliseconds; each piece is one run.
 LRF = "ucbe-lrf:members=4:sweeps=2,ucbe-lrf:members=4:sweeps=2:warmup=0"
@@ -101,14 +101,14 @@ def test_a_resumed_lrf_set_makes_only_its_missing_runs(
         reproduce(out=tmp_path / "cut", **settings)
     monkeypatch.undo()
     assert len(_checkpoint_files(tmp_path / "cut")) == 4
-    real = engine.lrf_rankings
+    real = engine._piece
     runs: list[int] = []
 
-    def counted(matrix: Any, budgets: Any, seed: int, start: int, stop: int, params: Any) -> Any:
-        runs.extend(range(start, stop))
-        return real(matrix, budgets, seed, start, stop, params)
+    def counted(job: Job, start: int, stop: int, *rest: Any) -> Any:
+        runs.extend(run for run in range(start, stop) for _ in job.configs)
+        return real(job, start, stop, *rest)
 
-    monkeypatch.setattr(engine, "lrf_rankings", counted)
+    monkeypatch.setattr(engine, "_piece", counted)
     again = reproduce(out=tmp_path / "cut", **settings)
     assert again.reused == 2 * 2 and sorted(runs) == [0, 0, 1, 1, 2, 2, 2, 2]  # alpha's run 2, bravo's 0..2
     assert _results(tmp_path / "cut") == _results(tmp_path / "whole")
