@@ -310,7 +310,7 @@ def _grid_name(grid: Sequence[Fraction]) -> str:
     """The first 12 hex digits of the SHA-256 of the grid's percentages (folders of two grids never meet).
 
     >>> _grid_name([Fraction(10), Fraction(30)])
-    '5c8ee8d5cb4c'
+    '1d34e5e27e44'
     """
     text = ",".join(decimal_text(pct) for pct in grid)
     return hashlib.sha256(text.encode("ascii")).hexdigest()[:12]
