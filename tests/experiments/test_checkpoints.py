@@ -292,3 +292,22 @@ def test_the_cli_progress_bar_starts_at_the_runs_from_checkpoints(
     assert "450/450" in drawn
     out = capsys.readouterr().out
     assert "3 cells computed (75 of their runs from checkpoints), 1 from the cache" in out
+
+
+def test_an_interrupted_top_m_study_resumes_to_the_uninterrupted_counts(
+    tmp_path: Path, data: Path, interrupt_after: Callable[[int], None], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The top-m counts of a piece (identification, ranking, wrong positions per m) are checkpointed too."""
+    settings: dict[str, Any] = {"grid": "table", "algorithms": "sysrs", "runs": 150, "plots": False}
+    settings |= {"top_m": "2,3", "top_m_grid": "table", "top_m_algorithms": "sysrs"}
+    reproduce(data, tmp_path / "whole", **settings)
+    interrupt_after(5)  # the main study's 2 cells (pieces of 64 runs: 2 checkpoints each), the top-m study's first
+    with pytest.raises(KeyboardInterrupt):
+        reproduce(data, tmp_path / "cut", **settings)
+    monkeypatch.undo()
+    (first, *_) = [path for path in _checkpoint_files(tmp_path / "cut") if "-top2_3" in str(path)]
+    assert [item[0] for item in json.loads(first.read_text())["top_m"]] == [2, 3]
+    again = reproduce(data, tmp_path / "cut", **settings)
+    assert (again.reused, again.cached) == (64, 2)
+    topm = "topm_results.json"
+    assert json.loads((tmp_path / "cut" / topm).read_text()) == json.loads((tmp_path / "whole" / topm).read_text())
