@@ -33,7 +33,8 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -43,15 +44,21 @@ import numpy as np
 from sysrs_ref._atomic import atomic_write
 from sysrs_ref._version import __version__
 from sysrs_ref.datasets import Dataset
+from sysrs_ref.errors import OutputError
 from sysrs_ref.experiments._entry import Rejected, count_in, entry_checksum, safe_component, warn_on_stderr
 from sysrs_ref.scores import decimal_text
-from sysrs_ref.simulation import CellResult, Config
+from sysrs_ref.simulation import CellResult, Config, Job
 from sysrs_ref.topm import TopMCounts
 
-__all__ = ["CHECKPOINT_FORMAT", "Checkpoints", "Made"]
+__all__ = ["CHECKPOINT_FORMAT", "CHECKPOINT_SECONDS", "Checkpoints", "Made", "Unsaved"]
 
 #: Bumped whenever the meaning of a checkpoint changes.
 CHECKPOINT_FORMAT = 1
+
+#: A cell's finished pieces are checkpointed at most this often (and at once on an interruption or an
+#: error): a cell of cheap runs, done in seconds, writes none, and a killed process (SIGKILL, a power
+#: cut) loses at most this much of a cell's work, besides the pieces under way.
+CHECKPOINT_SECONDS = 30.0
 
 #: The key fields that make a checkpoint out of date rather than damaged: ignored without a warning.
 _STALE_FIELDS = frozenset({"format", "version", "sha256"})
@@ -108,6 +115,18 @@ class Made:
             np.maximum(cell.spent_max, np.asarray(self.spent_max, dtype=np.int64)),
             top_m,
         )
+
+
+def combined(first: CellResult, second: CellResult) -> CellResult:
+    """The counts of two sets of runs of one cell together: correct runs added, largest spends, top-m counts merged.
+
+    >>> both = combined(CellResult(np.array([1, 2]), np.array([5, 9])), CellResult(np.array([3, 0]), np.array([7, 8])))
+    >>> both.correct.tolist(), both.spent_max.tolist()
+    ([4, 2], [7, 9])
+    """
+    top_m = {m: c.merged(second.top_m[m]) if m in second.top_m else c for m, c in first.top_m.items()}
+    top_m |= {m: c for m, c in second.top_m.items() if m not in first.top_m}
+    return CellResult(first.correct + second.correct, np.maximum(first.spent_max, second.spent_max), top_m)
 
 
 def _ints(entry: dict[str, object], name: str, count: int) -> list[int]:
@@ -298,6 +317,88 @@ class Checkpoints:
                 checked.append(tuple(values))
             out.append(TopMCounts(m, runs, *checked))
         return tuple(out)
+
+
+#: A finished piece: its runs (start, stop) and each configuration's counts over them.
+_Piece = tuple[int, int, Mapping[Config, CellResult]]
+
+
+class Unsaved:
+    """The finished pieces of each job's cells not checkpointed yet, written at most every *seconds* per job.
+
+    :meth:`add` keeps a piece and, once *seconds* have passed since the job's
+    last checkpoint (or since this object was made), writes what the job has
+    kept: each run of adjacent pieces of a cell as one checkpoint. So a job of
+    cheap runs that ends within *seconds* writes no checkpoint (its points
+    are cached when it ends), and one whose pieces take minutes writes each
+    as it finishes. :meth:`flush` writes everything kept (on an
+    interruption), :meth:`drop` forgets a job that is done.
+
+    >>> import tempfile
+    >>> kept = Unsaved(Checkpoints(Path(tempfile.mkdtemp())), [Fraction(50)], seconds=60.0, clock=lambda: 0.0)
+    >>> job = Job("x", (2, 3), (Config.of("sr"),), (3,), 10, 0)
+    >>> dataset = Dataset("x", Path("x.npy"), "0" * 64)
+    >>> for start in (0, 2, 6):
+    ...     kept.add(dataset, job, start, start + 2, {job.configs[0]: CellResult(np.array([1]), np.array([3]))})
+    >>> kept.flush()
+    >>> sorted(path.name for path in kept.checkpoints.root.rglob("*.json"))
+    ['0-4.json', '6-8.json']
+    """
+
+    def __init__(
+        self,
+        checkpoints: Checkpoints,
+        grid: Sequence[Fraction],
+        *,
+        seconds: float = CHECKPOINT_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.checkpoints = checkpoints
+        self.grid = tuple(grid)
+        self.seconds = seconds
+        self._clock = clock
+        self._began = clock()
+        self._last: dict[tuple[str, tuple[Config, ...]], float] = {}
+        self._kept: dict[tuple[str, tuple[Config, ...]], tuple[Dataset, Job, list[_Piece]]] = {}
+
+    def add(self, dataset: Dataset, job: Job, start: int, stop: int, found: Mapping[Config, CellResult]) -> None:
+        """Keep the counts of runs start .. stop - 1 of *job*'s cells; write the job's kept pieces if they are due."""
+        name = (job.key, job.configs)
+        self._kept.setdefault(name, (dataset, job, []))[2].append((start, stop, found))
+        now = self._clock()
+        if now - self._last.get(name, self._began) >= self.seconds:
+            self._write(name)
+            self._last[name] = now
+
+    def flush(self) -> None:
+        """Write every piece kept (OutputError if one cannot be written; the others are written first)."""
+        failed: OutputError | None = None
+        for name in list(self._kept):
+            try:
+                self._write(name)
+            except OutputError as error:
+                failed = failed or error
+        if failed is not None:
+            raise failed
+
+    def drop(self, job: Job) -> None:
+        """Forget *job*'s kept pieces (it is done: its points are cached)."""
+        self._kept.pop((job.key, job.configs), None)
+
+    def _write(self, name: tuple[str, tuple[Config, ...]]) -> None:
+        if name not in self._kept:
+            return
+        dataset, job, pieces = self._kept.pop(name)
+        pieces.sort(key=lambda piece: piece[0])
+        for config in job.configs:
+            run_start, run_stop, counts = pieces[0][0], pieces[0][1], pieces[0][2][config]
+            for start, stop, found in [*pieces[1:], (-1, -1, {})]:
+                if start == run_stop:  # adjacent: one checkpoint for both
+                    run_stop, counts = stop, combined(counts, found[config])
+                    continue
+                self.checkpoints.put(dataset, config, self.grid, job.runs, job.seed, (run_start, run_stop), counts)
+                if start >= 0:
+                    run_start, run_stop, counts = start, stop, found[config]
 
 
 def _memo(

@@ -22,15 +22,16 @@ runs no checkpoint holds, and the cell comes out as an uninterrupted run's.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
 from sysrs_ref.datasets import Dataset
-from sysrs_ref.errors import BudgetError, ParameterError
+from sysrs_ref.errors import BudgetError, OutputError, ParameterError
 from sysrs_ref.experiments._cache import CACHE_FORMAT, Cache, Point, TopMPoint
-from sysrs_ref.experiments._checkpoint import Made
+from sysrs_ref.experiments._checkpoint import CHECKPOINT_SECONDS, Made, Unsaved
 from sysrs_ref.experiments._paper import LRF_GRID, PAPER_GRID, TABLE_GRID
 from sysrs_ref.schedule import budget_from_percentage, parse_percentage
 from sysrs_ref.simulation import AnyTable, CellResult, Config, Job, jobs_of, parse_algorithm_list, run_jobs
@@ -217,6 +218,7 @@ def run_cells(
     workers: int = 1,
     scheduler: str | None = None,
     progress: Callable[[int], None] | None = None,
+    checkpoint_seconds: float | None = None,
 ) -> None:
     """Run *jobs* on the Monte-Carlo engine and cache every point of a job as soon as it is finished.
 
@@ -224,13 +226,15 @@ def run_cells(
     (random scores: :class:`~sysrs_ref.fast.StochasticTable`).
 
     *progress* is called with the number of (run, cell) pairs each finished
-    piece held. Every finished piece but a cell's last is checkpointed at once
-    (:meth:`Cache.checkpoints`); when a cell's last piece is in, its runs'
-    counts are added to those of the runs its checkpoints held when the job
-    was planned, its points are cached and its checkpoints removed. On an
-    interruption (Ctrl-C) the pieces not started are cancelled and the
-    exception goes on: what finished is in the cache or its checkpoints, what
-    did not is not. ParameterError if a job's ``todo`` is not what the cell's
+    piece held. The finished pieces of a cell (but its last) are checkpointed
+    (:attr:`Cache.checkpoints`) at most every *checkpoint_seconds* per job
+    (default :data:`~sysrs_ref.experiments._checkpoint.CHECKPOINT_SECONDS`;
+    0: each piece as it finishes) and on an interruption; when a cell's last
+    piece is in, its runs' counts are added to those of the runs its
+    checkpoints held when the job was planned, its points are cached and its
+    checkpoints removed. On an interruption (Ctrl-C) the pieces not started
+    are cancelled, the finished ones checkpointed, and the exception goes on:
+    what finished is in the cache or its checkpoints, what did not is not. ParameterError if a job's ``todo`` is not what the cell's
     checkpoints leave to make.
     """
 
@@ -255,19 +259,30 @@ def run_cells(
                 )
             made[job.key, config] = found
 
+    unsaved = Unsaved(
+        cache.checkpoints, grid, seconds=CHECKPOINT_SECONDS if checkpoint_seconds is None else checkpoint_seconds
+    )
+
     def checkpoint(job: Job, start: int, stop: int, found: Mapping[Config, CellResult]) -> None:
-        for config, cell in found.items():
-            cache.checkpoints.put(source_of(job), config, grid, job.runs, job.seed, (start, stop), cell)
+        unsaved.add(source_of(job), job, start, stop, found)
 
     def record(job: Job, found: Mapping[Config, CellResult]) -> None:
         source = source_of(job)
+        unsaved.drop(job)
         for config, cell in found.items():
             for point in _points(made[job.key, config].added_to(cell), grid, job.budgets, job.runs):
                 cache.put(source, config, point, job.seed)
             cache.checkpoints.clear(source, config, grid, job.runs, job.seed)
 
     tables = {_key(dataset): table for dataset, table in held}
-    run_jobs(jobs, tables, workers=workers, scheduler=scheduler, progress=progress, done=record, piece_done=checkpoint)
+    try:
+        run_jobs(
+            jobs, tables, workers=workers, scheduler=scheduler, progress=progress, done=record, piece_done=checkpoint
+        )
+    except BaseException:  # Ctrl-C, SIGTERM, an error: keep every finished piece
+        with contextlib.suppress(OutputError):  # a full disk: the exception that stopped the run says so
+            unsaved.flush()
+        raise
 
 
 def cells(

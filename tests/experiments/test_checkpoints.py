@@ -16,8 +16,8 @@ import pytest
 from sysrs_ref.cli import main
 from sysrs_ref.datasets import find_datasets
 from sysrs_ref.errors import ParameterError
-from sysrs_ref.experiments import Cache, Config, parse_grid, plan, reproduce, run_cells
-from sysrs_ref.experiments._checkpoint import Checkpoints, Made
+from sysrs_ref.experiments import Cache, Config, _plan, parse_grid, plan, reproduce, run_cells
+from sysrs_ref.experiments._checkpoint import Checkpoints, Made, Unsaved
 from sysrs_ref.experiments._entry import entry_checksum
 from sysrs_ref.simulation import CellResult, Job, _engine as engine, run_jobs
 from tests.small_data import make_data_folder
@@ -45,10 +45,11 @@ def _checkpoint_files(out: Path) -> list[Path]:
 
 @pytest.fixture()
 def interrupt_after(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[int], None]]:
-    """Ctrl-C right after the k-th checkpoint is written (as if pressed while the next piece ran)."""
+    """Each piece checkpointed as it finishes, and Ctrl-C right after the k-th checkpoint is written."""
     real = Checkpoints.put
 
     def arm(k: int) -> None:
+        monkeypatch.setattr(_plan, "CHECKPOINT_SECONDS", 0.0)
         written: list[int] = []
 
         def put(self: Checkpoints, *args: Any, **kwargs: Any) -> None:
@@ -311,3 +312,62 @@ def test_an_interrupted_top_m_study_resumes_to_the_uninterrupted_counts(
     assert (again.reused, again.cached) == (64, 2)
     topm = "topm_results.json"
     assert json.loads((tmp_path / "cut" / topm).read_text()) == json.loads((tmp_path / "whole" / topm).read_text())
+
+
+def test_cheap_cells_write_checkpoints_only_when_interrupted(
+    tmp_path: Path, data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cell done within CHECKPOINT_SECONDS writes none; Ctrl-C writes the finished pieces, adjacent ones as one."""
+    puts: list[tuple[int, int]] = []
+    real = Checkpoints.put
+
+    def counted(self: Checkpoints, *args: Any) -> None:
+        puts.append(args[5])
+        real(self, *args)
+
+    monkeypatch.setattr(Checkpoints, "put", counted)
+    reproduce(data, tmp_path / "whole", **CHEAP)
+    assert puts == []
+    real_piece = engine._piece
+    pieces: list[int] = []
+
+    def interrupted(*args: Any) -> Any:
+        pieces.append(1)
+        if len(pieces) == 4:  # Ctrl-C while the fourth piece (alpha's SR, runs 75 .. 149) runs
+            raise KeyboardInterrupt
+        return real_piece(*args)
+
+    monkeypatch.setattr(engine, "_piece", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        reproduce(data, tmp_path / "cut", **CHEAP)
+    assert puts == [(0, 75)] and [path.name for path in _checkpoint_files(tmp_path / "cut")] == ["0-75.json"]
+    monkeypatch.setattr(engine, "_piece", real_piece)
+    again = reproduce(data, tmp_path / "cut", **CHEAP)
+    assert (again.reused, again.cached) == (75, 1) and _results(tmp_path / "cut") == _results(tmp_path / "whole")
+
+
+def test_due_pieces_are_written_together(tmp_path: Path, data: Path) -> None:
+    (dataset, *_) = find_datasets(data)
+    grid, config = parse_grid("table"), Config.of("sysrs")
+    job = Job("alpha", (6, 120), (config,), (58, 86, 115, 144, 180, 216, 252), 20, 0, source=dataset)
+    now = [0.0]
+    unsaved = Unsaved(Checkpoints(tmp_path / "cache"), grid, seconds=10.0, clock=lambda: now[0])
+
+    def piece(start: int, correct: int) -> None:
+        cell = CellResult(np.full(7, correct, dtype=np.int64), np.arange(7, dtype=np.int64))
+        unsaved.add(dataset, job, start, start + 4, {config: cell})
+
+    piece(4, 1)
+    now[0] = 9.0
+    piece(0, 2)
+    assert _checkpoint_files(tmp_path) == []  # not due yet
+    now[0] = 10.0
+    piece(12, 3)  # due: runs 0 .. 7 as one checkpoint, 12 .. 15 as another
+    assert [path.name for path in _checkpoint_files(tmp_path)] == ["0-8.json", "12-16.json"]
+    made = Checkpoints(tmp_path / "cache").read(dataset, config, grid, job.budgets, 20, 0)
+    assert made.ranges == ((0, 8), (12, 16)) and made.correct == (6,) * 7
+    now[0] = 15.0
+    piece(8, 4)
+    unsaved.drop(job)  # the job is done: nothing more is written
+    unsaved.flush()
+    assert len(_checkpoint_files(tmp_path)) == 2
