@@ -1,19 +1,21 @@
-"""Checkpoints of reproduce: the finished runs of a cell not yet finished, one small JSON file per piece.
+"""Checkpoints of reproduce: the finished runs of a cell not yet finished, in small JSON files.
 
 A cell's points reach the cache (:mod:`sysrs_ref.experiments._cache`) only
 once all its R runs are made; a UCB-E-LRF cell of the paper (100 runs of up
 to 75 minutes each) would lose every finished run to an interruption. So
-each finished piece of runs start .. stop - 1 of a cell (but the one that
-finishes the cell: its points are written instead) is written at once,
-atomically (a temporary file, then a rename), to
-``CELL/partial-<grid>/START-STOP.json`` beside the cell's points, where
-CELL is the cell's cache folder and ``<grid>`` names the budget grid
-(the first 12 hex digits of the SHA-256 of its percentages). The file holds
-the piece's counts at every budget of the grid (how many runs chose a true
-best model, the largest spend, the top-m counts) and a key: the dataset's
+the finished pieces of runs of a cell are written atomically (a temporary
+file, then a rename) to ``CELL/partial-<grid>/START-STOP.json`` beside the
+cell's points, adjacent pieces as one file, at most every
+:data:`CHECKPOINT_SECONDS` per job (:class:`Unsaved`) and at once on an
+interruption; the piece that finishes a cell is not checkpointed (its
+points are cached instead). CELL is the cell's cache folder and ``<grid>``
+names the budget grid (the first 12 hex digits of the SHA-256 of its
+percentages). The file holds its runs' counts at every budget of the grid
+(how many runs chose a true best model, the largest spend, the top-m
+counts) and a key: the dataset's
 SHA-256, the algorithm and its exact parameters, the grid, R, the seed, the
 package version, the targets m. A resumed run reads them back
-(:meth:`Checkpoints.made`), makes only the runs no checkpoint holds, and adds
+(:meth:`Checkpoints.read`), makes only the runs no checkpoint holds, and adds
 the counts: the sums and maxima over the runs do not depend on how the runs
 were cut into pieces, and run r's draw depends only on (seed, r), so the
 resumed cell is the uninterrupted one, bit for bit. Once the cell's points
