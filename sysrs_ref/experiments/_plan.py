@@ -15,7 +15,7 @@ dataset's SHA-256, the algorithm, its exact parameters, the budget
 percentage, R, the seed and the package version. An interrupted run resumes
 where it stopped and never recomputes a finished cell; an entry whose key
 does not match (another file, version or setting) is recomputed. Within a
-cell not finished, every finished piece of runs is checkpointed at once
+cell not finished, the finished pieces of runs are checkpointed
 (:mod:`sysrs_ref.experiments._checkpoint`), so a resumed run makes only the
 runs no checkpoint holds, and the cell comes out as an uninterrupted run's.
 """
@@ -197,9 +197,8 @@ def plan(
         missing = [c for c in configs if any(cache.get(dataset, c, pct, runs, seed) is None for pct in grid)]
         done += len(configs) - len(missing)
         source = None if dataset.name in held else dataset
-        lacking: dict[
-            tuple[tuple[int, int], ...], list[Config]
-        ] = {}  # the runs still to make -> the cells lacking them
+        # the runs still to make -> the cells that lack them
+        lacking: dict[tuple[tuple[int, int], ...], list[Config]] = {}
         for config in missing:
             made = cache.checkpoints.read(dataset, config, grid, budgets, runs, seed)
             lacking.setdefault(made.todo(runs), []).append(config)
@@ -233,8 +232,9 @@ def run_cells(
     piece is in, its runs' counts are added to those of the runs its
     checkpoints held when the job was planned, its points are cached and its
     checkpoints removed. On an interruption (Ctrl-C) the pieces not started
-    are cancelled, the finished ones checkpointed, and the exception goes on:
-    what finished is in the cache or its checkpoints, what did not is not. ParameterError if a job's ``todo`` is not what the cell's
+    are cancelled, the finished ones checkpointed, and the exception goes
+    on: what finished is in the cache or its checkpoints, what did not is
+    not. ParameterError if a job's ``todo`` is not what the cell's
     checkpoints leave to make.
     """
 

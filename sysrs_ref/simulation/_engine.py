@@ -226,9 +226,10 @@ def run_jobs(
     with the number of (run, configuration) pairs each finished piece held;
     *piece_done* with each job, a finished piece's runs (start, stop) and its
     counts (so that a caller can checkpoint them), before *progress*, for
-    every piece but the one that finishes its job; *done* with each job and its results as soon as its last
-    piece is in (at once for a job with no run to make). A job whose ``todo``
-    names some runs makes those only, and its results count those only.
+    every piece but the one that finishes its job; *done* with each job and
+    its results as soon as its last piece is in (at once for a job with no
+    run to make). A job whose ``todo`` names some runs makes those only, and
+    its results count those only.
     Pieces are made as they are submitted, a few per worker ahead.
     ParameterError, before anything is allocated, when a job has more than
     :data:`MAX_RUNS` runs or the kept choices would take more than
