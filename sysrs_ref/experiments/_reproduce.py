@@ -6,7 +6,8 @@ configuration) cell still missing from the cache under ``OUT/cache``
 its checkpoints lack), then writes results.json, one CSV per table,
 report.md (:mod:`sysrs_ref.experiments._report`) and the figures (:mod:`sysrs_ref.experiments._figures`)
 into OUT. Running it again with the same settings recomputes nothing; after an
-interruption it computes only the cells that had not finished.
+interruption it computes only the runs of the cells that had not finished
+that their checkpoints do not hold.
 
 With *top_m* targets it also runs the Appendix "Top-m" study on its own grid
 (by default the Appendix's 5% steps) and cache, with SAR and SySAR beside the
