@@ -36,7 +36,9 @@ class Progress:
     (``isatty()``); False never draws (``--quiet``); True always draws. *clock*
     gives the time in seconds (``time.monotonic``; tests pass their own).
     Nothing is drawn before the first :meth:`update` (``update(0)`` shows the
-    empty bar), so work that fails before it starts leaves no trace.
+    empty bar), so work that fails before it starts leaves no trace. *start*
+    steps were done before (a resumed run's): the bar starts there, and the
+    rate and the ETA count only the steps done since.
 
     >>> import io
     >>> with Progress(4, "runs", stream=io.StringIO()) as bar:  # not a terminal: silent
@@ -53,9 +55,12 @@ class Progress:
         enabled: bool | None = None,
         *,
         clock: Callable[[], float] = time.monotonic,
+        start: int = 0,
     ) -> None:
         if isinstance(total, bool) or not isinstance(total, int) or total < 0:
             raise ValueError(f"total must be a non-negative integer, got {total!r}")
+        if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= total:
+            raise ValueError(f"start must be an integer in [0, total = {total}], got {start!r}")
         self.total = total
         self.label = label
         self.stream: TextIO = sys.stderr if stream is None else stream
@@ -63,7 +68,8 @@ class Progress:
             isatty = getattr(self.stream, "isatty", None)
             enabled = bool(isatty()) if callable(isatty) else False
         self.enabled = enabled
-        self.done = 0
+        self.done = start
+        self._start_done = start
         self._clock = clock
         self._start = clock()
         self._last_draw: float | None = None
@@ -87,6 +93,10 @@ class Progress:
         >>> bar.done = 50
         >>> bar.line(now=2.0)
         'sysrs [#####---------------]    50/200   25.0%  25 runs/s  ETA 0:06'
+        >>> resumed = Progress(200, "sysrs", enabled=False, clock=lambda: 0.0, start=40)
+        >>> resumed.done = 50
+        >>> resumed.line(now=2.0)   # 10 steps in 2 s: 5 a second, 150 left
+        'sysrs [#####---------------]    50/200   25.0%  5 runs/s  ETA 0:30'
         """
         now = self._clock() if now is None else now
         fraction = self.done / self.total if self.total else 1.0
@@ -98,8 +108,9 @@ class Progress:
             f"{self.done:>{digits + 2}}/{self.total}",
             f"{100 * fraction:5.1f}%",
         ]
-        if self.done and elapsed > 0:
-            rate = self.done / elapsed
+        made = self.done - self._start_done
+        if made > 0 and elapsed > 0:
+            rate = made / elapsed
             parts.append(f"{rate:,.3g} runs/s" if rate < 100 else f"{rate:,.0f} runs/s")
             if self.done < self.total:
                 parts.append(f"ETA {_duration((self.total - self.done) / rate)}")

@@ -111,9 +111,9 @@ def run(args: argparse.Namespace) -> None:
     """Run ``reproduce`` from parsed arguments and print what it did."""
     with ExitStack() as stack:  # the progress bar, once reproduce knows how many cells are left, ends with it
 
-        def progress(total: int, cached: int) -> Callable[[int], None]:
-            label = f"runs of cells ({cached} cells cached)"
-            bar = stack.enter_context(Progress(total, label, enabled=False if args.quiet else None))
+        def progress(total: int, cached: int, reused: int) -> Callable[[int], None]:
+            label = f"runs of cells ({cached} cells cached" + (f", {reused} runs from checkpoints)" if reused else ")")
+            bar = stack.enter_context(Progress(total, label, enabled=False if args.quiet else None, start=reused))
             bar.update(0)
             return bar.update
 
@@ -148,6 +148,7 @@ def run(args: argparse.Namespace) -> None:
                     "files": [str(path) for path in outcome.files],
                     "computed": outcome.computed,
                     "cached": outcome.cached,
+                    "reused_runs": outcome.reused,
                     "seconds": round(outcome.seconds, 3),
                     "report": str(outcome.out / "report.md"),
                     "results": str(outcome.out / "results.json"),
@@ -167,7 +168,9 @@ def run(args: argparse.Namespace) -> None:
     results = outcome.summary.results
     lines = [
         f"{len(results.datasets)} datasets x {len(results.configs)} configurations, {len(results.grid)} budget levels, "
-        f"R = {results.runs}, seed {results.seed}: {outcome.computed} cells computed, {outcome.cached} from the cache, "
+        f"R = {results.runs}, seed {results.seed}: {outcome.computed} cells computed"
+        + (f" ({outcome.reused} of their runs from checkpoints)" if outcome.reused else "")
+        + f", {outcome.cached} from the cache, "
         f"{outcome.seconds:.1f} s",
         f"wrote {len(outcome.files)} files into {outcome.out}: report.md, results.json, tables as CSV"
         + (", plots" if any(path.suffix == ".png" for path in outcome.files) else ""),

@@ -15,10 +15,7 @@ warning: it is out of date, not damaged.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import re
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -28,6 +25,8 @@ from typing import TYPE_CHECKING
 from sysrs_ref._atomic import atomic_write
 from sysrs_ref._version import __version__
 from sysrs_ref.datasets import Dataset
+from sysrs_ref.experiments._checkpoint import Checkpoints
+from sysrs_ref.experiments._entry import Rejected, count_in, entry_checksum, safe_component, warn_on_stderr
 from sysrs_ref.scores import decimal_text
 
 if TYPE_CHECKING:
@@ -74,61 +73,20 @@ class Point:
         return self.correct / self.runs
 
 
-def _safe(text: str) -> str:
-    """A path component for *text* (the cache stores the full key inside, so a clash is only recomputed)."""
-    return re.sub(r"[^A-Za-z0-9._()=,%+-]", "_", text)
-
-
-def entry_checksum(entry: dict[str, object]) -> str:
-    """``sha256:<hex>`` of *entry* without its ``checksum`` field, as canonical JSON (sorted keys, no spaces, ASCII).
-
-    >>> entry_checksum({"key": {"runs": 20}, "correct": 17, "checksum": "ignored"}) == entry_checksum(
-    ...     {"correct": 17, "key": {"runs": 20}}
-    ... )
-    True
-    """
-    body = {name: value for name, value in entry.items() if name != "checksum"}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return "sha256:" + hashlib.sha256(text.encode("ascii")).hexdigest()
-
-
-class _Rejected(Exception):
-    """A cache entry that must not be used; the message says why (None: out of date, recomputed silently)."""
-
-    def __init__(self, reason: str | None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-def _count(entry: dict[str, object], name: str, least: int, most: int | None) -> int:
-    """*entry*'s integer *name*, checked to lie in [least, most] (most None: no upper bound)."""
-    value = entry.get(name)
-    if type(value) is not int:
-        raise _Rejected(f'has no integer "{name}"')
-    if value < least or (most is not None and value > most):
-        high = "" if most is None else f", {most}"
-        raise _Rejected(f'says "{name}" = {value}, outside [{least}{high}]')
-    return value
-
-
 def _top_m(entry: dict[str, object], targets: tuple[int, ...], runs: int) -> tuple[TopMPoint, ...]:
     """The top-m counts of *entry*, checked: one per target m, in order, each within its range."""
     items = entry.get("top_m", [])
     if not isinstance(items, list) or not all(isinstance(item, list) and len(item) == 4 for item in items):
-        raise _Rejected('has a malformed "top_m"')
+        raise Rejected('has a malformed "top_m"')
     if [item[0] for item in items] != list(targets):
-        raise _Rejected(f"has top-m counts for m = {[item[0] for item in items]}, not {list(targets)}")
+        raise Rejected(f"has top-m counts for m = {[item[0] for item in items]}, not {list(targets)}")
     out = []
     for m, *counts in items:
         named = dict(zip(("identification", "ranking", "wrong_positions"), counts, strict=True))
         ranges = {"identification": runs, "ranking": runs, "wrong_positions": m * runs}
-        checked = [_count(named, name, 0, most) for name, most in ranges.items()]
+        checked = [count_in(named, name, 0, most) for name, most in ranges.items()]
         out.append(TopMPoint(m, *checked))
     return tuple(out)
-
-
-def _warn_on_stderr(message: str) -> None:
-    print(message, file=sys.stderr)
 
 
 class Cache:
@@ -143,7 +101,9 @@ class Cache:
         self.root = Path(root) / "cache"
         self.top_m = top_m
         """The targets m of the top-m study: part of every key, and of the folder."""
-        self._warn = _warn_on_stderr if warn is None else warn
+        self._warn = warn_on_stderr if warn is None else warn
+        self.checkpoints = Checkpoints(self.root, top_m, warn=self._warn)
+        """The finished runs of the cells not finished yet (:mod:`sysrs_ref.experiments._checkpoint`)."""
 
     def _key(self, dataset: Dataset, config: Config, pct: Fraction, runs: int, seed: int) -> dict[str, object]:
         extra: dict[str, object] = {"top_m": list(self.top_m)} if self.top_m else {}
@@ -162,8 +122,10 @@ class Cache:
     def path(self, dataset: Dataset, config: Config, pct: Fraction, runs: int, seed: int) -> Path:
         """Where the entry of this grid point lives."""
         study = f"-top{'_'.join(map(str, self.top_m))}" if self.top_m else ""
-        folder = self.root / _safe(dataset.name) / _safe(config.label) / f"runs{runs}-seed{seed}{study}"
-        return folder / f"{_safe(decimal_text(pct))}.json"
+        folder = (
+            self.root / safe_component(dataset.name) / safe_component(config.label) / f"runs{runs}-seed{seed}{study}"
+        )
+        return folder / f"{safe_component(decimal_text(pct))}.json"
 
     def get(self, dataset: Dataset, config: Config, pct: Fraction, runs: int, seed: int) -> Point | None:
         """The cached point, or None when there is none or it cannot be trusted (then it is recomputed).
@@ -183,36 +145,36 @@ class Cache:
             return None
         try:
             return self._point(text, self._key(dataset, config, pct, runs, seed), pct, runs)
-        except _Rejected as rejected:
+        except Rejected as rejected:
             if rejected.reason is not None:
                 self._warn(f"warning: the cache entry '{path}' {rejected.reason}; recomputing it")
             return None
 
     def _point(self, text: str, key: dict[str, object], pct: Fraction, runs: int) -> Point:
-        """The point *text* holds, if it is an intact entry of *key*; else _Rejected saying why."""
+        """The point *text* holds, if it is an intact entry of *key*; else Rejected saying why."""
         try:
             entry = json.loads(text)
         except json.JSONDecodeError:
-            raise _Rejected("is not valid JSON (a damaged file)") from None
+            raise Rejected("is not valid JSON (a damaged file)") from None
         if not isinstance(entry, dict):
-            raise _Rejected("is not a JSON object")
+            raise Rejected("is not a JSON object")
         if "checksum" not in entry:
-            raise _Rejected("has no checksum (written by an older sysrs-ref, or edited)")
+            raise Rejected("has no checksum (written by an older sysrs-ref, or edited)")
         if entry["checksum"] != entry_checksum(entry):
-            raise _Rejected("does not match its checksum (edited or damaged)")
+            raise Rejected("does not match its checksum (edited or damaged)")
         found = entry.get("key")
         if not isinstance(found, dict):
-            raise _Rejected('has no "key"')
+            raise Rejected('has no "key"')
         differ = sorted(name for name in key.keys() | found.keys() if key.get(name) != found.get(name))
         if differ:
-            raise _Rejected(
+            raise Rejected(
                 None
                 if set(differ) <= _STALE_FIELDS
                 else f"is for another grid point (its key differs in {', '.join(differ)})"
             )
-        budget = _count(entry, "budget", 1, None)
-        correct = _count(entry, "correct", 0, runs)
-        spent_max = _count(entry, "spent_max", 0, budget)
+        budget = count_in(entry, "budget", 1, None)
+        correct = count_in(entry, "correct", 0, runs)
+        spent_max = count_in(entry, "spent_max", 0, budget)
         return Point(pct, budget, correct, runs, spent_max, _top_m(entry, self.top_m, runs))
 
     def put(self, dataset: Dataset, config: Config, point: Point, seed: int) -> None:

@@ -14,18 +14,24 @@ Every finished grid point of a cell is written to a cache under
 dataset's SHA-256, the algorithm, its exact parameters, the budget
 percentage, R, the seed and the package version. An interrupted run resumes
 where it stopped and never recomputes a finished cell; an entry whose key
-does not match (another file, version or setting) is recomputed.
+does not match (another file, version or setting) is recomputed. Within a
+cell not finished, the finished pieces of runs are checkpointed
+(:mod:`sysrs_ref.experiments._checkpoint`), so a resumed run makes only the
+runs no checkpoint holds, and the cell comes out as an uninterrupted run's.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
 from sysrs_ref.datasets import Dataset
-from sysrs_ref.errors import BudgetError, ParameterError
+from sysrs_ref.errors import BudgetError, OutputError, ParameterError
 from sysrs_ref.experiments._cache import CACHE_FORMAT, Cache, Point, TopMPoint
+from sysrs_ref.experiments._checkpoint import CHECKPOINT_SECONDS, Made, Unsaved
 from sysrs_ref.experiments._paper import LRF_GRID, PAPER_GRID, TABLE_GRID
 from sysrs_ref.schedule import budget_from_percentage, parse_percentage
 from sysrs_ref.simulation import AnyTable, CellResult, Config, Job, jobs_of, parse_algorithm_list, run_jobs
@@ -175,7 +181,10 @@ def plan(
     """The engine's jobs still to do (cells with a grid point not in the cache), and how many cells are done already.
 
     A job holds the cells of one dataset that share a kind of draw, so its
-    draws are made once for them all. *shapes* gives each dataset's (K, L)
+    draws are made once for them all. Of a cell not finished, the runs its
+    checkpoints hold (:meth:`Cache.checkpoints`, read now) are left out: the
+    job's ``todo`` names the runs still to make, and cells that lack
+    different runs go into different jobs. *shapes* gives each dataset's (K, L)
     when the caller has loaded it already. The datasets named in *held*
     (random scores) have no source for the workers to load: the caller gives
     their tables to :func:`run_cells`.
@@ -188,7 +197,14 @@ def plan(
         missing = [c for c in configs if any(cache.get(dataset, c, pct, runs, seed) is None for pct in grid)]
         done += len(configs) - len(missing)
         source = None if dataset.name in held else dataset
-        jobs += jobs_of(_key(dataset), shape, missing, budgets, runs, seed, cache.top_m, source=source)
+        # the runs still to make -> the cells that lack them
+        lacking: dict[tuple[tuple[int, int], ...], list[Config]] = {}
+        for config in missing:
+            made = cache.checkpoints.read(dataset, config, grid, budgets, runs, seed)
+            lacking.setdefault(made.todo(runs), []).append(config)
+        for todo, group in lacking.items():
+            found = jobs_of(_key(dataset), shape, group, budgets, runs, seed, cache.top_m, source=source)
+            jobs += found if todo == ((0, runs),) else [replace(job, todo=todo) for job in found]
     return jobs, done
 
 
@@ -201,6 +217,7 @@ def run_cells(
     workers: int = 1,
     scheduler: str | None = None,
     progress: Callable[[int], None] | None = None,
+    checkpoint_seconds: float | None = None,
 ) -> None:
     """Run *jobs* on the Monte-Carlo engine and cache every point of a job as soon as it is finished.
 
@@ -208,21 +225,64 @@ def run_cells(
     (random scores: :class:`~sysrs_ref.fast.StochasticTable`).
 
     *progress* is called with the number of (run, cell) pairs each finished
-    piece held. On an interruption (Ctrl-C) the pieces not started are
-    cancelled and the exception goes on: what finished is in the cache, what
-    did not is not.
+    piece held. The finished pieces of a cell (but its last) are checkpointed
+    (:attr:`Cache.checkpoints`) at most every *checkpoint_seconds* per job
+    (default :data:`~sysrs_ref.experiments._checkpoint.CHECKPOINT_SECONDS`;
+    0: each piece as it finishes) and on an interruption; when a cell's last
+    piece is in, its runs' counts are added to those of the runs its
+    checkpoints held when the job was planned, its points are cached and its
+    checkpoints removed. On an interruption (Ctrl-C) the pieces not started
+    are cancelled, the finished ones checkpointed, and the exception goes
+    on: what finished is in the cache or its checkpoints, what did not is
+    not. ParameterError if a job's ``todo`` is not what the cell's
+    checkpoints leave to make.
     """
 
     sources = {_key(dataset): dataset for dataset, _ in held}
 
+    def source_of(job: Job) -> Dataset:
+        return job.source if job.source is not None else sources[job.key]
+
+    # what each cell's checkpoints held when planned, read before any piece of this run is written
+    made: dict[tuple[str, Config], Made] = {}
+    for job in jobs:
+        for config in job.configs:
+            found = (
+                cache.checkpoints.made(source_of(job), config, grid, job.budgets, job.runs, job.seed)
+                if job.todo is not None
+                else Made.nothing(len(job.budgets))
+            )
+            if job.todo is not None and found.todo(job.runs) != job.todo:
+                raise ParameterError(
+                    f"the job of {source_of(job).name} {config.label} makes runs {job.todo}, but its checkpoints "
+                    f"leave {found.todo(job.runs)} to make: plan the jobs with this cache"
+                )
+            made[job.key, config] = found
+
+    unsaved = Unsaved(
+        cache.checkpoints, grid, seconds=CHECKPOINT_SECONDS if checkpoint_seconds is None else checkpoint_seconds
+    )
+
+    def checkpoint(job: Job, start: int, stop: int, found: Mapping[Config, CellResult]) -> None:
+        unsaved.add(source_of(job), job, start, stop, found)
+
     def record(job: Job, found: Mapping[Config, CellResult]) -> None:
-        source = job.source if job.source is not None else sources[job.key]
+        source = source_of(job)
+        unsaved.drop(job)
         for config, cell in found.items():
-            for point in _points(cell, grid, job.budgets, job.runs):
+            for point in _points(made[job.key, config].added_to(cell), grid, job.budgets, job.runs):
                 cache.put(source, config, point, job.seed)
+            cache.checkpoints.clear(source, config, grid, job.runs, job.seed)
 
     tables = {_key(dataset): table for dataset, table in held}
-    run_jobs(jobs, tables, workers=workers, scheduler=scheduler, progress=progress, done=record)
+    try:
+        run_jobs(
+            jobs, tables, workers=workers, scheduler=scheduler, progress=progress, done=record, piece_done=checkpoint
+        )
+    except BaseException:  # Ctrl-C, SIGTERM, an error: keep every finished piece
+        with contextlib.suppress(OutputError):  # a full disk: the exception that stopped the run says so
+            unsaved.flush()
+        raise
 
 
 def cells(

@@ -2,10 +2,12 @@
 
 :func:`reproduce` finds the datasets of a data folder, runs every (dataset,
 configuration) cell still missing from the cache under ``OUT/cache``
-(:mod:`sysrs_ref.experiments`), then writes results.json, one CSV per table,
+(:mod:`sysrs_ref.experiments`; of a cell interrupted before, only the runs
+its checkpoints lack), then writes results.json, one CSV per table,
 report.md (:mod:`sysrs_ref.experiments._report`) and the figures (:mod:`sysrs_ref.experiments._figures`)
 into OUT. Running it again with the same settings recomputes nothing; after an
-interruption it computes only the cells that had not finished.
+interruption it computes only the runs of the cells that had not finished
+that their checkpoints do not hold.
 
 With *top_m* targets it also runs the Appendix "Top-m" study on its own grid
 (by default the Appendix's 5% steps) and cache, with SAR and SySAR beside the
@@ -71,6 +73,8 @@ class ReproduceOutcome:
     summary: Summary
     top_m: TopMStudy | None = None
     """The top-m study, when asked for."""
+    reused: int = 0
+    """Runs of the cells computed now that were read back from their checkpoints (made before an interruption)."""
 
 
 def reproduce(
@@ -84,7 +88,7 @@ def reproduce(
     workers: int = 1,
     scheduler: str | None = None,
     plots: bool = True,
-    progress: Callable[[int, int], Callable[[int], None] | None] | None = None,
+    progress: Callable[[int, int, int], Callable[[int], None] | None] | None = None,
     top_m: str | Sequence[int] | None = None,
     top_m_grid: str = "topm",
     top_m_algorithms: str | tuple[Config, ...] | None = None,
@@ -102,8 +106,10 @@ def reproduce(
     a comma-separated list (``paper,ucbe:a=100``) or Configs. *workers* local
     processes, or the Dask *scheduler* at that address, run the cells; neither
     changes a number. *progress*, if given, is called with (runs of the cells
-    to compute, cells already cached) and returns the callback for finished
-    runs of cells (a cell of R runs counts R).
+    to compute, cells already cached, runs of those cells read back from
+    their checkpoints) and returns the callback for the runs of cells made
+    now (a cell of R runs counts R; the runs read back are not reported
+    again).
 
     *top_m* (``"3,5,10"``) adds the Appendix "Top-m" study on *top_m_grid*
     (default ``topm``: 5%, 10%, ..., 100%) for *top_m_algorithms* (default: the
@@ -169,7 +175,8 @@ def reproduce(
     else:
         topm_tasks, topm_cached = [], 0
     to_compute = sum(len(job.configs) for job in tasks + topm_tasks)
-    callback = progress(to_compute * runs, cached + topm_cached) if progress is not None else None
+    reused = sum((job.runs - job.to_make) * len(job.configs) for job in tasks + topm_tasks)
+    callback = progress(to_compute * runs, cached + topm_cached, reused) if progress is not None else None
     # The dataset table (exact hardness: Python integers) is made by a thread while the pieces run in
     # the workers (the parent mostly waits for them), not after them. A daemon thread: on an interruption the
     # process exits at once, without waiting for the table (a pool's thread would be joined at exit).
@@ -222,7 +229,14 @@ def reproduce(
         subset = run_subset_study(datasets, matrices, target, subset_selection, workers=workers)
         files += write_subset_outputs(target, subset, plots)
     return ReproduceOutcome(
-        target, tuple(files + figures), to_compute, cached + topm_cached, time.perf_counter() - began, summary, study
+        target,
+        tuple(files + figures),
+        to_compute,
+        cached + topm_cached,
+        time.perf_counter() - began,
+        summary,
+        study,
+        reused,
     )
 
 

@@ -117,6 +117,37 @@ class Job:
     """Targets m whose top-m errors are counted (empty: none)."""
     source: Dataset | None = None
     """Where a worker loads the matrix from; None when :func:`run_jobs` is given its table."""
+    todo: tuple[tuple[int, int], ...] | None = None
+    """The runs to make, as ranges (start, stop) in increasing order, disjoint and within 0 .. runs;
+    None: every run. A job resumed from a checkpoint makes only the runs it lacks, and its results
+    count those runs only (the caller adds the counts it kept)."""
+
+    def __post_init__(self) -> None:
+        if self.todo is None:
+            return
+        end = 0
+        for start, stop in self.todo:
+            if not end <= start < stop <= self.runs:
+                raise ParameterError(
+                    f"the runs to make must be increasing, disjoint ranges within 0 .. {self.runs}, got {self.todo}"
+                )
+            end = stop
+
+    @property
+    def ranges(self) -> tuple[tuple[int, int], ...]:
+        """The runs to make as ranges (start, stop): :attr:`todo`, or (0, runs).
+
+        >>> Job("x", (3, 4), (Config.of("sr"),), (4,), 10, 0, todo=((2, 5), (7, 9))).ranges
+        ((2, 5), (7, 9))
+        >>> Job("x", (3, 4), (Config.of("sr"),), (4,), 10, 0).ranges
+        ((0, 10),)
+        """
+        return ((0, self.runs),) if self.todo is None else self.todo
+
+    @property
+    def to_make(self) -> int:
+        """How many runs the job makes (all *runs*, or those of :attr:`todo`)."""
+        return sum(stop - start for start, stop in self.ranges)
 
     @property
     def synchronized(self) -> bool:
@@ -180,6 +211,7 @@ def run_jobs(
     keep_chosen: bool = False,
     progress: Callable[[int], None] | None = None,
     done: Callable[[Job, Mapping[Config, CellResult]], None] | None = None,
+    piece_done: Callable[[Job, int, int, Mapping[Config, CellResult]], None] | None = None,
 ) -> list[dict[Config, CellResult]]:
     """Run every job (its configurations on common draws) and return each job's results, in *jobs*' order.
 
@@ -192,7 +224,12 @@ def run_jobs(
     on that Dask scheduler instead. *chunk* sets the runs per piece (default:
     within the memory bound, several pieces per worker). *progress* is called
     with the number of (run, configuration) pairs each finished piece held;
-    *done* with each job and its results as soon as its last piece is in.
+    *piece_done* with each job, a finished piece's runs (start, stop) and its
+    counts (so that a caller can checkpoint them), before *progress*, for
+    every piece but the one that finishes its job; *done* with each job and
+    its results as soon as its last piece is in (at once for a job with no
+    run to make). A job whose ``todo`` names some runs makes those only, and
+    its results count those only.
     Pieces are made as they are submitted, a few per worker ahead.
     ParameterError, before anything is allocated, when a job has more than
     :data:`MAX_RUNS` runs or the kept choices would take more than
@@ -201,11 +238,13 @@ def run_jobs(
     *done* received is kept by the caller).
     """
     _check_runs(jobs, keep_chosen)
-    total = sum(job.runs for job in jobs)
+    total = sum(job.to_make for job in jobs)
     spread = 1 if scheduler is None and workers == 1 else workers
     noisy = [_noisy(tables.get(job.key)) for job in jobs]
     sizes = [chunk or _piece_size(job, total, spread, noisy=flag) for job, flag in zip(jobs, noisy, strict=True)]
-    left = [-(-job.runs // size) for job, size in zip(jobs, sizes, strict=True)]  # pieces still to record, per job
+    left = [  # pieces still to record, per job
+        sum(-(-(stop - start) // size) for start, stop in job.ranges) for job, size in zip(jobs, sizes, strict=True)
+    ]
     results = [
         {
             config: CellResult(
@@ -221,6 +260,8 @@ def run_jobs(
 
     def record(index: int, start: int, stop: int, parts: Mapping[Config, _Part]) -> None:
         job = jobs[index]
+        if piece_done is not None and left[index] > 1:  # the last piece goes to done with the whole job
+            piece_done(job, start, stop, {config: CellResult(p[1], p[2], p[3]) for config, p in parts.items()})
         for config, (chosen, correct, spent, counts) in parts.items():
             into = results[index][config]
             if into.chosen is not None and chosen is not None:
@@ -231,14 +272,20 @@ def run_jobs(
                 into.top_m[m] = into.top_m[m].merged(found) if m in into.top_m else found
         left[index] -= 1
         if left[index] == 0:
-            for cell in results[index].values():
-                if cell.chosen is not None:
-                    cell.chosen.setflags(write=False)
-            if done is not None:  # before progress: an interruption raised there keeps the finished job
-                done(job, results[index])
+            finish(index)
         if progress is not None:
             progress((stop - start) * len(job.configs))
 
+    def finish(index: int) -> None:
+        for cell in results[index].values():
+            if cell.chosen is not None:
+                cell.chosen.setflags(write=False)
+        if done is not None:  # before progress: an interruption raised there keeps the finished job
+            done(jobs[index], results[index])
+
+    for index, count in enumerate(left):
+        if count == 0:  # every run made before (a checkpoint): done at once
+            finish(index)
     pieces = sum(left)
     if not pieces:  # nothing to run (every cell cached): no pool, no cluster
         return results
@@ -278,8 +325,9 @@ def run_jobs(
 def _plan(jobs: Sequence[Job], sizes: Sequence[int]) -> Iterator[tuple[int, int, int]]:
     """Every piece (job index, first run, run after the last), job by job, made only when asked for."""
     for index, (job, size) in enumerate(zip(jobs, sizes, strict=True)):
-        for start in range(0, job.runs, size):
-            yield index, start, min(job.runs, start + size)
+        for first, last in job.ranges:
+            for start in range(first, last, size):
+                yield index, start, min(last, start + size)
 
 
 def _check_runs(jobs: Sequence[Job], keep_chosen: bool) -> None:
@@ -292,6 +340,8 @@ def _check_runs(jobs: Sequence[Job], keep_chosen: bool) -> None:
     ...
     sysrs_ref.errors.ParameterError: 1,000,000,000 runs are too many to keep every run's choice (1 configuration x 2 budgets x 4 bytes): 8,000,000,000 bytes, above the 4 GiB bound; at most 536,870,912 runs fit (reproduce keeps counts only)
     """
+    if keep_chosen and any(job.todo is not None for job in jobs):
+        raise ParameterError("every run's choice is kept only for jobs that make all their runs (no todo)")
     if keep_chosen and jobs:
         per_run = [4 * len(job.budgets) * len(job.configs) for job in jobs]
         needed = sum(job.runs * size for job, size in zip(jobs, per_run, strict=True))

@@ -209,7 +209,18 @@ def test_cli_json_and_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     ]
     assert main([*argv, "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
-    assert set(payload) == {"out", "files", "computed", "cached", "seconds", "report", "results", "claims"}
+    assert set(payload) == {
+        "out",
+        "files",
+        "computed",
+        "cached",
+        "reused_runs",
+        "seconds",
+        "report",
+        "results",
+        "claims",
+    }
+    assert payload["reused_runs"] == 0
     assert (payload["computed"], payload["cached"]) == (4, 0)
     assert main(argv) == 0
     text = capsys.readouterr().out
@@ -289,19 +300,19 @@ def test_ctrl_c_keeps_the_cache_and_says_how_to_resume(
 
 def test_progress_counts_the_cells_to_compute(tmp_path: Path) -> None:
     data = make_data_folder(tmp_path / "data")
-    seen: list[tuple[int, int]] = []
+    seen: list[tuple[int, int, int]] = []
     steps: list[int] = []
 
-    def progress(total: int, cached: int) -> Callable[[int], None]:
-        seen.append((total, cached))
+    def progress(total: int, cached: int, reused: int) -> Callable[[int], None]:
+        seen.append((total, cached, reused))
         return steps.append
 
     reproduce(data, tmp_path / "out", grid="table", runs=4, algorithms="sysrs,sr,syus", plots=False, progress=progress)
-    assert seen == [(6 * 4, 0)] and sum(steps) == 6 * 4 and len(steps) == 4  # runs of cells; a piece per job
+    assert seen == [(6 * 4, 0, 0)] and sum(steps) == 6 * 4 and len(steps) == 4  # runs of cells; a piece per job
     reproduce(
         data, tmp_path / "out", grid="table", runs=4, algorithms="sysrs,sr,syus,us", plots=False, progress=progress
     )
-    assert seen[-1] == (2 * 4, 6) and sum(steps) == 8 * 4  # only us is new
+    assert seen[-1] == (2 * 4, 6, 0) and sum(steps) == 8 * 4  # only us is new
 
 
 def test_cli_progress_bar_on_a_terminal_only(
