@@ -30,6 +30,7 @@ summation loops).
 from __future__ import annotations
 
 import decimal
+import functools
 import math
 from typing import TypeAlias
 
@@ -310,6 +311,25 @@ def householder_qr(a: npt.ArrayLike, b: npt.ArrayLike) -> tuple[FloatArray, Floa
     return np.triu(work[:q]), rhs
 
 
+@functools.cache
+def _circle_rounds(size: int) -> tuple[tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]], ...]:
+    """The rounds of one Jacobi sweep over *size* (even) columns: the circle method's disjoint pairs.
+
+    Column 0 stays, the others turn one place per round; round r pairs position i with position size-1-i,
+    the smaller column first. After size - 1 rounds the circle is back where it started, so every sweep
+    visits the same rounds. The arrays are read-only: the cache shares them.
+    """
+    circle = list(range(size))
+    rounds = []
+    for _ in range(size - 1):
+        first = np.array([min(circle[i], circle[size - 1 - i]) for i in range(size // 2)], dtype=np.intp)
+        second = np.array([max(circle[i], circle[size - 1 - i]) for i in range(size // 2)], dtype=np.intp)
+        first.flags.writeable = second.flags.writeable = False
+        rounds.append((first, second))
+        circle = [circle[0], circle[-1], *circle[1:-1]]
+    return tuple(rounds)
+
+
 def svd(
     a: npt.ArrayLike, *, start: FloatArray | None = None, max_sweeps: int = 60
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
@@ -342,33 +362,31 @@ def svd(
         v[:q, :q] = start
         work[:, :q] = matmul(given, start)
     tol = max(q, 1) * 2.0**-53
-    circle = list(range(size))
-    for _ in range(max_sweeps):
-        rotated = False
-        for _ in range(size - 1):
-            first = np.array([min(circle[i], circle[size - 1 - i]) for i in range(size // 2)], dtype=np.intp)
-            second = np.array([max(circle[i], circle[size - 1 - i]) for i in range(size // 2)], dtype=np.intp)
-            circle = [circle[0], circle[-1], *circle[1:-1]]
-            ai, aj = work[:, first], work[:, second]
-            alpha = np.einsum("ij,ij->j", ai, ai)
-            beta = np.einsum("ij,ij->j", aj, aj)
-            gamma = np.einsum("ij,ij->j", ai, aj)
-            turn = (gamma != 0.0) & (np.abs(gamma) > tol * np.sqrt(alpha * beta))
-            if not turn.any():
-                continue
-            rotated = True
-            with np.errstate(over="ignore", divide="ignore"):  # a huge zeta takes the t = 1 / (2 zeta) branch
+    rounds = _circle_rounds(size)
+    # one errstate for the sweeps: a huge zeta takes the t = 1 / (2 zeta) branch, and its overflow is no error
+    with np.errstate(over="ignore", divide="ignore"):
+        for _ in range(max_sweeps):
+            rotated = False
+            for first, second in rounds:
+                ai, aj = work[:, first], work[:, second]
+                alpha = np.einsum("ij,ij->j", ai, ai)
+                beta = np.einsum("ij,ij->j", aj, aj)
+                gamma = np.einsum("ij,ij->j", ai, aj)
+                turn = (gamma != 0.0) & (np.abs(gamma) > tol * np.sqrt(alpha * beta))
+                if not turn.any():
+                    continue
+                rotated = True
                 zeta = (beta - alpha) / (2.0 * np.where(turn, gamma, 1.0))
                 big = np.abs(zeta) > 1e150
                 root = np.sqrt(1.0 + np.where(big, 0.0, zeta * zeta))
                 t = np.where(big, 0.5 / np.where(big, zeta, 1.0), np.copysign(1.0, zeta) / (np.abs(zeta) + root))
-            c = np.where(turn, 1.0 / np.sqrt(1.0 + t * t), 1.0)
-            s = np.where(turn, c * t, 0.0)
-            work[:, first], work[:, second] = c * ai - s * aj, s * ai + c * aj
-            vi, vj = v[:, first], v[:, second]
-            v[:, first], v[:, second] = c * vi - s * vj, s * vi + c * vj
-        if not rotated:
-            break
+                c = np.where(turn, 1.0 / np.sqrt(1.0 + t * t), 1.0)
+                s = np.where(turn, c * t, 0.0)
+                work[:, first], work[:, second] = c * ai - s * aj, s * ai + c * aj
+                vi, vj = v[:, first], v[:, second]
+                v[:, first], v[:, second] = c * vi - s * vj, s * vi + c * vj
+            if not rotated:
+                break
     norms = np.sqrt(np.einsum("ij,ij->j", work[:, :q], work[:, :q]))
     order = np.argsort(-norms, kind="stable")
     sigma = norms[order]
