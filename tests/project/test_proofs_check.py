@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import doctest
+import itertools
 import json
 import subprocess
 import sys
@@ -11,6 +13,7 @@ import pytest
 
 from proofs_check import DEFAULT_MAX_K, Claim, Outcome, Status, all_claims
 from proofs_check.__main__ import _record, main, render_table
+from tests.pages import FLAGS, fences
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -96,6 +99,26 @@ def test_table_marks_every_claim_ok(results: Results) -> None:
     header = code_table.splitlines()[1].split()
     assert header == ["claim", "method", "status", "time", "domain"]
     assert "code-schedule-capped      smt+model-checked-against-code  holds" in code_table
+
+
+@pytest.mark.slow
+def test_the_theory_page_shows_the_default_run(results: Results) -> None:
+    """docs/theory.md's table is what ``python -m proofs_check`` prints (times elided), from this module's run.
+
+    The page shows it in a ``text`` fence after the command's not-run ``bash`` fence: the audit runs once
+    for the suite, here, not a second time for the page.
+    """
+    blocks = fences(ROOT / "docs" / "theory.md")
+    shown = [
+        after.body
+        for before, after in itertools.pairwise(blocks)
+        if before.language == "bash" and before.body.strip() == "python -m proofs_check" and after.language == "text"
+    ]
+    assert len(shown) == 1, "docs/theory.md shows `python -m proofs_check` and its output exactly once"
+    printed = render_table(results) + "\n"
+    assert doctest.OutputChecker().check_output(shown[0], printed, FLAGS), (
+        f"docs/theory.md shows\n{shown[0]}\nbut python -m proofs_check prints\n{printed}"
+    )
 
 
 def test_list(capsys: pytest.CaptureFixture[str]) -> None:
