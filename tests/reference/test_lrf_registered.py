@@ -13,6 +13,7 @@ from hypothesis import given, settings, strategies as st
 from sysrs_ref import ALGORITHMS, Draw, Instance, drive, select, simulate
 from sysrs_ref.algorithms.lrf import (
     LRF_DEFAULTS,
+    EnsembleFit,
     FloatArray,
     LRFDraw,
     LRFParams,
@@ -48,6 +49,16 @@ def test_registry_entry() -> None:
     assert lrf_params({"warmup": 0}) == LRFParams(warmup=Fraction(0))
 
 
+def _counted(calls: list[int]) -> EnsembleFit:
+    """The numpy fit, recording each call's fit number in *calls*."""
+
+    def fit(scores: FloatArray, seed: int, number: int, settings: LRFParams) -> tuple[FloatArray, FloatArray]:
+        calls.append(number)
+        return fit_ensemble_fast(scores, seed, number, settings)
+
+    return fit
+
+
 def test_select_is_the_step_generator_with_the_reference_fit_unless_given_another() -> None:
     """select runs ucbe_lrf with the seeded draw and the reference's pure-Python fit, or with the fit it is given."""
     instance = Instance([[1, 1, 0, 1, 0, 1], [0, 1, 1, 0, 1, 0], [1, 0, 0, 0, 1, 1], [0, 0, 1, 0, 0, 0]])
@@ -57,12 +68,7 @@ def test_select_is_the_step_generator_with_the_reference_fit_unless_given_anothe
         assert out == drive(ucbe_lrf(13, draw, params), instance)  # the reference's pure-Python fit
         assert select(instance, 13, "ucbe-lrf", draw=draw, warmup=warmup, **SMALL) == out
         calls: list[int] = []
-
-        def counted(scores: FloatArray, seed: int, fit: int, settings: LRFParams) -> tuple[FloatArray, FloatArray]:
-            calls.append(fit)
-            return fit_ensemble_fast(scores, seed, fit, settings)
-
-        fast = select(instance, 13, "ucbe-lrf", seed=seed, warmup=warmup, fit=counted, **SMALL)
+        fast = select(instance, 13, "ucbe-lrf", seed=seed, warmup=warmup, fit=_counted(calls), **SMALL)
         assert fast == drive(ucbe_lrf(13, draw, params, fit=fit_ensemble_fast), instance) == out  # no near ties here
         assert calls == list(range(len(calls))) and calls  # every fit of the run went to the fit given
 
@@ -71,7 +77,7 @@ def test_a_fit_is_for_ucbe_lrf_only_and_must_be_a_fit() -> None:
     instance = Instance([[1, 0, 1], [0, 1, 0]])
     with pytest.raises(ParameterError, match="sysrs fits no ensemble: fit= is for ucbe-lrf"):
         select(instance, 3, "sysrs", fit=fit_ensemble_fast)
-    with pytest.raises(ParameterError, match="fit must be an ensemble fit such as .*, got 3"):
+    with pytest.raises(ParameterError, match=r"fit must be an ensemble fit such as .*, got 3"):
         select(instance, 3, "ucbe-lrf", fit=3)  # type: ignore[arg-type]  # not a fit, on purpose
     with pytest.raises(ParameterError, match="ucbe fits no ensemble"):
         ALGORITHMS["ucbe"].start(3, Draw(((0, 1, 2), (2, 1, 0)), (0, 1)), fit=fit_ensemble_fast)
