@@ -39,7 +39,7 @@ from sysrs_ref.algorithms.lrf import (
     random_lrf_draw,
     ucbe_lrf_rankings,
 )
-from sysrs_ref.fast import compiled
+from sysrs_ref.fast import _compiled
 from sysrs_ref.fast._lrf_numpy import fit_ensemble_fast
 
 __all__ = ["fit_ensemble_compiled", "fit_ensemble_fast", "lrf_rankings", "run_lrf"]
@@ -62,9 +62,9 @@ def fit_ensemble_compiled(
     >>> bool(np.allclose(mean, want[0], rtol=0, atol=1e-12) and np.allclose(spread, want[1], rtol=0, atol=1e-12))
     True
     """
-    module = compiled.active()
+    module = _compiled.library()
     if module is not None:
-        out = compiled.lrf_fit(module, scores, seed, fit, params, ddof)
+        out = _compiled.lrf_fit(module, scores, seed, fit, params, ddof)
         if out is not None:
             return out
     return fit_ensemble_fast(scores, seed, fit, params, ddof)
