@@ -114,7 +114,7 @@ def select(
         draw = spec.random_draw(generator_of(seed, "seed"), instance.n_models, instance.n_queries)
     else:
         spec.check_draw(draw, instance.n_models, instance.n_queries)
-    return drive(spec.start(parsed, draw, fit=fit, **params), instance)
+    return drive(spec.run(parsed, draw, spec.parse_params(params), fit=fit), instance)
 
 
 def _select_stochastic(
@@ -140,4 +140,4 @@ def _select_stochastic(
             f"got {type(draw).__name__}; make one with random_stochastic_draw(seed, K, L, synchronized=...)"
         )
     spec.check_draw(draw.draw, instance.n_models, instance.n_queries)
-    return drive(spec.start(parsed, draw.draw, fit=fit, **params), instance.oracle(draw.noise))
+    return drive(spec.run(parsed, draw.draw, spec.parse_params(params), fit=fit), instance.oracle(draw.noise))

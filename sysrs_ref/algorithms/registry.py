@@ -151,10 +151,8 @@ class AlgorithmSpec:
         """The parameters to identify a top-*m* set with: m set to the target for SAR and SySAR, else as they are."""
         return TopMSize(m) if self.top_m_sized else params
 
-    def start(
-        self, budget: int | Budget, draw: AnyDraw, *, fit: EnsembleFit | None = None, **params: ParamValue
-    ) -> AlgorithmRun:
-        """Start a run: the step generator for *budget* and *draw*, parameters by keyword (*fit*: see :meth:`run`).
+    def start(self, budget: int | Budget, draw: AnyDraw, **params: ParamValue) -> AlgorithmRun:
+        """Start a run: the step generator for *budget* and *draw*, parameters by keyword (UCB-E-LRF: the reference fit).
 
         >>> from sysrs_ref import Instance, drive, random_draw
         >>> spec = get_algorithm("syucbe")
@@ -162,7 +160,7 @@ class AlgorithmSpec:
         >>> drive(run, Instance([[1, 1, 1], [0, 0, 0]])).chosen
         0
         """
-        return self.run(budget, draw, self.parse_params(params), fit=fit)
+        return self.run(budget, draw, self.parse_params(params))
 
     def run(
         self, budget: int | Budget, draw: AnyDraw, params: AlgorithmParams, *, fit: EnsembleFit | None = None

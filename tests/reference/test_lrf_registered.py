@@ -80,7 +80,8 @@ def test_a_fit_is_for_ucbe_lrf_only_and_must_be_a_fit() -> None:
     with pytest.raises(ParameterError, match=r"fit must be an ensemble fit such as .*, got 3"):
         select(instance, 3, "ucbe-lrf", fit=3)  # type: ignore[arg-type]  # not a fit, on purpose
     with pytest.raises(ParameterError, match="ucbe fits no ensemble"):
-        ALGORITHMS["ucbe"].start(3, Draw(((0, 1, 2), (2, 1, 0)), (0, 1)), fit=fit_ensemble_fast)
+        spec = ALGORITHMS["ucbe"]
+        spec.run(3, Draw(((0, 1, 2), (2, 1, 0)), (0, 1)), spec.parse_params({}), fit=fit_ensemble_fast)
 
 
 def test_the_command_line_select_fits_with_numpy(
