@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(0)
     rows = []
     total = total35 = 0.0
-    print(f"fit: {'compiled' if compiled.active() is not None else 'numpy'}")
+    print(f"fit: {'compiled' if compiled.active() else 'numpy'}")
     print(
         f"{'dataset':<14}{'K x L':>12}  fit s at f = {', '.join(map(str, FRACTIONS))}   run to 35% / 100% (5% warm-up; none)"
     )

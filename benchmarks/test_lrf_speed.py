@@ -87,5 +87,5 @@ def test_run_to_35_percent(benchmark: Any, name: str) -> None:
     assert [sorted(r) for r in rankings] == [list(range(n_models))] * 3
     print(
         f"\n{name}: one UCB-E-LRF run to 35% (checkpoints 8, 20, 35%): {benchmark.stats.stats.min:.1f} s wall, "
-        f"{cpu:.1f} s CPU ({'compiled' if compiled.active() is not None else 'numpy'} fit)"
+        f"{cpu:.1f} s CPU ({'compiled' if compiled.active() else 'numpy'} fit)"
     )

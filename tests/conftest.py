@@ -21,10 +21,10 @@ def backend(request: pytest.FixtureRequest) -> Iterator[str]:
     """Run a test twice: with the compiled passes (C) and with numpy alone (the fallback).
 
     Module-scoped, so Hypothesis tests may use it. Where the passes were not built the
-    compiled case is the numpy one again (compiled.active() is None), so both still run
+    compiled case is the numpy one again (not compiled.active()), so both still run
     (and tests/fast/test_native_build.py fails).
     """
-    yield "compiled" if request.param == "compiled" and compiled.active() is not None else "numpy"
+    yield "compiled" if request.param == "compiled" and compiled.active() else "numpy"
 
 
 @pytest.fixture(autouse=True)

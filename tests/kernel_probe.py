@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sysrs_ref import load_dataset, select
+from sysrs_ref.fast.lrf import fit_ensemble_fast
 from sysrs_ref.subset.anchor import question_correlations
 from sysrs_ref.subset.gam import fit_gam
 from sysrs_ref.subset.irt import estimate_abilities, fit_irt
@@ -48,7 +49,7 @@ def probe() -> dict[str, object]:
         result = select_subset(scores, method, 12, seed=0, dim=2 if method == "kmeans-irt" else None, epochs=300)
         out[f"subset_{method}"] = [list(result.anchors), _digest(result.weights), result.chosen]
     math_scores = load_dataset("math")
-    lrf = select(math_scores, "8%", "ucbe-lrf", seed=3)
+    lrf = select(math_scores, "8%", "ucbe-lrf", seed=3, fit=fit_ensemble_fast)  # the numpy fit, as the CLI's
     out["ucbe_lrf"] = [lrf.chosen, list(lrf.ranking), lrf.spent]
     return out
 

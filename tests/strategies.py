@@ -1329,7 +1329,7 @@ def truncation_cases(draw: st.DrawFn) -> TruncationCase:
     return instance, synchronized, DrawBatch.from_draws(runs), a, pulls, memory
 
 
-#: Seeds, a run range and a shape for the compiled permutations (sysrs_ref.fast.compiled.permutations).
+#: Seeds, a run range and a shape for the compiled permutations (sysrs_ref.fast._compiled.permutations).
 permutation_cases = st.tuples(
     st.integers(0, 2**64 - 1), st.integers(0, 10**6), st.integers(1, 6), st.integers(2, 40), st.integers(1, 300)
 )

@@ -9,6 +9,7 @@ import numpy as np
 
 from sysrs_ref._checks import generator_of
 from sysrs_ref.algorithms.base import AlgorithmRun, Outcome
+from sysrs_ref.algorithms.lrf import EnsembleFit
 from sysrs_ref.algorithms.registry import AlgorithmSpec, AnyDraw, ParamValue, get_algorithm
 from sysrs_ref.errors import DrawError, ParameterError
 from sysrs_ref.instance import InstanceLike, as_instance
@@ -55,6 +56,7 @@ def select(
     *,
     draw: AnyDraw | StochasticDraw | None = None,
     seed: int | np.random.Generator = 0,
+    fit: EnsembleFit | None = None,
     **params: ParamValue,
 ) -> Outcome:
     """Run *algorithm* once on *instance* with *budget* (an integer or a percentage like ``"12%"``).
@@ -72,19 +74,36 @@ def select(
     scores (made an :class:`~sysrs_ref.instance.Instance`). Parameters (``a``
     for the UCB family, ``m`` for SAR,
     ``warmup`` and the others of :data:`~sysrs_ref.algorithms.lrf.LRF_DEFAULTS`
-    for UCB-E-LRF) are passed by keyword. UCB-E-LRF runs its one control loop
-    with the numpy fit here, as the command line and ``simulate`` do
-    (``ucbe_lrf(..., fit=fit_ensemble_reference)`` is the pure-Python fit).
+    for UCB-E-LRF) are passed by keyword.
+
+    *fit* is UCB-E-LRF's ensemble fit (an
+    :class:`~sysrs_ref.algorithms.lrf.EnsembleFit`; ParameterError for any
+    other algorithm). By default it is the reference's pure-Python
+    :func:`~sysrs_ref.algorithms.lrf.fit_ensemble_reference`: the
+    definition, but about 25 CPU seconds per fit on a shipped benchmark
+    (gsm, 80 x 1000), and a run to 8% of it makes 76 fits. Pass a fit of
+    :mod:`sysrs_ref.fast.lrf` for a run that takes seconds:
+    ``fit_ensemble_compiled`` (the reference's doubles bit for bit where the
+    compiled passes were built, else numpy's) or ``fit_ensemble_fast``
+    (numpy's, agreeing with the reference to 1e-10; the command line's
+    ``select`` uses it). Both make the reference's choices wherever no two
+    indices are within 1e-10 of each other.
 
     >>> from sysrs_ref import Instance
     >>> inst = Instance([[1, 1, 1, 0], [1, 0, 1, 0], [0, 1, 0, 0]])
     >>> out = select(inst, "100%", "sysrs", seed=1)
     >>> out.chosen, out.spent
     (0, 12)
+    >>> from sysrs_ref import irt_benchmark
+    >>> from sysrs_ref.fast.lrf import fit_ensemble_compiled
+    >>> small = irt_benchmark(6, 40, seed=0)
+    >>> out = select(small, "30%", "ucbe-lrf", seed=1, fit=fit_ensemble_compiled)
+    >>> out.chosen, out == select(small, "30%", "ucbe-lrf", seed=1)   # with the reference's fit: the same run
+    (1, True)
     """
     spec = get_algorithm(algorithm)
     if isinstance(instance, StochasticInstance):
-        return _select_stochastic(instance, budget, spec, draw, seed, params)
+        return _select_stochastic(instance, budget, spec, draw, seed, fit, params)
     instance = as_instance(instance)
     parsed = Budget.parse(budget, instance.n_models, instance.n_queries)
     if isinstance(draw, StochasticDraw):
@@ -95,7 +114,7 @@ def select(
         draw = spec.random_draw(generator_of(seed, "seed"), instance.n_models, instance.n_queries)
     else:
         spec.check_draw(draw, instance.n_models, instance.n_queries)
-    return drive(spec.start(parsed, draw, **params), instance)
+    return drive(spec.run(parsed, draw, spec.parse_params(params), fit=fit), instance)
 
 
 def _select_stochastic(
@@ -104,6 +123,7 @@ def _select_stochastic(
     spec: AlgorithmSpec,
     draw: AnyDraw | StochasticDraw | None,
     seed: int | np.random.Generator,
+    fit: EnsembleFit | None,
     params: dict[str, ParamValue],
 ) -> Outcome:
     """One run on a stochastic instance: the draw's orders, the noise's scores (each cell at most once)."""
@@ -120,4 +140,4 @@ def _select_stochastic(
             f"got {type(draw).__name__}; make one with random_stochastic_draw(seed, K, L, synchronized=...)"
         )
     spec.check_draw(draw.draw, instance.n_models, instance.n_queries)
-    return drive(spec.start(parsed, draw.draw, **params), instance.oracle(draw.noise))
+    return drive(spec.run(parsed, draw.draw, spec.parse_params(params), fit=fit), instance.oracle(draw.noise))

@@ -3,14 +3,13 @@
 Registered as ``ucbe-lrf`` (parameters :data:`LRF_DEFAULTS`, read by
 :func:`lrf_params`). The control loop is written once, here; the ensemble
 fit is a parameter (:class:`EnsembleFit`): the reference's pure-Python
-:func:`fit_ensemble_reference` (:func:`ucbe_lrf`'s default), the numpy
-:func:`~sysrs_ref.algorithms._lrf_fit.fit_ensemble_fast`, or the compiled
-:func:`sysrs_ref.fast.lrf.fit_ensemble_compiled` (the reference's doubles
-bit for bit). The registry passes the numpy fit, so :func:`~sysrs_ref.select`
-and the command line's ``select`` run this loop with it; the simulations
-(:func:`ucbe_lrf_rankings`, driven by :func:`sysrs_ref.fast.lrf.run_lrf`:
-one run, the choice at several budgets) run it with the compiled fit where
-it was built. All choose the same models wherever no two indices are within
+:func:`fit_ensemble_reference` (the default here, in the registry and in
+:func:`~sysrs_ref.select`), or a fit of :mod:`sysrs_ref.fast.lrf`: the
+numpy ``fit_ensemble_fast``, which the command line's ``select`` and live
+sessions pass, or the compiled ``fit_ensemble_compiled`` (the reference's
+doubles bit for bit), which the simulations use (:func:`ucbe_lrf_rankings`,
+driven by :func:`sysrs_ref.fast.lrf.run_lrf`: one run, the choice at several
+budgets). All choose the same models wherever no two indices are within
 the numpy fit's 1e-10 of each other (tested). A run is a function of the
 budget and an :class:`LRFDraw`:
 
@@ -88,11 +87,12 @@ class EnsembleFit(Protocol):
     Called as ``fit(scores, seed, fit, params)`` with *scores* the K x L
     observed matrix (NaN = not observed; the routine must not change it);
     returns (S-hat, R), the ensemble's mean and standard deviation, each a
-    K x L float64 array. Two routines follow the stream and the ALS of
+    K x L float64 array. Three routines follow the stream and the ALS of
     :mod:`~sysrs_ref.algorithms.lrf_model`: :func:`fit_ensemble_reference`
-    (pure Python, the reference, seconds per fit on real benchmarks) and
-    :func:`~sysrs_ref.algorithms._lrf_fit.fit_ensemble_fast` (numpy, agreeing
-    with it to 1e-10).
+    (pure Python, the reference, tens of seconds per fit on the shipped
+    benchmarks), and in :mod:`sysrs_ref.fast.lrf` the numpy
+    ``fit_ensemble_fast`` (agreeing with it to 1e-10) and the compiled
+    ``fit_ensemble_compiled`` (its doubles bit for bit).
     """
 
     def __call__(self, scores: FloatArray, seed: int, fit: int, params: LRFParams, /) -> tuple[FloatArray, FloatArray]:
@@ -141,11 +141,11 @@ def ucbe_lrf(
     """UCB-E-LRF (the paper's Algorithm "UCB-E-LRF"): UCB-E on an ensemble low-rank imputation of the scores.
 
     *fit* fits the ensemble: the reference's pure-Python
-    :func:`fit_ensemble_reference` by default, or the numpy
-    :func:`~sysrs_ref.algorithms._lrf_fit.fit_ensemble_fast`, which the
-    registry's ``ucbe-lrf`` passes (so :func:`~sysrs_ref.select` and the
-    command line's ``select`` run this loop with it). Only the fit differs:
-    the control loop is this one.
+    :func:`fit_ensemble_reference` by default (as the registry's
+    ``ucbe-lrf`` and :func:`~sysrs_ref.select` unless given another), or a
+    fit of :mod:`sysrs_ref.fast.lrf` (``fit_ensemble_fast``, which the
+    command line's ``select`` passes, or ``fit_ensemble_compiled``). Only the
+    fit differs: the control loop is this one.
 
     >>> from sysrs_ref import Instance, drive
     >>> inst = Instance([[1, 1, 1, 0], [1, 0, 0, 0], [0, 0, 1, 0]])
@@ -171,8 +171,7 @@ def ucbe_lrf_rankings(
     exactly (the runs' fits are the same calls). BudgetError for an empty
     *budgets* or a budget outside [K, K L].
 
-    >>> from sysrs_ref.algorithms._lrf_fit import fit_ensemble_fast
-    >>> run = ucbe_lrf_rankings([4, 2], random_lrf_draw(1, 2, 2), LRFParams(members=3, sweeps=2), fit=fit_ensemble_fast)
+    >>> run = ucbe_lrf_rankings([4, 2], random_lrf_draw(1, 2, 2), LRFParams(members=3, sweeps=2))
     >>> batch = next(run)
     >>> try:
     ...     while True:

@@ -1,4 +1,11 @@
-"""The registry: algorithm names of the command line (docs/cli.md) mapped to their step generators."""
+"""The registry: algorithm names of the command line (docs/cli.md) mapped to their step generators.
+
+Every entry runs the reference: UCB-E-LRF (``ucbe-lrf``) with the pure-Python
+fit :func:`~sysrs_ref.algorithms.lrf.fit_ensemble_reference` unless a run is
+given another :class:`~sysrs_ref.algorithms.lrf.EnsembleFit`
+(:meth:`AlgorithmSpec.run`'s *fit*, as the applications pass the fits of
+:mod:`sysrs_ref.fast.lrf`).
+"""
 
 from __future__ import annotations
 
@@ -10,9 +17,17 @@ from types import MappingProxyType
 import numpy as np
 
 from sysrs_ref._checks import check_int, generator_of, shown_value
-from sysrs_ref.algorithms._lrf_fit import fit_ensemble_fast
 from sysrs_ref.algorithms.base import AlgorithmRun
-from sysrs_ref.algorithms.lrf import LRF_DEFAULTS, LRFDraw, LRFParams, lrf_params, random_lrf_draw, ucbe_lrf
+from sysrs_ref.algorithms.lrf import (
+    LRF_DEFAULTS,
+    EnsembleFit,
+    LRFDraw,
+    LRFParams,
+    fit_ensemble_reference,
+    lrf_params,
+    random_lrf_draw,
+    ucbe_lrf,
+)
 from sysrs_ref.algorithms.params import (
     AlgorithmParams,
     Exploration,
@@ -66,11 +81,13 @@ class AlgorithmSpec:
     defaults: Mapping[str, ParamValue]
     """Its parameters and their default values (empty when hyperparameter-free)."""
     factory: Callable[[int | Budget, AnyDraw, AlgorithmParams], AlgorithmRun]
-    """Starts a run from a budget, a draw and the typed parameters."""
+    """Starts a run from a budget, a draw and the typed parameters (UCB-E-LRF with the reference's fit)."""
     parse: Callable[[Mapping[str, ParamValue]], AlgorithmParams] = NoParams.parse
     """Its family's parser: user values (defaults filled in) to the typed parameter object."""
     cells: bool = False
     """Whether its draw is an :class:`~sysrs_ref.algorithms.lrf.LRFDraw` (UCB-E-LRF) rather than a Draw."""
+    fitted: Callable[[int | Budget, AnyDraw, AlgorithmParams, EnsembleFit], AlgorithmRun] | None = None
+    """For an algorithm that fits an ensemble (UCB-E-LRF): starts a run with the fit given; None for the others."""
 
     def random_draw(self, rng: np.random.Generator | int, n_models: int, n_queries: int) -> AnyDraw:
         """A uniformly random draw of the kind this algorithm takes, from *rng* (or a seed: numpy integers too).
@@ -135,7 +152,7 @@ class AlgorithmSpec:
         return TopMSize(m) if self.top_m_sized else params
 
     def start(self, budget: int | Budget, draw: AnyDraw, **params: ParamValue) -> AlgorithmRun:
-        """Start a run: the step generator for *budget* and *draw*, parameters by keyword.
+        """Start a run: the step generator for *budget* and *draw*, parameters by keyword (UCB-E-LRF: the reference fit).
 
         >>> from sysrs_ref import Instance, drive, random_draw
         >>> spec = get_algorithm("syucbe")
@@ -145,9 +162,36 @@ class AlgorithmSpec:
         """
         return self.run(budget, draw, self.parse_params(params))
 
-    def run(self, budget: int | Budget, draw: AnyDraw, params: AlgorithmParams) -> AlgorithmRun:
-        """Start a run with parameters already parsed (:meth:`parse_params`)."""
-        return self.factory(budget, draw, params)
+    def run(
+        self, budget: int | Budget, draw: AnyDraw, params: AlgorithmParams, *, fit: EnsembleFit | None = None
+    ) -> AlgorithmRun:
+        """Start a run with parameters already parsed (:meth:`parse_params`).
+
+        *fit* is UCB-E-LRF's ensemble fit (an
+        :class:`~sysrs_ref.algorithms.lrf.EnsembleFit`): by default the
+        reference's pure-Python :func:`~sysrs_ref.algorithms.lrf.fit_ensemble_reference`
+        (tens of seconds per fit on a shipped benchmark), or one of
+        :mod:`sysrs_ref.fast.lrf` (milliseconds, the same choices).
+        ParameterError for a *fit* given to an algorithm that fits no ensemble,
+        or one that is not callable.
+
+        >>> from sysrs_ref import Instance, drive
+        >>> from sysrs_ref.algorithms.lrf import fit_ensemble_reference
+        >>> spec = get_algorithm("ucbe-lrf")
+        >>> params = spec.parse_params({"members": 4, "sweeps": 2})
+        >>> run = spec.run(6, spec.random_draw(0, 2, 3), params, fit=fit_ensemble_reference)
+        >>> drive(run, Instance([[1, 1, 1], [0, 0, 0]])).chosen
+        0
+        """
+        if fit is None:
+            return self.factory(budget, draw, params)
+        if self.fitted is None:
+            raise ParameterError(f"{self.name} fits no ensemble: fit= is for ucbe-lrf (UCB-E-LRF's ensemble fit)")
+        if not callable(fit):
+            raise ParameterError(
+                f"fit must be an ensemble fit such as sysrs_ref.fast.lrf.fit_ensemble_compiled, got {shown_value(fit)}"
+            )
+        return self.fitted(budget, draw, params, fit)
 
 
 def _plain(value: ParamValue) -> ParamValue:
@@ -169,6 +213,12 @@ def _a(params: AlgorithmParams) -> Fraction:
 
 def _m(params: AlgorithmParams, draw: AnyDraw) -> int:
     return check_m(expect(params, TopMSize, "SAR and SySAR").m, draw.n_models)
+
+
+def _lrf(budget: int | Budget, draw: AnyDraw, params: AlgorithmParams, fit: EnsembleFit) -> AlgorithmRun:
+    """A UCB-E-LRF run: its one control loop (:func:`~sysrs_ref.algorithms.lrf.ucbe_lrf`) with the ensemble fit *fit*."""
+    n = budget_n(budget, draw.n_models, draw.n_queries)
+    return ucbe_lrf(n, _cells(draw), expect(params, LRFParams, "ucbe-lrf"), fit=fit)
 
 
 ALGORITHMS: Mapping[str, AlgorithmSpec] = MappingProxyType(
@@ -221,15 +271,10 @@ ALGORITHMS: Mapping[str, AlgorithmSpec] = MappingProxyType(
                 "Algorithm UCB-E-LRF (Appendix; Zhou et al. 2025)",
                 False,
                 LRF_DEFAULTS,
-                # the numpy fit, as the command line and the simulations use: one loop, the same choices everywhere
-                lambda n, d, p: ucbe_lrf(
-                    budget_n(n, d.n_models, d.n_queries),
-                    _cells(d),
-                    expect(p, LRFParams, "ucbe-lrf"),
-                    fit=fit_ensemble_fast,
-                ),
+                lambda n, d, p: _lrf(n, d, p, fit_ensemble_reference),  # the reference; the applications pass theirs
                 lrf_params,
                 cells=True,
+                fitted=_lrf,
             ),
         )
     }

@@ -4,7 +4,8 @@ On random scores (``--stochastic bernoulli``, samples, a finite law) the
 run is :func:`sysrs_ref.select` with ``seed=--seed``: the seed draws the
 query order(s), then the noise of every cell
 (:func:`~sysrs_ref.stochastic.random_stochastic_draw`), and the choice is
-judged against the truth mu_i = (1/L) sum_j E[S_ij].
+judged against the truth mu_i = (1/L) sum_j E[S_ij]. UCB-E-LRF fits its
+ensemble with the numpy fit (:func:`sysrs_ref.fast.lrf.fit_ensemble_fast`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from sysrs_ref.cli._common import (
     stochastic_line,
     with_names,
 )
+from sysrs_ref.fast.lrf import fit_ensemble_fast
 from sysrs_ref.stochastic import StochasticInstance
 
 __all__ = ["EXAMPLE", "NAME_KEYS", "add_arguments", "run"]
@@ -54,7 +56,8 @@ def run(args: argparse.Namespace) -> None:
     check_int(args.seed, "--seed", least=0)
     spec, instance, budget, params, checked, names = run_from(args)
     given: dict[str, Any] = dict(params)  # only the algorithm's parameters: never draw or seed
-    outcome = select(instance, budget, spec.name, seed=args.seed, **given)  # Python's select: one path for all
+    fit = fit_ensemble_fast if spec.fitted is not None else None  # UCB-E-LRF: the numpy fit, not the pure-Python one
+    outcome = select(instance, budget, spec.name, seed=args.seed, fit=fit, **given)  # Python's select: one path for all
     full = instance.n_models * instance.n_queries
     payload: dict[str, JsonValue] = {
         "algorithm": spec.name,

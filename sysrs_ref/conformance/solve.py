@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 
 from sysrs_ref.algorithms.driver import drive
-from sysrs_ref.algorithms.lrf import LRFDraw, LRFParams, fit_ensemble_reference, ucbe_lrf
+from sysrs_ref.algorithms.lrf import LRFDraw, LRFParams
 from sysrs_ref.algorithms.params import TopMSize, expect
 from sysrs_ref.algorithms.registry import AnyDraw, get_algorithm
 from sysrs_ref.algorithms.successive_accepts_rejects import check_m
@@ -155,10 +155,7 @@ def _algorithm(data: Input, fast: bool) -> dict[str, JsonValue]:
     budget = check_budget(_int(data, "budget"), *instance.shape)
     draw = _draw(data)
     spec.check_draw(draw, *instance.shape)
-    if isinstance(draw, LRFDraw) and isinstance(params, LRFParams):  # the oracle: UCB-E-LRF with the exact fit
-        outcome = drive(ucbe_lrf(budget, draw, params, fit=fit_ensemble_reference), instance)
-    else:
-        outcome = drive(spec.run(budget, draw, params), instance)
+    outcome = drive(spec.run(budget, draw, params), instance)  # the reference (UCB-E-LRF with its pure-Python fit)
     answer: dict[str, JsonValue] = {
         "chosen": outcome.chosen,
         "ranking": list(outcome.ranking),

@@ -11,10 +11,12 @@ that fit in memory (:func:`chunk_runs`, :func:`bytes_per_cell`,
 :data:`CHUNK_BYTES`); :data:`KERNELS` names the algorithms that have a fast
 kernel.
 
-Three modules are public as well: :mod:`sysrs_ref.fast.compiled` switches
-the optional compiled passes on and off, :mod:`sysrs_ref.fast.certify` is the
-float tolerance the fast paths' decisions rest on (proved by ``python -m
-proofs_check``), and :mod:`sysrs_ref.fast.lrf` is UCB-E-LRF's fast path.
+Three modules are public as well: :mod:`sysrs_ref.fast.compiled` says
+whether the optional compiled passes run and switches them off,
+:mod:`sysrs_ref.fast.certify` is the float tolerance the fast paths'
+decisions rest on (proved by ``python -m proofs_check``), and
+:mod:`sysrs_ref.fast.lrf` is UCB-E-LRF's fast path (the ensemble fits that
+:func:`~sysrs_ref.select` takes as ``fit=``).
 """
 
 from sysrs_ref.fast._batch import (

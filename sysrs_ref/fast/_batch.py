@@ -20,7 +20,7 @@ import numpy.typing as npt
 from sysrs_ref._checks import check_int, check_seed, generator_of
 from sysrs_ref.draws import Draw
 from sysrs_ref.errors import DrawError
-from sysrs_ref.fast import compiled
+from sysrs_ref.fast import _compiled
 from sysrs_ref.stochastic import NOISE_RANGE, StochasticDraw
 
 __all__ = [
@@ -196,14 +196,14 @@ def _draw_runs(
     """The one drawing loop: run r draws from the r-th generator (the arm priority, the order(s), the noise if asked).
 
     *fresh*: each generator is new and used for nothing else, so the compiled
-    permutations (:func:`sysrs_ref.fast.compiled.permutations`) may draw the same
+    permutations (:func:`sysrs_ref.fast._compiled.permutations`) may draw the same
     numbers without advancing them.
     """
     count = 1 if synchronized else n_models
-    module = compiled.active()
+    module = _compiled.library()
     if fresh and not noise and module is not None:  # numpy's streams, bit for bit, in compiled code
         generators = list(generators)
-        made = compiled.permutations(module, generators, n_models, count, n_queries)
+        made = _compiled.permutations(module, generators, n_models, count, n_queries)
         if made is not None:
             return DrawBatch._trusted(made[1], made[0]), None
     orders = np.empty((runs, count, n_queries), dtype=np.int32)

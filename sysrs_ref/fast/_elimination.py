@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sysrs_ref.algorithms.params import AlgorithmParams
-from sysrs_ref.fast import compiled
+from sysrs_ref.fast import _compiled
 from sysrs_ref.fast._batch import DrawBatch
 from sysrs_ref.fast._kernel import Chunk, prefix_at
 from sysrs_ref.fast._table import ScoreTable
@@ -93,16 +93,16 @@ def successive_rejects_kernel(
     n_runs = draws.n_runs
     sums = phase_sums(table, budgets, draws)
     decisions = 0
-    module = compiled.active()
+    module = _compiled.library()
     if module is not None:  # the same eliminations in compiled code; uncertified float ones exactly below
         # (B, K - 1): the slab each phase of each budget reads, -1 before anything is seen
         slots = np.array([[sums.slot.get(n_k, -1) for n_k in lengths] for lengths in sums.schedules], dtype=np.int64)
         if sums.floats is None:  # integer keys, or no phase of any budget sees a score (every slot is -1)
             keys = sums.keys if sums.keys is not None else np.zeros((0, n_runs, table.n_models), dtype=np.int64)
-            order = compiled.eliminate(module, keys, slots, sums.rank)
+            order = _compiled.eliminate(module, keys, slots, sums.rank)
         else:
             counts = np.array(sorted(sums.slot, key=sums.slot.__getitem__), dtype=np.int64)
-            order, unsettled = compiled.eliminate_floats(module, sums.floats, slots, counts, sums.rank)
+            order, unsettled = _compiled.eliminate_floats(module, sums.floats, slots, counts, sums.rank)
             for column in range(len(budgets)):
                 runs = np.flatnonzero(unsettled[:, column])
                 if runs.size:

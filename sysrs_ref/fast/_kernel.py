@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sysrs_ref.algorithms.params import AlgorithmParams
-from sysrs_ref.fast import compiled
+from sysrs_ref.fast import _compiled
 from sysrs_ref.fast._batch import DrawBatch
 from sysrs_ref.fast._table import ScoreTable
 
@@ -77,9 +77,9 @@ def prefix_at(
     target = (np.int64 if table.exact else np.float64) if dtype is None else dtype
     factor = np.asarray(scale, dtype=target)  # the caller knows scale x every sum fits in dtype
     out = np.empty((len(wanted), draws.n_runs, table.n_models), dtype=target)
-    module = compiled.active()
+    module = _compiled.library()
     if module is not None:  # one compiled sweep, left to right: the same integers; floats within the same bound
-        compiled.prefix_at(module, table.compact, draws.query_orders, wanted, out)
+        _compiled.prefix_at(module, table.compact, draws.query_orders, wanted, out)
         if scale != 1:
             out *= factor
         return cast("npt.NDArray[np.signedinteger[Any]] | npt.NDArray[np.float64]", out)

@@ -1,6 +1,6 @@
 """The compiled passes in C (``_csrc/*.c``, built by ``pip install``), called through ctypes with checked arrays.
 
-Imported only through :mod:`sysrs_ref.fast.compiled`, never directly. Importing
+Imported only through :mod:`sysrs_ref.fast._compiled`, never directly. Importing
 this module raises ImportError when the library was not built here (no C
 compiler at install time: the extension is optional) or is not whole and of
 this build, and the fast paths then run on numpy alone. Before the library is
@@ -8,8 +8,8 @@ loaded its file is checked (:func:`_check_file`: every byte its ELF headers
 say the loader maps is in the file, so a truncated library cannot kill the
 process with SIGBUS); once loaded, it must answer this module's
 :data:`INTERFACE` and have every symbol used here; the caller
-(:func:`sysrs_ref.fast.compiled.available`) then runs a self-test. Each function takes numpy arrays as
-:mod:`sysrs_ref.fast.compiled` prepares them, checks their dtype, shape and C
+(:func:`sysrs_ref.fast._compiled.available`) then runs a self-test. Each function takes numpy arrays as
+:mod:`sysrs_ref.fast._compiled` prepares them, checks their dtype, shape and C
 order (an unexpected array raises TypeError or ValueError, never reaches C),
 and calls the C function for that dtype. The C code computes what the numpy
 passes compute, with the same float operations in the same order; the tests
@@ -262,7 +262,7 @@ def _keys_arguments(
 def ucb_keys(
     values: Array, orders: Array, inverse: Array, divisors: Array, roots: Array, prefix: Array, keys: Array
 ) -> None:
-    """Every row's prefix sums and keys (:func:`sysrs_ref.fast.compiled.ucb_keys`)."""
+    """Every row's prefix sums and keys (:func:`sysrs_ref.fast._compiled.ucb_keys`)."""
     arrays = _Arrays()
     _KEYS[_codes(values, prefix)](*_keys_arguments(arrays, values, orders, (inverse, divisors, roots), prefix, keys))
 
@@ -280,7 +280,7 @@ def ucb_keys_upto(
     step: float,
     stops: Array,
 ) -> None:
-    """The rows as far as a cut of *needed* pulls reaches (:func:`sysrs_ref.fast.compiled.ucb_keys_upto`)."""
+    """The rows as far as a cut of *needed* pulls reaches (:func:`sysrs_ref.fast._compiled.ucb_keys_upto`)."""
     arrays = _Arrays()
     arguments = _keys_arguments(arrays, values, orders, (inverse, divisors, roots), prefix, keys)
     lengths = arrays.output(stops, np.int64, (orders.shape[0], values.shape[0]))
@@ -300,7 +300,7 @@ def ucb_select(
     sizes: Array,
     bands: Array,
 ) -> None:
-    """theta, above, upto and what the cut needs, of every run and budget (:func:`sysrs_ref.fast.compiled.ucb_select`)."""
+    """theta, above, upto and what the cut needs, of every run and budget (:func:`sysrs_ref.fast._compiled.ucb_select`)."""
     n_runs, n_models, width = keys.shape
     n_budgets = len(pulls)
     arrays = _Arrays()
@@ -342,7 +342,7 @@ def ucb_cut(
     settings: Array,
     counts: Array,
 ) -> npt.NDArray[np.bool_]:
-    """The certified cuts (:func:`sysrs_ref.fast.compiled.ucb_cut`); True where certified."""
+    """The certified cuts (:func:`sysrs_ref.fast._compiled.ucb_cut`); True where certified."""
     n_runs, n_budgets, n_models = above.shape
     width = prefix.shape[2] - 1
     certified = np.zeros((n_runs, n_budgets), dtype=np.uint8)
@@ -376,7 +376,7 @@ def ucb_cut(
 
 
 def ucb_ranking(prefix: Array, counts: Array, scale: Array, priority: Array, ranks: Array) -> None:
-    """The models by decreasing float mean at their counts (:func:`sysrs_ref.fast.compiled.ucb_ranking`)."""
+    """The models by decreasing float mean at their counts (:func:`sysrs_ref.fast._compiled.ucb_ranking`)."""
     n_runs, n_budgets, n_models = counts.shape
     if ranks.shape[:2] != (n_runs, n_budgets) or ranks.shape[2] not in (1, n_models):
         raise ValueError("ucb_ranking's ranks must be (runs, budgets, 1 or K)")
@@ -398,7 +398,7 @@ def ucb_ranking(prefix: Array, counts: Array, scale: Array, priority: Array, ran
 
 
 def prefix_at(values: Array, orders: Array, wanted: Array, out: Array) -> None:
-    """Each model's sums at the wanted counts along its own order (:func:`sysrs_ref.fast.compiled.prefix_at`)."""
+    """Each model's sums at the wanted counts along its own order (:func:`sysrs_ref.fast._compiled.prefix_at`)."""
     n_runs, n_counts, n_models = orders.shape[0], len(wanted), values.shape[0]
     arrays = _Arrays()
     _PREFIX[_codes(values, out)](
@@ -429,7 +429,7 @@ def shared_prefix_at(columns: Array, orders: Array, wanted: Array, out: Array) -
 
 
 def eliminate(keys: Array, slots: Array, rank: Array, limits: Array, out: Array) -> None:
-    """SR / SySRs on exact integer keys (:func:`sysrs_ref.fast.compiled.eliminate`); *limits* is implied by the dtype."""
+    """SR / SySRs on exact integer keys (:func:`sysrs_ref.fast._compiled.eliminate`); *limits* is implied by the dtype."""
     n_runs, n_models = rank.shape
     n_budgets, n_phases = slots.shape
     arrays = _Arrays()
@@ -447,7 +447,7 @@ def eliminate(keys: Array, slots: Array, rank: Array, limits: Array, out: Array)
 
 
 def eliminate_floats(sums: Array, slots: Array, counts: Array, rank: Array, out: Array, unsettled: Array) -> None:
-    """SR / SySRs on certified float sums (:func:`sysrs_ref.fast.compiled.eliminate_floats`)."""
+    """SR / SySRs on certified float sums (:func:`sysrs_ref.fast._compiled.eliminate_floats`)."""
     n_runs, n_models = rank.shape
     n_budgets, n_phases = slots.shape
     flags = np.zeros((n_runs, n_budgets), dtype=np.uint8)
@@ -468,7 +468,7 @@ def eliminate_floats(sums: Array, slots: Array, counts: Array, rank: Array, out:
 
 
 def permutations(states: Array, priority: Array, orders: Array) -> None:
-    """numpy's PCG64 permutations, bit for bit (:func:`sysrs_ref.fast.compiled.permutations`)."""
+    """numpy's PCG64 permutations, bit for bit (:func:`sysrs_ref.fast._compiled.permutations`)."""
     n_runs, n_models = priority.shape
     _, count, n_queries = orders.shape
     arrays = _Arrays()
@@ -496,7 +496,7 @@ def lrf_fit(
     mean: Array,
     spread: Array,
 ) -> None:
-    """UCB-E-LRF's rank-1 ensemble fit into *mean* and *spread* (:func:`sysrs_ref.fast.compiled.lrf_fit`)."""
+    """UCB-E-LRF's rank-1 ensemble fit into *mean* and *spread* (:func:`sysrs_ref.fast._compiled.lrf_fit`)."""
     n_models, n_queries = scores.shape
     if not (0 <= seed < 2**64 and 0 <= fit < 2**63 and members >= 1 and sweeps >= 1 and ddof >= 0):
         raise ValueError("a compiled LRF fit got a seed, fit number, ensemble size, sweeps or ddof out of range")

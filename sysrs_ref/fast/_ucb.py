@@ -56,7 +56,7 @@ import numpy.typing as npt
 
 from sysrs_ref.algorithms.params import AlgorithmParams, Exploration, expect
 from sysrs_ref.algorithms.ucb_index import IndexKey
-from sysrs_ref.fast import compiled
+from sysrs_ref.fast import _compiled
 from sysrs_ref.fast._batch import DrawBatch
 from sysrs_ref.fast._kernel import Chunk, Kernel
 from sysrs_ref.fast._reference_kernel import reference_kernel
@@ -126,10 +126,10 @@ def _cut(runs: Runs, pulls: IntArray) -> IntArray:
     keys, gap = runs.keys, runs.bounds.gap
     n_runs, n_models, width = keys.shape
     shape = (n_runs, len(pulls), n_models)
-    module = compiled.active()
+    module = _compiled.library()
     if module is not None:  # the same order statistics and decisions, made in compiled code
         theta, above, upto, facts = _select(module, runs, pulls)
-        cells, settled = compiled.ucb_cut(module, cut_tables(runs), theta, above, upto, facts, pulls)
+        cells, settled = _compiled.ucb_cut(module, cut_tables(runs), theta, above, upto, facts, pulls)
         for run, column in np.argwhere(~settled).tolist():
             cells[run, column] = resolve_cut(runs.view(run), int(pulls[column]), float(theta[run, column]))
         return cells
@@ -158,18 +158,18 @@ def _cut(runs: Runs, pulls: IntArray) -> IntArray:
 
 def _select(
     module: ModuleType, runs: Runs, pulls: IntArray
-) -> tuple[FloatArray, IntArray, IntArray, compiled.CutFacts]:
+) -> tuple[FloatArray, IntArray, IntArray, _compiled.CutFacts]:
     """The compiled order statistics of every cut, from the thetas the runs' workspace remembers (rows read only as
     far as they were made)."""
     memory = runs.work.guesses(len(pulls))
-    return compiled.ucb_select(module, runs.keys, pulls.astype(np.int64), memory, stops=runs.stops)
+    return _compiled.ucb_select(module, runs.keys, pulls.astype(np.int64), memory, stops=runs.stops)
 
 
 def _order_statistics(runs: Runs, pulls: IntArray, rows: IntArray) -> tuple[FloatArray, IntArray, IntArray]:
     """theta (R, B), the ``pulls[b]``-th largest key of each run, and per arm its keys > theta and >= theta (R, B, K)."""
     keys = runs.keys
     n_runs, n_models, width = keys.shape
-    module = compiled.active()
+    module = _compiled.library()
     if module is not None:  # in compiled code: the same three arrays
         return _select(module, runs, pulls)[:3]
     sample = runs.work.sample[:n_runs]
@@ -309,10 +309,10 @@ def _ranking(runs: Runs, counts: IntArray, full: bool = True) -> IntArray:
     certainly smaller).
     """
     shape = counts.shape
-    module = compiled.active()
+    module = _compiled.library()
     if module is not None and runs.bounds.means_exact:  # float means order exactly: a stable sort, compiled
         scale, arm_priority = runs.setup.scale, runs.draws.arm_priority
-        return compiled.ucb_ranking(module, runs.prefix, counts, scale, arm_priority, full)
+        return _compiled.ucb_ranking(module, runs.prefix, counts, scale, arm_priority, full)
     prefix_at = np.take_along_axis(runs.prefix, (counts - 1).transpose(0, 2, 1), axis=2).transpose(0, 2, 1)
     means: FloatArray = np.divide(prefix_at, runs.setup.scale[counts - 1], dtype=np.float64)
     priority = np.broadcast_to(runs.draws.arm_priority[:, None, :], shape).astype(np.intp)

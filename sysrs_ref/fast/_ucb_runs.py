@@ -16,7 +16,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from sysrs_ref.fast import compiled
+from sysrs_ref.fast import _compiled
 from sysrs_ref.fast._batch import DrawBatch
 from sysrs_ref.fast._table import ScoreTable
 from sysrs_ref.fast._ucb_exact import Bounds, RunView, bounds_for, float_means, square_roots
@@ -115,7 +115,7 @@ class Workspace:
         self._guesses = np.empty((2, 0), dtype=np.float64)
 
     def guesses(self, n_budgets: int) -> FloatArray:
-        """The compiled cut's first guesses, kept from group to group (:func:`sysrs_ref.fast.compiled.ucb_select`)."""
+        """The compiled cut's first guesses, kept from group to group (:func:`sysrs_ref.fast._compiled.ucb_select`)."""
         if self._guesses.shape[1] != n_budgets:
             self._guesses = np.full((2, n_budgets), np.nan)
         return self._guesses
@@ -126,7 +126,7 @@ class Runs:
 
     With the cuts' *pulls* (every budget's n - K, each 0 < n - K < K (L - 1)),
     the compiled sweep makes each row only as far as the largest cut can reach
-    (:func:`sysrs_ref.fast.compiled.ucb_keys_upto`): ``stops[r, i]`` is row
+    (:func:`sysrs_ref.fast._compiled.ucb_keys_upto`): ``stops[r, i]`` is row
     i's length in run r, and every cut, count and certification read from the
     rows is the whole rows'. A run's rows are made whole before its exact
     resolution (:meth:`view`) reads them. Without *pulls*, or on numpy, every
@@ -139,7 +139,7 @@ class Runs:
         self.prefix: Prefix = work.prefix[:n_runs]
         keys: FloatArray = work.keys[:n_runs]
         self.stops: npt.NDArray[np.int64] | None = None
-        module = compiled.active()
+        module = _compiled.library()
         self._module = module
         if module is not None:  # the same arrays in one compiled sweep
             scores = setup.table.compact if setup.integer else setup.values
@@ -148,9 +148,9 @@ class Runs:
                 self.stops = work.stops[:n_runs]
                 memory = work.guesses(len(pulls))[:, int(np.argmax(pulls))]
                 needed = int(pulls.max())
-                compiled.ucb_keys_upto(module, scores, orders, means, self.prefix, keys, needed, memory, self.stops)
+                _compiled.ucb_keys_upto(module, scores, orders, means, self.prefix, keys, needed, memory, self.stops)
             else:
-                compiled.ucb_keys(module, scores, orders, means, self.prefix, keys)
+                _compiled.ucb_keys(module, scores, orders, means, self.prefix, keys)
         else:
             prefix_sums(setup.values, draws, self.prefix, work)
             float_means(self.prefix[:, :, :width], setup.inverse[:width], setup.divisors[:width], out=keys)
@@ -173,7 +173,7 @@ class Runs:
                 scores = setup.table.compact if setup.integer else setup.values
                 orders = self.draws.query_orders[one]
                 means = (setup.inverse, setup.divisors, setup.roots)
-                compiled.ucb_keys(self._module, scores, orders, means, self.prefix[one], self.keys[one])
+                _compiled.ucb_keys(self._module, scores, orders, means, self.prefix[one], self.keys[one])
                 self.stops[run] = self.keys.shape[2]
             self._views[run] = RunView(
                 setup.table,
@@ -217,8 +217,8 @@ class Runs:
         return np.where(roots >= 0, numerator, -1), positions + 1
 
 
-def cut_tables(runs: Runs) -> compiled.CutTables:
-    """The plain arrays of *runs* that the compiled cut (:func:`sysrs_ref.fast.compiled.ucb_cut`) reads."""
+def cut_tables(runs: Runs) -> _compiled.CutTables:
+    """The plain arrays of *runs* that the compiled cut (:func:`sysrs_ref.fast._compiled.ucb_cut`) reads."""
     setup = runs.setup
     settings = np.array(
         [
@@ -231,7 +231,7 @@ def cut_tables(runs: Runs) -> compiled.CutTables:
         ],
         dtype=np.float64,
     )
-    return compiled.CutTables(
+    return _compiled.CutTables(
         runs.prefix,
         runs.draws.rank,
         setup.classes,

@@ -1,17 +1,26 @@
-"""UCB-E-LRF's fast path: the one control loop driven with the compiled (or numpy) fit, and budget checkpoints.
+"""UCB-E-LRF's fast path: its ensemble fits in numpy and in C, and the one control loop driven with them.
 
-The numpy fit :func:`fit_ensemble_fast` (with :func:`uniforms` and
-:func:`dropped_cells`) lives in :mod:`sysrs_ref.algorithms._lrf_fit`, where
-the registry's ``ucbe-lrf`` can reach it, and is re-exported here under the
-same names. :func:`fit_ensemble_compiled` is the compiled fit
-(:func:`sysrs_ref.fast.compiled.lrf_fit`: the reference's doubles bit for
-bit, no BLAS) where it was built and the rank is 1, else the numpy fit.
+Two :class:`~sysrs_ref.algorithms.lrf.EnsembleFit` routines to pass as
+``fit=`` to :func:`~sysrs_ref.select`, :func:`~sysrs_ref.algorithms.lrf.ucbe_lrf`
+or :meth:`~sysrs_ref.algorithms.registry.AlgorithmSpec.run` (the reference's
+pure-Python fit, their default, takes tens of seconds per fit on a shipped
+benchmark): :func:`fit_ensemble_compiled`, the compiled fit (the reference's
+doubles bit for bit, no BLAS) where it was built and the rank is 1, else the
+numpy fit; and :func:`fit_ensemble_fast`, the numpy fit (the reference's to
+1e-10, the same doubles whatever was built), which the command line's
+``select`` and live sessions use.
+
 :func:`run_lrf` is not a second copy of UCB-E-LRF: it answers the requests
 of the step generator :func:`~sysrs_ref.algorithms.lrf.ucbe_lrf_rankings`
 (the loop of :func:`~sysrs_ref.algorithms.lrf.ucbe_lrf`, run to the largest
 budget and making the choice at every smaller one) from the score matrix,
 with :func:`fit_ensemble_compiled`; :func:`lrf_rankings` does so for the runs
 of a simulation.
+
+>>> from sysrs_ref import irt_benchmark, select
+>>> small = irt_benchmark(6, 40, seed=0)
+>>> select(small, "30%", "ucbe-lrf", seed=1, fit=fit_ensemble_compiled).chosen
+1
 """
 
 from __future__ import annotations
@@ -21,7 +30,6 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from sysrs_ref.algorithms._lrf_fit import dropped_cells, fit_ensemble_fast, uniforms
 from sysrs_ref.algorithms.lrf import (
     FloatArray,
     LRFDraw,
@@ -31,9 +39,10 @@ from sysrs_ref.algorithms.lrf import (
     random_lrf_draw,
     ucbe_lrf_rankings,
 )
-from sysrs_ref.fast import compiled
+from sysrs_ref.fast import _compiled
+from sysrs_ref.fast._lrf_numpy import fit_ensemble_fast
 
-__all__ = ["dropped_cells", "fit_ensemble_compiled", "fit_ensemble_fast", "lrf_rankings", "run_lrf", "uniforms"]
+__all__ = ["fit_ensemble_compiled", "fit_ensemble_fast", "lrf_rankings", "run_lrf"]
 
 
 def fit_ensemble_compiled(
@@ -53,9 +62,9 @@ def fit_ensemble_compiled(
     >>> bool(np.allclose(mean, want[0], rtol=0, atol=1e-12) and np.allclose(spread, want[1], rtol=0, atol=1e-12))
     True
     """
-    module = compiled.active()
+    module = _compiled.library()
     if module is not None:
-        out = compiled.lrf_fit(module, scores, seed, fit, params, ddof)
+        out = _compiled.lrf_fit(module, scores, seed, fit, params, ddof)
         if out is not None:
             return out
     return fit_ensemble_fast(scores, seed, fit, params, ddof)

@@ -11,7 +11,8 @@ any order and over any number of processes and days:
   as :func:`~sysrs_ref.algorithms.driver.select` makes it, and id i of the model list is
   row i, id j of the query list column j. So a session fed the scores of a
   matrix ends with the outcome of ``select(matrix, budget, algorithm,
-  seed=seed)``.
+  seed=seed)`` (for ``ucbe-lrf``, with ``fit=fit_ensemble_fast``: a session
+  fits UCB-E-LRF's ensemble with the numpy fit of :mod:`sysrs_ref.fast.lrf`).
 - :meth:`Session.pending` is what the algorithm needs next: the pairs of its
   current batch (a whole SySRs phase; one UCB-E step) not recorded yet.
 - :meth:`Session.record` / :meth:`Session.record_many` take scores. Each is
@@ -48,6 +49,7 @@ from sysrs_ref._atomic import atomic_write
 from sysrs_ref._checks import check_int
 from sysrs_ref._version import __version__
 from sysrs_ref.algorithms.base import AlgorithmRun, Batch, Outcome
+from sysrs_ref.algorithms.lrf import EnsembleFit
 from sysrs_ref.algorithms.registry import ParamValue, get_algorithm
 from sysrs_ref.errors import LiveError, ScoreError
 from sysrs_ref.json_types import JsonValue
@@ -122,7 +124,12 @@ class Session:
         self._outcome: Outcome | None = None
         spec = get_algorithm(self.algorithm)
         draw = spec.random_draw(self.seed, len(self.models), len(self.queries))
-        self._run: AlgorithmRun = spec.start(self.budget, draw, **self.params)
+        fit: EnsembleFit | None = None
+        if spec.fitted is not None:  # UCB-E-LRF: the numpy fit (imported here: other sessions need no fast path)
+            from sysrs_ref.fast.lrf import fit_ensemble_fast
+
+            fit = fit_ensemble_fast
+        self._run: AlgorithmRun = spec.run(self.budget, draw, spec.parse_params(self.params), fit=fit)
         self._replay(records)
 
     # -- creating and opening -------------------------------------------------------------------------

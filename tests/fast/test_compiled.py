@@ -1,4 +1,4 @@
-"""The compiled passes (C, sysrs_ref.fast.compiled) compute exactly what the numpy passes compute.
+"""The compiled passes (C, through sysrs_ref.fast._compiled) compute exactly what the numpy passes compute.
 
 Every pass is compared with its numpy counterpart on the same inputs, array for
 array, and every kernel's outcome with the compiled passes on and off; the
@@ -23,7 +23,7 @@ from hypothesis import given, settings, strategies as st
 from sysrs_ref import ALGORITHMS, Instance, random_draw
 from sysrs_ref.algorithms.params import NoParams
 from sysrs_ref.datasets import load_dataset
-from sysrs_ref.fast import KERNELS, DrawBatch, _ucb, compiled, score_table
+from sysrs_ref.fast import KERNELS, DrawBatch, _compiled, _ucb, compiled, score_table
 from sysrs_ref.fast._batch import simulation_draws
 from sysrs_ref.fast._elimination import phase_sums
 from sysrs_ref.fast._kernel import prefix_at
@@ -33,7 +33,7 @@ from sysrs_ref.fast._ucb_runs import Runs, Setup, Workspace
 from tests.backends import assert_same_outcome
 from tests.strategies import draws_for, fast_cases, instances, nonincreasing_keys, permutation_cases
 
-MODULE = compiled.active()
+MODULE = _compiled.library()
 pytestmark = pytest.mark.skipif(
     MODULE is None, reason="the compiled passes were not built here (see test_native_build)"
 )
@@ -111,7 +111,7 @@ def test_ucb_select_finds_the_order_statistics(
     from the guesses' bracket or the histogram's."""
     keys, pulls, memory = case
     assert MODULE is not None
-    theta, above, upto, facts = compiled.ucb_select(MODULE, keys, pulls, memory.copy(), binned)
+    theta, above, upto, facts = _compiled.ucb_select(MODULE, keys, pulls, memory.copy(), binned)
     for run in range(keys.shape[0]):
         descending = np.sort(keys[run].reshape(-1))[::-1]
         for column, wanted in enumerate(pulls.tolist()):
@@ -134,7 +134,7 @@ def test_ucb_select_is_the_numpy_cut_on_real_keys() -> None:
     draws = simulation_draws(3, 0, 6, table.n_models, table.n_queries, synchronized=False)
     runs = Runs(setup, draws, Workspace(setup, draws.n_runs, False))
     pulls = np.array([5, 400, 4000, 9000, 20000], dtype=np.intp)
-    many = np.unique(np.linspace(1, 40000, compiled.BINNED_FROM + 4).astype(np.intp))  # the binned bracket
+    many = np.unique(np.linspace(1, 40000, _compiled.BINNED_FROM + 4).astype(np.intp))  # the binned bracket
     for wanted in (pulls, many):
         shape = (draws.n_runs, len(wanted), table.n_models)
         rows = np.broadcast_to(np.arange(shape[0] * shape[2]).reshape(shape[0], 1, shape[2]), shape)
@@ -265,9 +265,9 @@ def test_permutations_leave_other_bit_generators_to_numpy() -> None:
     """A generator that is not a PCG64 is not imitated: numpy draws (None from the compiled pass)."""
     assert MODULE is not None
     other = [np.random.Generator(np.random.MT19937(5))]
-    assert compiled.permutations(MODULE, other, 3, 1, 4) is None
+    assert _compiled.permutations(MODULE, other, 3, 1, 4) is None
     fresh = [np.random.default_rng(5)]
-    made = compiled.permutations(MODULE, fresh, 3, 1, 4)
+    made = _compiled.permutations(MODULE, fresh, 3, 1, 4)
     assert made is not None
     again = np.random.default_rng(5)
     assert made[0][0].tolist() == again.permutation(3).tolist()
@@ -281,7 +281,7 @@ def test_permutations_continue_any_pcg64_state(seed: int, halves: int, n_queries
     assert MODULE is not None
     generator = np.random.default_rng(seed)
     generator.integers(0, 2**32, size=halves, dtype=np.uint32)  # an odd count leaves numpy a buffered half
-    made = compiled.permutations(MODULE, [generator], 2, 2, n_queries)
+    made = _compiled.permutations(MODULE, [generator], 2, 2, n_queries)
     assert made is not None
     assert made[0][0].tolist() == generator.permutation(2).tolist()
     assert all(made[1][0, row].tolist() == generator.permutation(n_queries).tolist() for row in range(2))
@@ -289,11 +289,11 @@ def test_permutations_continue_any_pcg64_state(seed: int, halves: int, n_queries
 
 def test_numpy_only_and_the_environment_switch_them_off() -> None:
     """numpy_only() and SYSRS_REF_COMPILED=0 turn the compiled passes off; nothing changes otherwise."""
-    assert compiled.active() is MODULE
+    assert compiled.active() and _compiled.library() is MODULE
     with compiled.numpy_only():
-        assert compiled.active() is None
-    assert compiled.active() is MODULE
-    code = "from sysrs_ref.fast import compiled; print(compiled.active() is None, compiled.available())"
+        assert not compiled.active() and _compiled.library() is None
+    assert compiled.active() and _compiled.library() is MODULE
+    code = "from sysrs_ref.fast import compiled; print(not compiled.active(), compiled.available())"
     for value, expected in (("0", "True True"), ("off", "True True"), ("1", "False True")):
         environment = {**os.environ, compiled.ENVIRONMENT: value}
         out = subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True, text=True, check=True)
@@ -312,7 +312,7 @@ def test_a_band_longer_than_the_listed_one_is_rescanned(synchronized: bool) -> N
     setup = Setup(table, Fraction(1), synchronized)
     runs = Runs(setup, draws, Workspace(setup, draws.n_runs, synchronized))
     assert MODULE is not None
-    facts = compiled.ucb_select(MODULE, runs.keys, pulls.astype(np.int64), np.full((2, len(pulls)), np.nan))[3]
+    facts = _compiled.ucb_select(MODULE, runs.keys, pulls.astype(np.int64), np.full((2, len(pulls)), np.nan))[3]
     assert (facts.sizes[:, :, 1] > facts.bands.shape[2]).all()
     fast = _cut(runs, pulls)
     with compiled.numpy_only():
@@ -329,7 +329,7 @@ def test_float_eliminations_never_certify_outside_the_proved_range() -> None:
     slots = np.array([[0, 0]], dtype=np.int64)
     rank = np.array([[0, 1, 2]], dtype=np.int64)
     for n_terms, unsettled in ((5, False), (MAX_TERMS - 1, False), (MAX_TERMS, True), (2**62, True), (-1, True)):
-        order, flags = compiled.eliminate_floats(MODULE, sums, slots, np.array([n_terms], dtype=np.int64), rank)
+        order, flags = _compiled.eliminate_floats(MODULE, sums, slots, np.array([n_terms], dtype=np.int64), rank)
         assert bool(flags[0, 0]) is unsettled, n_terms
         if not unsettled:
             assert order[0, 0].tolist() == [2, 1, 0]

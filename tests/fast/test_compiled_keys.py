@@ -1,4 +1,4 @@
-"""UCB keys made only as far as the cuts reach (sysrs_ref.fast.compiled.ucb_keys_upto) decide what whole rows decide.
+"""UCB keys made only as far as the cuts reach (sysrs_ref.fast._compiled.ucb_keys_upto) decide what whole rows decide.
 
 Rows stop at their first key below a floor that at least the largest cut's
 pulls reach; every order statistic, count, certification and outcome must be
@@ -16,13 +16,13 @@ from hypothesis import given, settings
 
 from sysrs_ref import ALGORITHMS, Instance
 from sysrs_ref.datasets import load_dataset
-from sysrs_ref.fast import KERNELS, compiled, score_table
+from sysrs_ref.fast import KERNELS, _compiled, compiled, score_table
 from sysrs_ref.fast._batch import simulation_draws
 from sysrs_ref.fast._ucb_runs import Runs, Setup, Workspace, cut_tables
 from tests.backends import assert_same_outcome
 from tests.strategies import TruncationCase, truncation_cases
 
-MODULE = compiled.active()
+MODULE = _compiled.library()
 pytestmark = pytest.mark.skipif(
     MODULE is None, reason="the compiled passes were not built here (see test_native_build)"
 )
@@ -44,7 +44,7 @@ def test_rows_made_as_far_as_the_cuts_reach_cut_as_whole_rows(case: TruncationCa
     assert part.stops is not None and whole.stops is None
     width = whole.keys.shape[2]
     wide = np.array(pulls, dtype=np.int64)
-    theta = compiled.ucb_select(MODULE, whole.keys, wide, np.full((2, len(pulls)), np.nan))[0]
+    theta = _compiled.ucb_select(MODULE, whole.keys, wide, np.full((2, len(pulls)), np.nan))[0]
     lowest = theta.min(axis=1)  # the largest cut's theta, run by run
     for run, model in np.ndindex(*part.stops.shape):
         stop = int(part.stops[run, model])
@@ -55,16 +55,16 @@ def test_rows_made_as_far_as_the_cuts_reach_cut_as_whole_rows(case: TruncationCa
             assert part.keys[run, model, stop - 1] < lowest[run]
     for binned in (False, True):
         fresh = np.full((2, len(pulls)), np.nan)
-        mine = compiled.ucb_select(MODULE, part.keys, wide, fresh.copy(), binned, stops=part.stops)
-        theirs = compiled.ucb_select(MODULE, whole.keys, wide, fresh.copy(), binned)
+        mine = _compiled.ucb_select(MODULE, part.keys, wide, fresh.copy(), binned, stops=part.stops)
+        theirs = _compiled.ucb_select(MODULE, whole.keys, wide, fresh.copy(), binned)
         for one, other in zip(mine[:3], theirs[:3], strict=True):
             assert np.array_equal(one, other)
         assert np.array_equal(mine[3].nearest, theirs[3].nearest) and np.array_equal(mine[3].sizes, theirs[3].sizes)
         for cut in np.ndindex(*mine[3].sizes.shape[:2]):  # the listed band arms (the rest is scratch)
             listed = min(int(mine[3].sizes[cut][1]), mine[3].bands.shape[2])
             assert np.array_equal(mine[3].bands[cut][:listed], theirs[3].bands[cut][:listed])
-    cells, certified = compiled.ucb_cut(MODULE, cut_tables(part), *mine, pulls)
-    whole_cells, whole_certified = compiled.ucb_cut(MODULE, cut_tables(whole), *theirs, pulls)
+    cells, certified = _compiled.ucb_cut(MODULE, cut_tables(part), *mine, pulls)
+    whole_cells, whole_certified = _compiled.ucb_cut(MODULE, cut_tables(whole), *theirs, pulls)
     assert np.array_equal(certified, whole_certified)
     assert np.array_equal(cells[certified], whole_cells[whole_certified])
     view = part.view(draws.n_runs - 1)  # the exact resolutions read whole rows
@@ -105,7 +105,7 @@ def test_real_rows_stop_near_the_largest_cut(synchronized: bool) -> None:
     made = []
     for run in range(draws.n_runs):
         runs = Runs(setup, draws.chunk(run, run + 1), work, pulls)
-        compiled.ucb_select(MODULE, runs.keys, pulls.astype(np.int64), work.guesses(len(pulls)), stops=runs.stops)
+        _compiled.ucb_select(MODULE, runs.keys, pulls.astype(np.int64), work.guesses(len(pulls)), stops=runs.stops)
         assert runs.stops is not None
         made.append(runs.stops.sum() / (n_models * (n_queries - 1)))
     assert made[0] == 1.0  # nothing known yet: whole rows

@@ -27,7 +27,7 @@ def find(name, *rest):
 importlib.util.find_spec = find
 from sysrs_ref import Instance
 from sysrs_ref.fast import compiled, random_draws, run_fast
-print(compiled.available(), compiled.active() is None)
+print(compiled.available(), not compiled.active())
 draws = random_draws(3, 20, 3, 4, synchronized=False)
 print(run_fast(Instance([[1, 1, 0, 1], [1, 0, 0, 1], [0, 1, 1, 1]]), "ucbe", [5, 8, 12], draws, a=1).chosen.tolist())
 """

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from sysrs_ref import Instance, drive
-from sysrs_ref.algorithms._lrf_fit import _rank_one_statistics
 from sysrs_ref.algorithms.lrf import LRFParams, random_lrf_draw, ucbe_lrf
 from sysrs_ref.algorithms.lrf_model import dropout_table, dropped_ranks, fit_ensemble, uniform
-from sysrs_ref.fast.lrf import dropped_cells, fit_ensemble_fast, run_lrf, uniforms
+from sysrs_ref.fast._lrf_numpy import _rank_one_statistics, dropped_cells, uniforms
+from sysrs_ref.fast.lrf import fit_ensemble_fast, run_lrf
 
 #: Fits agree to this absolute tolerance (only the order of float additions differs).
 TOLERANCE = 1e-10

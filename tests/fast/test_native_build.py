@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from sysrs_ref import Instance
-from sysrs_ref.fast import compiled, random_draws, run_fast
+from sysrs_ref.fast import _compiled, compiled, random_draws, run_fast
 
 _OFF = ("0", "false", "no", "off")
 
@@ -23,13 +23,13 @@ _OFF = ("0", "false", "no", "off")
 def test_the_compiled_passes_are_built_here() -> None:
     """Built and loaded, unless switched off on purpose (then numpy runs everything)."""
     if os.environ.get(compiled.ENVIRONMENT, "1").strip().lower() in _OFF:
-        assert compiled.active() is None
+        assert not compiled.active()
         return
     assert compiled.available(), (
         "the compiled passes were not built: `pip install -e '.[dev]'` compiles sysrs_ref/fast/_csrc and "
         "needs a C compiler (gcc or clang); set SYSRS_REF_COMPILED=0 to test numpy alone on purpose"
     )
-    assert compiled.active() is not None
+    assert compiled.active()
 
 
 def test_a_missing_build_falls_back_to_numpy() -> None:
@@ -40,7 +40,7 @@ found = importlib.util.find_spec
 importlib.util.find_spec = lambda name, *rest: None if name.endswith("_native_lib") else found(name, *rest)
 from sysrs_ref import Instance
 from sysrs_ref.fast import compiled, random_draws, run_fast
-print(compiled.available(), compiled.active() is None)
+print(compiled.available(), not compiled.active())
 draws = random_draws(3, 20, 3, 4, synchronized=False)
 print(run_fast(Instance([[1, 1, 0, 1], [1, 0, 0, 1], [0, 1, 1, 1]]), "ucbe", [5, 8, 12], draws, a=1).chosen.tolist())
 """
@@ -55,7 +55,7 @@ print(run_fast(Instance([[1, 1, 0, 1], [1, 0, 0, 1], [0, 1, 1, 1]]), "ucbe", [5,
 def test_inputs_that_need_a_copy_are_kept_alive() -> None:
     """Orders in int64 and a table that is not C-ordered are copied for C; the copies live through the call (a
     freed copy read garbage, or crashed, in an early version), and the sums are numpy's."""
-    module = compiled.active()
+    module = _compiled.library()
     if module is None:
         return  # numpy alone on purpose: test_the_compiled_passes_are_built_here says whether that is right
     rng = np.random.default_rng(4)
@@ -74,7 +74,7 @@ def test_inputs_that_need_a_copy_are_kept_alive() -> None:
 def test_every_address_handed_to_c_belongs_to_an_array_the_call_holds() -> None:
     """The copy made for C (wrong dtype, or not C-ordered) is referenced until the call ends, at the very address C
     gets; an array C writes is never copied (a copy would lose the output), it must already fit."""
-    if compiled.active() is None:
+    if not compiled.active():
         return
     from sysrs_ref.fast._native import _Arrays  # only where the library was built
 

@@ -13,7 +13,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from sysrs_ref import ALGORITHMS, Instance, schedule, select
+from sysrs_ref.algorithms.lrf import FloatArray, LRFParams
 from sysrs_ref.errors import BudgetError, LiveError, ParameterError, ScoreError, UnknownAlgorithmError
+from sysrs_ref.fast.lrf import fit_ensemble_fast
 from sysrs_ref.live import Session
 from sysrs_ref.live.log import LOG_NAME
 from tests.strategies import LiveCase, live_cases
@@ -44,7 +46,9 @@ def _feed(session: Session, case: LiveCase, order: st.DataObject | None = None, 
 
 
 def _expected(case: LiveCase) -> tuple[int, tuple[int, ...], int]:
-    outcome = select(case.instance, case.budget, case.algorithm, draw=None, seed=case.seed, **case.params)
+    """select's outcome; for ucbe-lrf with the numpy fit, the one a live session fits with."""
+    fit = fit_ensemble_fast if ALGORITHMS[case.algorithm].cells else None
+    outcome = select(case.instance, case.budget, case.algorithm, draw=None, seed=case.seed, fit=fit, **case.params)
     return outcome.chosen, outcome.ranking, outcome.spent
 
 
@@ -93,6 +97,26 @@ def test_every_registered_algorithm_runs_live(tmp_path: Path, algorithm: str) ->
         _feed(session, case)
         assert session.outcome is not None
         assert (session.outcome.chosen, session.outcome.ranking, session.outcome.spent) == _expected(case)
+
+
+def test_a_ucbe_lrf_session_fits_with_numpy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every fit of a live UCB-E-LRF run, and of its replay on reopening, is the numpy fit's (not the pure-Python one)."""
+    fits: list[int] = []
+
+    def counted(scores: FloatArray, seed: int, fit: int, settings: LRFParams) -> tuple[FloatArray, FloatArray]:
+        fits.append(fit)
+        return fit_ensemble_fast(scores, seed, fit, settings)
+
+    monkeypatch.setattr("sysrs_ref.fast.lrf.fit_ensemble_fast", counted)
+    params: dict[str, Fraction | int] = {"members": 2, "sweeps": 1, "warmup": 0, "batch": 2}
+    case = LiveCase(Instance([[1, 0, 1, 1], [0, 1, 1, 0], [1, 1, 0, 0]]), "ucbe-lrf", 6, 3, params)
+    with _create(case, tmp_path / "run") as session:
+        _feed(session, case, limit=3)
+    live = len(fits)
+    with Session.open(tmp_path / "run") as session:
+        _feed(session, case)
+        assert session.outcome is not None
+    assert live >= 1 and len(fits) > live and fits[live] == 0  # the replay refits from fit 0
 
 
 def test_a_sysrs_phase_is_one_batch_and_the_log_holds_it(tmp_path: Path) -> None:

@@ -179,12 +179,6 @@ def test_the_cycle_check_finds_a_cycle() -> None:
     assert _cycles({"a": {"b"}, "b": set()}) == []
 
 
-#: Imports of another subpackage's private module that are known and left for now: (importer, imported) -> why.
-PRIVATE_IMPORTS_KEPT: dict[tuple[str, str], str] = {
-    ("sysrs_ref.fast.lrf", "sysrs_ref.algorithms._lrf_fit"): "the numpy UCB-E-LRF fit, to move out of algorithms",
-}
-
-
 def _private_reach(importer: str, imported: str) -> bool:
     """Whether *importer* reaches into a private module of another subpackage (or top-level module) than its own.
 
@@ -200,7 +194,7 @@ def test_no_module_imports_another_subpackages_private_module() -> None:
         f"{_name(path)} line {line}: {name}"
         for path in _modules()
         for line, name in _imports(path)
-        if _private_reach(_name(path), name) and (_name(path), name) not in PRIVATE_IMPORTS_KEPT
+        if _private_reach(_name(path), name)
     ]
     assert not reached, "import these from the subpackage (export them there): " + "; ".join(reached)
 
@@ -213,4 +207,3 @@ def test_the_private_import_check_finds_one() -> None:
     )
     names = [name for _, name in _imports_of(text, "sysrs_ref.cli")]
     assert [_private_reach("sysrs_ref.cli._main", name) for name in names] == [True, True, False, False, False]
-    assert all(_private_reach(*pair) for pair in PRIVATE_IMPORTS_KEPT)

@@ -1,8 +1,8 @@
 """UCB-E-LRF's control loop is written once: Python's select, the command line's select and lrf_rankings agree.
 
-All three run the step generator of sysrs_ref.algorithms.lrf with the numpy fit; only the fit is a
-parameter (the reference's pure-Python fit is ucbe_lrf's default). The numpy path depends on nothing
-above the algorithms layer for this: sysrs_ref.algorithms never imports sysrs_ref.fast.
+All three run the step generator of sysrs_ref.algorithms.lrf; only the fit is a parameter (the reference's
+pure-Python fit is the default of ucbe_lrf, the registry and select; the command line passes the numpy fit,
+lrf_rankings the compiled one). sysrs_ref.algorithms never imports sysrs_ref.fast: the applications pass the fit.
 """
 
 from __future__ import annotations
@@ -57,14 +57,16 @@ RUNS = [(0, "30%", "5"), (1, "55%", "0"), (2, "30%", "20"), (3, "55%", "5"), (4,
 def test_python_and_command_line_select_choose_the_same(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """select(..., "ucbe-lrf", draw=random_lrf_draw(seed, K, L)) and ``select --seed seed --json``: same chosen, ranking."""
+    """select(..., "ucbe-lrf", draw=random_lrf_draw(seed, K, L), fit=fit_ensemble_fast) and ``select --seed seed
+    --json``: the same chosen, ranking (the reference's fit makes the same runs: test_lrf_registered, test_fast_lrf)."""
     matrix = MATRICES[name]
     path = tmp_path / f"{name}.npy"
     np.save(path, matrix)
     instance = Instance(matrix)
     n_models, n_queries = matrix.shape
     for seed, budget, warmup in RUNS:
-        python = select(instance, budget, "ucbe-lrf", draw=random_lrf_draw(seed, n_models, n_queries), warmup=warmup)
+        draw = random_lrf_draw(seed, n_models, n_queries)
+        python = select(instance, budget, "ucbe-lrf", draw=draw, warmup=warmup, fit=fit_ensemble_fast)
         assert (
             main(
                 [

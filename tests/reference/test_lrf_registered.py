@@ -11,7 +11,16 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from sysrs_ref import ALGORITHMS, Draw, Instance, drive, select, simulate
-from sysrs_ref.algorithms.lrf import LRF_DEFAULTS, LRFDraw, LRFParams, lrf_params, random_lrf_draw, ucbe_lrf
+from sysrs_ref.algorithms.lrf import (
+    LRF_DEFAULTS,
+    EnsembleFit,
+    FloatArray,
+    LRFDraw,
+    LRFParams,
+    lrf_params,
+    random_lrf_draw,
+    ucbe_lrf,
+)
 from sysrs_ref.cli import main
 from sysrs_ref.errors import DrawError, ParameterError
 from sysrs_ref.experiments import Config, parse_configs
@@ -40,15 +49,58 @@ def test_registry_entry() -> None:
     assert lrf_params({"warmup": 0}) == LRFParams(warmup=Fraction(0))
 
 
-def test_select_is_the_step_generator_with_the_numpy_fit_and_the_seeded_draw() -> None:
-    """select runs ucbe_lrf with the numpy fit (as the command line does); the reference fit makes the same run here."""
+def _counted(calls: list[int]) -> EnsembleFit:
+    """The numpy fit, recording each call's fit number in *calls*."""
+
+    def fit(scores: FloatArray, seed: int, number: int, settings: LRFParams) -> tuple[FloatArray, FloatArray]:
+        calls.append(number)
+        return fit_ensemble_fast(scores, seed, number, settings)
+
+    return fit
+
+
+def test_select_is_the_step_generator_with_the_reference_fit_unless_given_another() -> None:
+    """select runs ucbe_lrf with the seeded draw and the reference's pure-Python fit, or with the fit it is given."""
     instance = Instance([[1, 1, 0, 1, 0, 1], [0, 1, 1, 0, 1, 0], [1, 0, 0, 0, 1, 1], [0, 0, 1, 0, 0, 0]])
     for seed, warmup in ((1, "5"), (2, "0"), (3, "50")):
         out = select(instance, 13, "ucbe-lrf", seed=seed, warmup=warmup, **SMALL)
         draw, params = random_lrf_draw(seed, 4, 6), lrf_params({**SMALL, "warmup": warmup})  # type: ignore[dict-item]  # mypy reads a TypedDict as object values
-        assert out == drive(ucbe_lrf(13, draw, params, fit=fit_ensemble_fast), instance)
         assert out == drive(ucbe_lrf(13, draw, params), instance)  # the reference's pure-Python fit
         assert select(instance, 13, "ucbe-lrf", draw=draw, warmup=warmup, **SMALL) == out
+        calls: list[int] = []
+        fast = select(instance, 13, "ucbe-lrf", seed=seed, warmup=warmup, fit=_counted(calls), **SMALL)
+        assert fast == drive(ucbe_lrf(13, draw, params, fit=fit_ensemble_fast), instance) == out  # no near ties here
+        assert calls == list(range(len(calls))) and calls  # every fit of the run went to the fit given
+
+
+def test_a_fit_is_for_ucbe_lrf_only_and_must_be_a_fit() -> None:
+    instance = Instance([[1, 0, 1], [0, 1, 0]])
+    with pytest.raises(ParameterError, match="sysrs fits no ensemble: fit= is for ucbe-lrf"):
+        select(instance, 3, "sysrs", fit=fit_ensemble_fast)
+    with pytest.raises(ParameterError, match=r"fit must be an ensemble fit such as .*, got 3"):
+        select(instance, 3, "ucbe-lrf", fit=3)  # type: ignore[arg-type]  # not a fit, on purpose
+    with pytest.raises(ParameterError, match="ucbe fits no ensemble"):
+        spec = ALGORITHMS["ucbe"]
+        spec.run(3, Draw(((0, 1, 2), (2, 1, 0)), (0, 1)), spec.parse_params({}), fit=fit_ensemble_fast)
+
+
+def test_the_command_line_select_fits_with_numpy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command line passes the numpy fit to select for ucbe-lrf (the pure-Python one takes seconds a fit), none else."""
+    fits: list[object] = []
+
+    def spy(*args: object, fit: object = None, **kwargs: object) -> object:
+        fits.append(fit)
+        return select(*args, fit=fit, **kwargs)  # type: ignore[arg-type]  # passed through as given
+
+    monkeypatch.setattr("sysrs_ref.cli._select.select", spy)
+    scores = tmp_path / "s.csv"
+    scores.write_text("1,0,1\n0,1,0\n")
+    for algorithm in ("ucbe-lrf", "sysrs"):
+        assert main(["select", "--scores", str(scores), "--budget", "6", "--algorithm", algorithm, "--json"]) == 0
+    capsys.readouterr()
+    assert fits == [fit_ensemble_fast, None]
 
 
 def test_draw_kinds_are_checked() -> None:
@@ -154,7 +206,7 @@ def test_cli_select_simulate_and_refusals(tmp_path: Path, capsys: pytest.Capture
         == 0
     )
     payload = json.loads(capsys.readouterr().out)
-    reference = select(Instance(matrix), 9, "ucbe-lrf", seed=4, warmup=0)  # the CLI uses the numpy path
+    reference = select(Instance(matrix), 9, "ucbe-lrf", seed=4, warmup=0)  # the reference's fit; the CLI's is numpy's
     assert (payload["chosen"], payload["ranking"], payload["spent"]) == (reference.chosen, list(reference.ranking), 9)
     assert payload["params"]["warmup"] == "0"
     assert (

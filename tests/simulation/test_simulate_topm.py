@@ -41,6 +41,7 @@ def test_top_m_counts_are_the_reference_errors_summed(instance: Instance, algori
                         budget,
                         algorithm,
                         draw=random_draw(run_generator(seed, run), n_models, n_queries, synchronized=spec.synchronized),
+                        fit=None,  # none of these fits an ensemble (and **params may not fill it)
                         **params,
                     ).ranking,
                     instance,

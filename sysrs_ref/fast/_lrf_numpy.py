@@ -8,11 +8,8 @@ differs (agreement to 1e-10 on [0, 1] scores, tested); rank 1, the paper's
 setting, uses batched matrix-vector products instead of r x r solves.
 
 It is an :class:`~sysrs_ref.algorithms.lrf.EnsembleFit`, so the one control
-loop of UCB-E-LRF (:func:`~sysrs_ref.algorithms.lrf.ucbe_lrf`) runs with it.
-It lives in the algorithms layer (numpy is a core dependency) so that the
-registry's ``ucbe-lrf`` (:func:`~sysrs_ref.select`, the command line,
-:mod:`~sysrs_ref.simulation`) can use it without importing
-:mod:`sysrs_ref.fast`, which re-exports it under the same name.
+loop of UCB-E-LRF (:func:`~sysrs_ref.algorithms.lrf.ucbe_lrf`) runs with it;
+:mod:`sysrs_ref.fast.lrf` exports it.
 """
 
 from __future__ import annotations

@@ -1,0 +1,451 @@
+"""The compiled passes' wrappers: plain numpy arrays in, plain numpy arrays out, the C library (``_native``) inside.
+
+The fast paths call these with the module :func:`library` returns (None:
+run the numpy pass instead). Each computes exactly the array its numpy pass
+computes (the same float operations in the same order), so outcomes cannot
+depend on the backend; the tests run both and compare. The passes: the
+draws (:func:`permutations`), the UCB-E / SyUCB-E keys, order statistics,
+cuts and rankings (:func:`ucb_keys`, :func:`ucb_keys_upto`,
+:func:`ucb_select`, :func:`ucb_cut`, :func:`ucb_ranking`; callers
+:mod:`sysrs_ref.fast._ucb` and :mod:`sysrs_ref.fast._ucb_runs`), the prefix
+sums of the phase-by-phase kernels (:func:`prefix_at`), SR's eliminations
+(:func:`eliminate`, :func:`eliminate_floats`), and UCB-E-LRF's fit
+(:func:`lrf_fit`: the reference's doubles, where numpy's fit agrees with
+them to 1e-10). The switch and the availability query users see are
+:mod:`sysrs_ref.fast.compiled`'s (:func:`active`, :func:`available`,
+:func:`numpy_only`, :data:`ENVIRONMENT`), defined here with the state they
+share.
+
+>>> with numpy_only():
+...     library() is None
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import ModuleType
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from sysrs_ref.algorithms.lrf import LRFParams
+from sysrs_ref.algorithms.lrf_model import dropout_table
+
+__all__ = [
+    "BINNED_FROM",
+    "ENVIRONMENT",
+    "CutFacts",
+    "CutTables",
+    "active",
+    "available",
+    "eliminate",
+    "eliminate_floats",
+    "library",
+    "lrf_fit",
+    "numpy_only",
+    "permutations",
+    "prefix_at",
+    "ucb_cut",
+    "ucb_keys",
+    "ucb_keys_upto",
+    "ucb_ranking",
+    "ucb_select",
+]
+
+#: The environment variable that switches the compiled passes off when it is "0" (or "false", "no", "off").
+ENVIRONMENT = "SYSRS_REF_COMPILED"
+
+_state: dict[str, ModuleType | bool | None] = {}
+
+
+def available() -> bool:
+    """Whether the compiled passes were built and load here (they then run, unless switched off).
+
+    >>> isinstance(available(), bool)
+    True
+    """
+    return _load() is not None
+
+
+def active() -> bool:
+    """Whether the fast paths run their compiled passes now: built, loading, and not switched off.
+
+    Off in a :func:`numpy_only` block and when the environment variable
+    :data:`ENVIRONMENT` is ``0`` (or ``false``, ``no``, ``off``).
+
+    >>> with numpy_only():
+    ...     active()
+    False
+    """
+    return library() is not None
+
+
+def library() -> ModuleType | None:
+    """The compiled passes' module when they are on and load here, else None (run the numpy pass)."""
+    if _state.get("off"):
+        return None
+    if os.environ.get(ENVIRONMENT, "1").strip().lower() in ("0", "false", "no", "off"):
+        return None
+    return _load()
+
+
+def _load() -> ModuleType | None:
+    if "module" not in _state:
+        try:
+            from sysrs_ref.fast import _native
+
+            _self_test(_native)
+        except ModuleNotFoundError:  # not built here (no C compiler at install time): numpy does it all
+            _state["module"] = None
+        except (ImportError, ValueError, TypeError, MemoryError) as error:  # damaged, or of another build
+            _state["module"] = None
+            _give_up(str(error))
+        else:
+            _state["module"] = _native
+    module = _state["module"]
+    assert module is None or isinstance(module, ModuleType)
+    return module
+
+
+def lrf_fit(
+    module: ModuleType, scores: npt.NDArray[np.float64], seed: int, fit: int, params: LRFParams, ddof: int = 1
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None:
+    """UCB-E-LRF's fit *fit* (S-hat, R) in C, the reference's doubles bit for bit; None (numpy must fit) unless rank 1.
+
+    The order of every sum is the reference's
+    (:func:`~sysrs_ref.algorithms.lrf_model.fit_ensemble`, docs/contracts.md
+    11.5), with no BLAS, so the result is the same on every processor.
+    """
+    if params.rank != 1 or params.sweeps < 1 or params.members <= 0:
+        return None
+    mean = np.empty(scores.shape, dtype=np.float64)
+    spread = np.empty(scores.shape, dtype=np.float64)
+    table = _dropout_thresholds(params.dropout)
+    module.lrf_fit(scores, seed, fit, params.members, table, params.ridge, params.sweeps, ddof, mean, spread)
+    return mean, spread
+
+
+@functools.cache
+def _dropout_thresholds(dropout: float) -> npt.NDArray[np.float64]:
+    """The dropout gap's threshold table as an array (:func:`~sysrs_ref.algorithms.lrf_model.dropout_table`)."""
+    table = np.array(dropout_table(dropout), dtype=np.float64)
+    table.setflags(write=False)
+    return table
+
+
+def _self_test(module: ModuleType) -> None:
+    """Raise ValueError unless the library's prefix sums equal numpy's on a small table."""
+    values = (np.arange(21, dtype=np.int8).reshape(3, 7) * 5) % 3
+    orders = np.argsort(np.arange(42).reshape(2, 3, 7) * 11 % 7, axis=2, kind="stable").astype(np.int32)
+    wanted = np.array([1, 4, 7], dtype=np.int64)
+    out = np.empty((3, 2, 3), dtype=np.int64)
+    module.prefix_at(values, orders, wanted, out)
+    expected = np.take_along_axis(np.broadcast_to(values, (2, 3, 7)), orders, axis=2).cumsum(axis=2)
+    if not np.array_equal(out, expected[:, :, wanted - 1].transpose(2, 0, 1)):
+        raise ValueError("the compiled library fails its self-test (its prefix sums differ from numpy's)")
+
+
+def _give_up(reason: str) -> None:
+    """One warning line on stderr, once per process: the library is there but unusable, so numpy runs everything.
+
+    The switch :data:`ENVIRONMENT` is set to "0" for this process, so that
+    its worker processes do not load the library, or warn, again.
+    """
+    os.environ[ENVIRONMENT] = "0"
+    print(f"warning: the compiled passes are not used, numpy runs everything ({reason})", file=sys.stderr)
+
+
+@contextmanager
+def numpy_only() -> Iterator[None]:
+    """Within the block, every fast path runs its numpy passes only (for tests and comparisons).
+
+    The outcomes are the same either way; only the time differs.
+
+    >>> with numpy_only():
+    ...     active()
+    False
+    """
+    before = _state.get("off", False)
+    _state["off"] = True
+    try:
+        yield
+    finally:
+        _state["off"] = before
+
+
+def ucb_keys(
+    module: ModuleType,
+    values: npt.NDArray[Any],
+    orders: npt.NDArray[np.int32],
+    means: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]],
+    prefix: npt.NDArray[Any],
+    keys: npt.NDArray[np.float64],
+) -> None:
+    """Fill *prefix* (R, K, L) and *keys* (R, K, L - 1) as :class:`~sysrs_ref.fast._ucb_runs.Runs` does with numpy.
+
+    *means* is (inverse, divisors, roots) of the :class:`~sysrs_ref.fast._ucb_runs.Setup`:
+    index = :func:`~sysrs_ref.fast._ucb_exact.float_means` of P, plus the root.
+    """
+    module.ucb_keys(values, orders, *means, prefix, keys)
+
+
+def ucb_keys_upto(
+    module: ModuleType,
+    values: npt.NDArray[Any],
+    orders: npt.NDArray[np.int32],
+    means: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]],
+    prefix: npt.NDArray[Any],
+    keys: npt.NDArray[np.float64],
+    needed: int,
+    memory: npt.NDArray[np.float64],
+    stops: npt.NDArray[np.int64],
+) -> None:
+    """:func:`ucb_keys`, each row only as far as a cut of at most *needed* pulls can reach; row lengths in *stops* (R, K).
+
+    ``keys[r, i, :stops[r, i]]`` and ``prefix[r, i, :stops[r, i]]`` are
+    :func:`ucb_keys`'s, and every order statistic of at most *needed* pulls,
+    its counts (:func:`ucb_select` with *stops*) and its certification
+    (:func:`ucb_cut`) are the whole rows'. *memory* (theta and its typical
+    change, as :func:`ucb_select` keeps them, for the budget of *needed*
+    pulls) sets where the rows stop first: only speed depends on it.
+    0 < needed < K (L - 1).
+    """
+    guess, step = float(memory[0]), float(memory[1])
+    guess = -np.inf if np.isnan(guess) else guess
+    module.ucb_keys_upto(values, orders, *means, prefix, keys, needed, guess, step, stops)
+
+
+class CutFacts(NamedTuple):
+    """What :func:`ucb_select` gathers for :func:`ucb_cut`, per run and budget, while the rows are at hand."""
+
+    #: (R, B, 2): the smallest key above theta and the largest below it (infinite when there is none).
+    nearest: npt.NDArray[np.float64]
+    #: (R, B, 2): the keys above theta in all, and the band arms (arms with keys at theta).
+    sizes: npt.NDArray[np.int64]
+    #: (R, B, 16): the first band arms, by model (a cut with more is rescanned).
+    bands: npt.NDArray[np.int64]
+
+
+#: From this many budgets on, :func:`ucb_select` brackets theta by a histogram of each run's keys (made once a run).
+BINNED_FROM = 16
+
+
+def ucb_select(
+    module: ModuleType,
+    keys: npt.NDArray[np.float64],
+    pulls: npt.NDArray[np.int64],
+    memory: npt.NDArray[np.float64],
+    binned: bool | None = None,
+    stops: npt.NDArray[np.int64] | None = None,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.intp], npt.NDArray[np.intp], CutFacts]:
+    """(theta, above, upto, facts): each run's ``pulls[b]``-th largest key, per model how many keys are > and >= it,
+    and what :func:`ucb_cut` certifies each cut with (:class:`CutFacts`), gathered while the rows are at hand.
+
+    *keys* (R, K, W) are nonincreasing along W, and 0 < pulls[b] <= K W.
+    *memory* (2, B), NaN at first, carries the last theta of each budget and
+    its typical change from call to call: good first guesses for the next
+    runs (they change the speed, never the result). *binned* (default: from
+    :data:`BINNED_FROM` budgets on) starts each budget from theta's bin in a
+    histogram of the run's keys instead: it costs a pass over the keys a run
+    and saves most of the searches of every budget (also only speed).
+    With *stops* (R, K), row i of run r is its first ``stops[r, i]`` keys
+    (rows made by :func:`ucb_keys_upto`); by default every row is whole.
+    """
+    n_runs, n_models, width = keys.shape
+    if stops is None:
+        stops = np.full((n_runs, n_models), width, dtype=np.int64)
+    theta = np.empty((n_runs, len(pulls)), dtype=np.float64)
+    above = np.empty((n_runs, len(pulls), n_models), dtype=np.intp)
+    upto = np.empty_like(above)
+    facts = CutFacts(
+        np.empty((n_runs, len(pulls), 2), dtype=np.float64),
+        np.empty((n_runs, len(pulls), 2), dtype=np.int64),
+        np.empty((n_runs, len(pulls), module.BAND), dtype=np.int64),
+    )
+    if binned is None:
+        binned = len(pulls) >= BINNED_FROM
+    module.ucb_select(keys, stops, pulls, memory, binned, theta, above, upto, *facts)
+    return theta, above, upto, facts
+
+
+class CutTables(NamedTuple):
+    """The plain arrays of a group of UCB runs that the compiled cut reads (see ``fast._ucb_runs.cut_tables``).
+
+    ``settings`` is (gap, integer, rational_int64, certify, a's denominator, the table's denominator) as doubles.
+    """
+
+    prefix: npt.NDArray[Any]
+    rank: npt.NDArray[Any]
+    classes: npt.NDArray[Any]
+    squares: npt.NDArray[Any]
+    inverse: npt.NDArray[np.float64]
+    divisors: npt.NDArray[Any]
+    roots: npt.NDArray[Any]
+    settings: npt.NDArray[np.float64]
+
+
+def ucb_cut(
+    module: ModuleType,
+    tables: CutTables,
+    theta: npt.NDArray[np.float64],
+    above: npt.NDArray[np.intp],
+    upto: npt.NDArray[np.intp],
+    facts: CutFacts,
+    pulls: npt.NDArray[np.intp],
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
+    """(cells, certified): each arm's cells among the first ``pulls[b]`` of the order, where the cut is certified.
+
+    The certification of :func:`sysrs_ref.fast._ucb._cut`, decided the same way;
+    where ``certified[r, b]`` is False the cells are left to the caller (exact resolution).
+    """
+    cells = np.zeros_like(above)
+    certified: npt.NDArray[np.bool_] = module.ucb_cut(
+        *facts,
+        tables.prefix,
+        theta,
+        above,
+        upto,
+        pulls.astype(np.int64),
+        tables.rank,
+        tables.classes,
+        tables.squares,
+        tables.inverse,
+        tables.divisors,
+        tables.roots,
+        tables.settings,
+        cells,
+    )
+    return cells, certified
+
+
+def ucb_ranking(
+    module: ModuleType,
+    prefix: npt.NDArray[Any],
+    counts: npt.NDArray[np.intp],
+    scale: npt.NDArray[np.float64],
+    priority: npt.NDArray[np.int32],
+    full: bool = True,
+) -> npt.NDArray[np.intp]:
+    """The models by decreasing float mean ``prefix[count - 1] / scale[count - 1]``, ties by priority (R, B, K).
+
+    Exact only where the float means order as the exact ones do (``Bounds.means_exact``).
+    Without *full*, only each ranking's first model (R, B, 1): one pass instead of a sort.
+    """
+    ranks = np.empty(counts.shape if full else (*counts.shape[:2], 1), dtype=counts.dtype)
+    module.ucb_ranking(prefix, counts, scale, priority, ranks)
+    return ranks
+
+
+def prefix_at(
+    module: ModuleType,
+    values: npt.NDArray[Any],
+    orders: npt.NDArray[np.int32],
+    wanted: npt.NDArray[np.intp],
+    out: npt.NDArray[Any],
+) -> None:
+    """``out[p, r, i]`` = model i's sum of its first ``wanted[p]`` scores along run r's order (left to right).
+
+    Synchronized draws (one order per run) take the table query-major, so that
+    each step adds one contiguous column. Integer sums are exact, so equal to
+    numpy's; float sums are added left to right, which numpy does too except
+    where it sums segments first: :mod:`sysrs_ref.fast.certify` bounds their
+    error whatever the order, so every decision taken on them is the same.
+    """
+    if orders.shape[1] == 1 and values.shape[0] > 1:
+        module.shared_prefix_at(np.ascontiguousarray(values.T), orders, wanted, out)
+    else:
+        module.prefix_at(values, orders, wanted, out)
+
+
+def eliminate(
+    module: ModuleType,
+    keys: npt.NDArray[np.signedinteger[Any]],
+    slots: npt.NDArray[np.int64],
+    rank: npt.NDArray[np.int64],
+) -> npt.NDArray[np.int32]:
+    """SR / SySRs on integer keys (P, R, K): per run and budget, the winner then the eliminated, last first (R, B, K).
+
+    ``slots[b, phase]`` is the slab of *keys* read in that phase of budget b, -1 when nothing is seen yet.
+    """
+    n_runs, n_models = rank.shape
+    out = np.empty((n_runs, slots.shape[0], n_models), dtype=np.int32)
+    limits = np.iinfo(keys.dtype)
+    module.eliminate(keys, slots, rank, np.array([limits.min, limits.max], dtype=keys.dtype), out)
+    return out
+
+
+def eliminate_floats(
+    module: ModuleType,
+    sums: npt.NDArray[np.float64],
+    slots: npt.NDArray[np.int64],
+    counts: npt.NDArray[np.int64],
+    rank: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.bool_]]:
+    """SR / SySRs on float sums (P, R, K), n_k of slab p ``counts[p]``: (as :func:`eliminate`, unsettled (R, B)).
+
+    A run and budget whose eliminations the float filter cannot all certify is
+    marked in *unsettled* (its row of the first array is then meaningless):
+    the caller decides it with exact sums.
+    """
+    n_runs, n_models = rank.shape
+    out = np.empty((n_runs, slots.shape[0], n_models), dtype=np.int32)
+    unsettled = np.zeros((n_runs, slots.shape[0]), dtype=np.bool_)
+    module.eliminate_floats(sums, slots, counts, rank, out, unsettled)
+    return out, unsettled
+
+
+def permutations(
+    module: ModuleType, generators: list[np.random.Generator], n_models: int, count: int, n_queries: int
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]] | None:
+    """Run r's ``permutation(K)``, then *count* ``permutation(L)``, from fresh PCG64 generator r: (priority, orders).
+
+    numpy's PCG64 and its shuffle, bit for bit (the generators are not advanced:
+    call this only with generators used for nothing else). None, and numpy must
+    do it, unless every generator is a PCG64 and this numpy's streams were
+    checked, once per process, to match (:func:`_matches_numpy`).
+    """
+    if n_queries >= 2**32 or n_models >= 2**32 or not _matches_numpy(module):
+        return None
+    states = np.empty((len(generators), 6), dtype=np.uint64)
+    for run, generator in enumerate(generators):
+        state = _pcg64_state(generator)
+        if state is None:
+            return None
+        states[run] = state
+    priority = np.empty((len(generators), n_models), dtype=np.int32)
+    orders = np.empty((len(generators), count, n_queries), dtype=np.int32)
+    module.permutations(states, priority, orders)
+    return priority, orders
+
+
+def _pcg64_state(generator: np.random.Generator) -> list[int] | None:
+    """PCG64's state as six uint64: state high, low, increment high, low, has_uint32, uinteger (None: not PCG64)."""
+    if not isinstance(generator.bit_generator, np.random.PCG64):
+        return None
+    full = generator.bit_generator.state
+    state, increment = int(full["state"]["state"]), int(full["state"]["inc"])
+    low = 2**64 - 1
+    return [state >> 64, state & low, increment >> 64, increment & low, int(full["has_uint32"]), int(full["uinteger"])]
+
+
+def _matches_numpy(module: ModuleType) -> bool:
+    """Whether the compiled permutations equal this numpy's on a few seeds and sizes (checked once per process)."""
+    if "draws" not in _state:
+        same = True
+        for seed, n_models, n_queries in ((0, 3, 1), (1, 5, 37), (2, 70, 300), (3, 2, 70000)):
+            generators = [np.random.default_rng(seed + run) for run in range(2)]
+            states = np.array([_pcg64_state(g) for g in generators], dtype=np.uint64)
+            priority = np.empty((2, n_models), dtype=np.int32)
+            orders = np.empty((2, 2, n_queries), dtype=np.int32)
+            module.permutations(states, priority, orders)
+            for run, generator in enumerate(generators):
+                same &= np.array_equal(priority[run], generator.permutation(n_models))
+                same &= all(np.array_equal(orders[run, row], generator.permutation(n_queries)) for row in range(2))
+        _state["draws"] = same
+    return bool(_state["draws"])
