@@ -56,11 +56,12 @@ class Setup:
         # rational (ucb_exact.float_means); the final means are divided (Bounds.means_exact relies on it).
         self.inverse = 1.0 / self.scale
         self.divisors = np.where(self.squares >= 0, self.scale, 0.0)
-        # Rational indices (P q + r D) / (N D q) compared in int64, when that cannot overflow.
+        # Rational indices (P q + r D) / (N D q) compared in int64, when that cannot overflow: every factor and
+        # every term of Runs.rational is at most top (a position without a rational root, r = -1, gives -D).
         self.rational_int64 = False
         if self.integer:
             largest = table.largest_row_sum()
-            top = largest * a.denominator + int(self.squares.max()) * denominator
+            top = max(largest, 1) * a.denominator + max(int(self.squares.max()), 1) * denominator
             self.rational_int64 = top * n_queries < 2**62
         # Arms of one class have equal exact sums at equal counts (float scores; integer ones compare sums).
         self.classes = np.arange(n_models, dtype=np.int64)

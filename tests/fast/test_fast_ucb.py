@@ -49,6 +49,19 @@ def test_fast_equals_reference(problem: UcbProblem) -> None:
     assert chosen.ranking is None and np.array_equal(chosen.chosen, expected.chosen)
 
 
+@pytest.mark.usefixtures("backend")
+@pytest.mark.parametrize("name", ["ucbe", "syucbe"])
+def test_a_denominator_beyond_int64_is_compared_exactly(name: str) -> None:
+    """Scores over 3^45 (> 2^62): the int64 rational comparison is not taken, and nothing overflows."""
+    tiny = Fraction(1, 3**45)
+    instance = Instance([[Fraction(0), tiny], [tiny, Fraction(0)]])  # the largest row sum is 1 over 3^45
+    table = score_table(instance)
+    assert table.denominator > 2**62 and not Setup(table, Fraction(1, 10), name == "syucbe").rational_int64
+    draws = random_draws(4, 6, 2, 2, synchronized=SYNCHRONIZED[name])
+    ref = reference((instance, name, draws, Fraction(1, 10), (2, 3, 4)))
+    assert_same(KERNELS[name](table, (2, 3, 4), draws, True, Exploration(Fraction(1, 10))), ref)
+
+
 @pytest.mark.slow
 @pytest.mark.usefixtures("backend")
 @settings(max_examples=150)
