@@ -168,6 +168,8 @@ class Exploration:
     """What :func:`explore_contracts` found: the first broken contract (or None), and the work done."""
 
     problem: str | None
+    where: str | None
+    """The counterexample: the variant, the witness scores re-run concretely, the draw and the budget."""
     paths: int
     runs: int
     seconds: float
@@ -196,8 +198,8 @@ def explore_contracts(
 ) -> Exploration:
     """Every path of every run (each shape, variant, draw, budget) checked against its contract.
 
-    Stops at the first path that breaks one; its problem names the variant, the path's witness scores (re-run
-    concretely), the draw and the budget.
+    Stops at the first path that breaks one: its problem in words, and where (the variant, the path's witness
+    scores re-run concretely, the draw and the budget).
     """
     started = time.perf_counter()
     paths = runs = 0
@@ -234,9 +236,9 @@ def explore_contracts(
                             if problem is not None:
                                 where = _counterexample(variant, scores, explorer, draw, budget)
                                 elapsed = time.perf_counter() - started
-                                return Exploration(f"{problem}; {where}", paths, runs, elapsed, per_shape)
+                                return Exploration(problem, where, paths, runs, elapsed, per_shape)
         per_shape[(n_models, n_queries)] = (paths - shape_paths, time.perf_counter() - shape_started)
-    return Exploration(None, paths, runs, time.perf_counter() - started, per_shape)
+    return Exploration(None, None, paths, runs, time.perf_counter() - started, per_shape)
 
 
 def check_symbolic_contracts(
@@ -256,8 +258,8 @@ def check_symbolic_contracts(
         return Outcome(
             Status.FAILS,
             Method.SYMBOLIC,
-            f"A path breaks its contract. Counterexample: {found.problem}.",
-            counterexample=found.problem,
+            f"A path breaks its contract ({found.problem}). Counterexample: {found.where}.",
+            counterexample=found.where,
             methods=methods,
             domain=domain,
         )

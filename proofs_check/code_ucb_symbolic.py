@@ -149,7 +149,7 @@ def _indices(*symbols: Symbolic) -> list[int]:
 
 @contextmanager
 def abstracted_roots(exploration: Fraction, n_queries: int) -> Iterator[list[Symbolic]]:
-    """compare_indices with each sqrt(a / N), N <= *n_queries*, a symbol b_N in its interval; yields the b_N.
+    """compare_indices with each sqrt(*exploration* / N), N <= *n_queries*, a symbol b_N in its interval; yields them.
 
     Only comparisons of two symbolic means with different counts are abstracted; every other call runs the
     real function.
@@ -224,8 +224,8 @@ def check_ucb_contracts(
             return Outcome(
                 Status.FAILS,
                 Method.SYMBOLIC,
-                f"A path breaks its contract. Counterexample: {found.problem}.",
-                counterexample=found.problem,
+                f"A path breaks its contract ({found.problem}). Counterexample: {found.where}.",
+                counterexample=found.where,
                 methods=methods,
                 domain=domain,
             )
