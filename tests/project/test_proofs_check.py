@@ -99,7 +99,7 @@ def test_table_marks_every_claim_ok(results: Results) -> None:
     code_table = table[table.index("Claims about the code:") :]
     header = code_table.splitlines()[1].split()
     assert header == ["claim", "method", "status", "time", "domain"]
-    assert "code-schedule-capped      smt+model-checked-against-code  holds" in code_table
+    assert "code-schedule-capped         smt+model-checked-against-code  holds" in code_table
 
 
 def test_list(capsys: pytest.CaptureFixture[str]) -> None:
