@@ -1,4 +1,8 @@
-"""Command line: ``python -m proofs_check [--json] [--list] [--claim ID] [--max-k K] [--contracts K,L]`` (docs/theory.md).
+"""Command line: ``python -m proofs_check [--json] [--list] [--claim ID] [--max-k K] [--contracts K,L] [--ucb-contracts K,L] [--jobs J]``.
+
+The claims are independent: with ``--jobs J`` (default 2) they run in J
+worker processes, the longest first, and are reported in registry order,
+exactly as a sequential run reports them (docs/theory.md).
 
 Exit status: 0 when every claim run has its expected status, 1 otherwise,
 2 on a usage error (one line on stderr, no traceback).
@@ -8,9 +12,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import sys
 import time
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import NoReturn
 
 from proofs_check.registry import DEFAULT_MAX_K, Claim, Outcome, all_claims, claim_by_id
@@ -23,6 +29,8 @@ EXAMPLES = """examples:
   python -m proofs_check --claim lb-constant-11
   python -m proofs_check --claim code-schedule-capped --max-k 400   # the schedule proofs for K <= 400
   python -m proofs_check --claim code-contracts-symbolic --contracts 4,5   # symbolic contracts, K <= 4, L <= 5
+  python -m proofs_check --claim code-ucb-contracts-symbolic --ucb-contracts 3,3   # UCB-E's, K <= 3, L <= 3
+  python -m proofs_check --jobs 1                # one process
   python -m proofs_check --list"""
 
 
@@ -63,7 +71,36 @@ def _parser() -> _Parser:
         help="explore the symbolic contracts for every K' <= K and L' <= L (default: K = 2 with L <= 5, K = 3 with "
         "L <= 3)",
     )
+    parser.add_argument(
+        "--ucb-contracts",
+        metavar="K,L",
+        type=_contracts,
+        default=None,
+        help="explore UCB-E's and SyUCB-E's symbolic contracts for every K' <= K and L' <= L (default: K = 2 with "
+        "L <= 3, K = 3 with L <= 2)",
+    )
+    parser.add_argument(
+        "--jobs",
+        metavar="J",
+        type=_jobs,
+        default=DEFAULT_JOBS,
+        help=f"run the claims in J worker processes (default {DEFAULT_JOBS}; 1: in this process)",
+    )
     return parser
+
+
+#: Worker processes of a run (this machine has 2 cores; the claims are independent).
+DEFAULT_JOBS = 2
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--jobs needs an integer >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"--jobs needs an integer >= 1, got {value}")
+    return value
 
 
 def _contracts(text: str) -> tuple[int, int]:
@@ -194,12 +231,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
         if args.claim is not None:
-            claim = claim_by_id(args.claim, args.max_k, args.contracts)
+            claim = claim_by_id(args.claim, args.max_k, args.contracts, args.ucb_contracts)
             if claim is None:
                 raise _UsageError(f"unknown claim {args.claim!r}; see --list for the claim ids")
             claims: tuple[Claim, ...] = (claim,)
         else:
-            claims = all_claims(args.max_k, args.contracts)
+            claims = all_claims(args.max_k, args.contracts, args.ucb_contracts)
     except SystemExit as done:  # --help
         return int(done.code or 0)
     except _UsageError as error:
@@ -209,7 +246,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for claim in claims:
             print(f"{claim.id}\t{claim.paper_ref}\t{claim.statement}")
         return 0
-    results = [_timed(claim) for claim in claims]
+    results = _run(claims, args.jobs)
     if args.json:
         print(json.dumps({"claims": [_record(c, o, t) for c, o, t in results]}))
     else:
@@ -221,6 +258,39 @@ def _timed(claim: Claim) -> Result:
     started = time.perf_counter()
     outcome = claim.run()
     return claim, outcome, time.perf_counter() - started
+
+
+_CLAIMS: tuple[Claim, ...] = ()
+"""The claims of a parallel run, inherited by the forked workers (a claim's check is a closure: not picklable)."""
+
+
+def _run_forked(indices: tuple[int, ...]) -> list[tuple[Outcome, float]]:
+    return [_timed(_CLAIMS[index])[1:] for index in indices]
+
+
+def _tasks(claims: tuple[Claim, ...]) -> list[tuple[int, ...]]:
+    """The claims' indices in tasks: one per group (in registry order) or ungrouped claim, heaviest first."""
+    groups: dict[str, list[int]] = {}
+    for index, claim in enumerate(claims):
+        groups.setdefault(claim.group or f"#{index}", []).append(index)
+    return sorted((tuple(indices) for indices in groups.values()), key=lambda t: -sum(claims[i].weight for i in t))
+
+
+def _run(claims: tuple[Claim, ...], jobs: int) -> list[Result]:
+    """Every claim run, reported in registry order: in *jobs* forked workers, the heaviest tasks started first."""
+    global _CLAIMS
+    if jobs <= 1 or len(claims) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        return [_timed(claim) for claim in claims]
+    _CLAIMS = claims
+    done: dict[int, tuple[Outcome, float]] = {}
+    try:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+            tasks = _tasks(claims)
+            for indices, outcomes in zip(tasks, pool.map(_run_forked, tasks), strict=True):
+                done.update(zip(indices, outcomes, strict=True))
+    finally:
+        _CLAIMS = ()
+    return [(claims[index], *done[index]) for index in range(len(claims))]
 
 
 if __name__ == "__main__":

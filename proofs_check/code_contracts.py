@@ -220,5 +220,6 @@ CLAIMS = (
         "order, ranks a permutation led by the chosen model (by exact mean), and breaks ties by priority",
         Status.HOLDS,
         check_contracts,
+        weight=2,
     ),
 )

@@ -539,7 +539,7 @@ def check_budget_percentage(max_k: int, threshold: int = 100) -> Outcome:
 
 
 def claims(max_k: int) -> tuple[Claim, ...]:
-    """The schedule and budget claims, proved for K = 2..*max_k*."""
+    """The schedule and budget claims, proved for K = 2..*max_k* (one group: they share the cached lemmas)."""
     return (
         Claim(
             "code-schedule-paper",
@@ -547,6 +547,8 @@ def claims(max_k: int) -> tuple[Claim, ...]:
             "for every K and n >= K the paper's schedule is non-decreasing and spends at most n",
             Status.HOLDS,
             functools.partial(check_paper_schedule, max_k),
+            weight=19 * max_k / 200,
+            group="schedule",
         ),
         Claim(
             "code-schedule-capped",
@@ -555,6 +557,8 @@ def claims(max_k: int) -> tuple[Claim, ...]:
             "all L; schedule() follows the contract's rule",
             Status.HOLDS,
             functools.partial(check_capped_schedule, max_k),
+            weight=22 * max_k / 200,
+            group="schedule",
         ),
         Claim(
             "code-spend-formula",
@@ -562,6 +566,8 @@ def claims(max_k: int) -> tuple[Claim, ...]:
             "sum_{k<K-1} n_k + 2 n_{K-1} is what SR, SySRs, SAR and SySAR evaluate",
             Status.HOLDS,
             functools.partial(check_spend_formula, max_k),
+            weight=5 * max_k / 200,
+            group="schedule",
         ),
         Claim(
             "code-budget-percentage",
@@ -569,5 +575,7 @@ def claims(max_k: int) -> tuple[Claim, ...]:
             "a percentage p in (0, 100] lands in [K, K L] exactly when p L >= 100, and is then floor(p K L / 100)",
             Status.HOLDS,
             functools.partial(check_budget_percentage, max_k),
+            weight=5 * max_k / 200,
+            group="schedule",
         ),
     )

@@ -45,7 +45,8 @@ rational scores, re-run concretely to confirm the broken contract.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -53,7 +54,7 @@ from proofs_check.code_contracts import contract_violation
 from proofs_check.registry import Claim, Method, Outcome, Status
 from proofs_check.symbolic import Explorer, Symbolic, concrete, explore
 from sysrs_ref.algorithms import drive, get_algorithm
-from sysrs_ref.algorithms.params import AlgorithmParams
+from sysrs_ref.algorithms.params import AlgorithmParams, ParamValue
 from sysrs_ref.algorithms.registry import AlgorithmSpec
 from sysrs_ref.draws import Draw
 
@@ -61,10 +62,14 @@ __all__ = [
     "ALGORITHMS",
     "DEFAULT_BOUND",
     "ContractsBound",
+    "Exploration",
+    "Extras",
+    "Variant",
     "bound_for",
     "check_symbolic_contracts",
     "claims",
     "draws",
+    "explore_contracts",
 ]
 
 ALGORITHMS: tuple[tuple[str, int | None], ...] = (
@@ -130,23 +135,110 @@ def _shown(value: Fraction) -> str:
     return str(value) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
+@dataclass(frozen=True)
+class Variant:
+    """One algorithm with its parameters, as the claims name it (``sar m=2``, ``ucbe a=1``)."""
+
+    name: str
+    label: str
+    spec: AlgorithmSpec
+    params: AlgorithmParams
+    min_models: int = 2
+
+    @staticmethod
+    def of(name: str, **given: ParamValue) -> Variant:
+        """*name* with *given* parameters (the others at their defaults); m = M needs K > M models."""
+        spec = get_algorithm(name)
+        label = name + "".join(f" {key}={value}" for key, value in given.items())
+        params = spec.parse(dict(spec.defaults) | given)
+        m = given.get("m")
+        return Variant(name, label, spec, params, (m + 1) if isinstance(m, int) else 2)
+
+
+def _variants(algorithms: Sequence[tuple[str, int | None]]) -> list[Variant]:
+    return [Variant.of(name) if m is None else Variant.of(name, m=m) for name, m in algorithms]
+
+
+Extras = Callable[[int, int], AbstractContextManager[list[Symbolic]]]
+"""Per (K, L): a context for the runs that yields more symbols to explore (e.g. an abstraction's)."""
+
+
+@dataclass
+class Exploration:
+    """What :func:`explore_contracts` found: the first broken contract (or None), and the work done."""
+
+    problem: str | None
+    where: str | None
+    """The counterexample: the variant, the witness scores re-run concretely, the draw and the budget."""
+    paths: int
+    runs: int
+    seconds: float
+    per_shape: dict[tuple[int, int], tuple[int, float]]
+    """(K, L) -> (paths, seconds)."""
+
+
 def _counterexample(
-    name: str, m: int | None, scores: Sequence[Sequence[Symbolic]], explorer: Explorer, draw: Draw, budget: int
+    variant: Variant, scores: Sequence[Sequence[Symbolic]], explorer: Explorer, draw: Draw, budget: int
 ) -> str:
     """The path's witness scores, re-run concretely: the broken contract in words."""
     witness = explorer.model()
     matrix = [[concrete(witness, cell) for cell in row] for row in scores]
-    spec = get_algorithm(name)
-    params = spec.parse(dict(spec.defaults) | ({"m": m} if m is not None else {}))
     try:
-        run = drive(spec.factory(budget, draw, params), lambda model, query: matrix[model][query])
-        problem = contract_violation(name, run, matrix, draw, budget)
+        run = drive(variant.spec.factory(budget, draw, variant.params), lambda model, query: matrix[model][query])
+        problem = contract_violation(variant.name, run, matrix, draw, budget)
     except Exception as err:  # the concrete re-run fails as the symbolic one did
         problem = f"the run raised {type(err).__name__}: {err}"
     shown = [[_shown(value) for value in row] for row in matrix]
-    label = f"{name}{'' if m is None else f' m={m}'}"
     confirmed = problem if problem is not None else "(the concrete re-run keeps the contract: a symbolic-only failure)"
-    return f"{label}, scores {shown}, draw {draw}, n={budget}: {confirmed}"
+    return f"{variant.label}, scores {shown}, draw {draw}, n={budget}: {confirmed}"
+
+
+def explore_contracts(
+    shapes: Sequence[tuple[int, int]], variants: Sequence[Variant], extras: Extras | None = None
+) -> Exploration:
+    """Every path of every run (each shape, variant, draw, budget) checked against its contract.
+
+    Stops at the first path that breaks one: its problem in words, and where (the variant, the path's witness
+    scores re-run concretely, the draw and the budget).
+    """
+    started = time.perf_counter()
+    paths = runs = 0
+    per_shape: dict[tuple[int, int], tuple[int, float]] = {}
+    for n_models, n_queries in shapes:
+        shape_started, shape_paths = time.perf_counter(), paths
+        scores = [[Symbolic.symbol(f"x_{i}_{j}", 0, 1) for j in range(n_queries)] for i in range(n_models)]
+        with extras(n_models, n_queries) if extras is not None else nullcontext([]) as more:
+            symbols = [cell for row in scores for cell in row] + more
+            for variant in variants:
+                if variant.min_models > n_models:
+                    continue
+                for draw in draws(n_models, n_queries, variant.spec.synchronized):
+                    for budget in range(n_models, n_models * n_queries + 1):
+                        runs += 1
+
+                        def one(
+                            draw: Draw = draw,
+                            budget: int = budget,
+                            variant: Variant = variant,
+                            scores: list[list[Symbolic]] = scores,
+                        ) -> str | None:
+                            try:
+                                run = drive(
+                                    variant.spec.factory(budget, draw, variant.params),
+                                    lambda model, query: scores[model][query],
+                                )
+                            except Exception as err:  # the code under test failed on this path: a broken contract
+                                return f"the run raised {type(err).__name__}: {err}"
+                            return contract_violation(variant.name, run, scores, draw, budget)
+
+                        for explorer, problem in explore(symbols, one):
+                            paths += 1
+                            if problem is not None:
+                                where = _counterexample(variant, scores, explorer, draw, budget)
+                                elapsed = time.perf_counter() - started
+                                return Exploration(problem, where, paths, runs, elapsed, per_shape)
+        per_shape[(n_models, n_queries)] = (paths - shape_paths, time.perf_counter() - shape_started)
+    return Exploration(None, None, paths, runs, time.perf_counter() - started, per_shape)
 
 
 def check_symbolic_contracts(
@@ -154,56 +246,27 @@ def check_symbolic_contracts(
 ) -> Outcome:
     """Every path of every run of the domain keeps its algorithm's contract."""
     methods = (Method.SYMBOLIC,)
+    variants = _variants(algorithms)
     names = ", ".join(f"{name}{'' if m is None else f' (m = {m})'}" for name, m in algorithms)
     domain = (
         f"symbolic: every score matrix in [0, 1]^(K x L) (real scores, z3), {bound.describe()}, every budget n in "
         f"[K, K L], two draws per (K, L) (identity; priority and orders reversed or rotated) and the relabelling "
-        f"argument for the others; algorithms {names}. UCB-E, SyUCB-E: bounded-exhaustive only"
+        f"argument for the others; algorithms {names}. UCB-E, SyUCB-E: code-ucb-contracts-symbolic"
     )
-    started = time.perf_counter()
-    paths = runs = 0
-    for n_models, n_queries in bound.shapes():
-        scores = [[Symbolic.symbol(f"x_{i}_{j}", 0, 1) for j in range(n_queries)] for i in range(n_models)]
-        symbols = [cell for row in scores for cell in row]
-        for name, m in algorithms:
-            if m is not None and m >= n_models:
-                continue
-            spec = get_algorithm(name)
-            params = spec.parse(dict(spec.defaults) | ({"m": m} if m is not None else {}))
-            for draw in draws(n_models, n_queries, spec.synchronized):
-                for budget in range(n_models, n_models * n_queries + 1):
-                    runs += 1
-
-                    def one(
-                        draw: Draw = draw,
-                        budget: int = budget,
-                        name: str = name,
-                        spec: AlgorithmSpec = spec,
-                        params: AlgorithmParams = params,
-                        scores: list[list[Symbolic]] = scores,
-                    ) -> str | None:
-                        try:
-                            run = drive(spec.factory(budget, draw, params), lambda model, query: scores[model][query])
-                        except Exception as err:  # the code under test failed on this path: a broken contract
-                            return f"the run raised {type(err).__name__}: {err}"
-                        return contract_violation(name, run, scores, draw, budget)
-
-                    for explorer, problem in explore(symbols, one):
-                        paths += 1
-                        if problem is not None:
-                            where = _counterexample(name, m, scores, explorer, draw, budget)
-                            return Outcome(
-                                Status.FAILS,
-                                Method.SYMBOLIC,
-                                f"A path breaks its contract ({problem}). Counterexample: {where}.",
-                                counterexample=where,
-                                methods=methods,
-                                domain=domain,
-                            )
+    found = explore_contracts(bound.shapes(), variants)
+    if found.problem is not None:
+        return Outcome(
+            Status.FAILS,
+            Method.SYMBOLIC,
+            f"A path breaks its contract ({found.problem}). Counterexample: {found.where}.",
+            counterexample=found.where,
+            methods=methods,
+            domain=domain,
+        )
     return Outcome(
         Status.HOLDS,
         Method.SYMBOLIC,
-        f"All {paths} feasible paths of {runs} symbolic runs ({time.perf_counter() - started:.1f} s) keep their "
+        f"All {found.paths} feasible paths of {found.runs} symbolic runs ({found.seconds:.1f} s) keep their "
         "contracts: spent <= n, fresh pairs along each query order, synchronized phases alike, ranking a "
         "permutation led by the chosen model, ties by the draw's priority. Every path was explored (z3 decided "
         "each comparison's feasibility over the real scores in [0, 1]), so this holds for every score matrix of "
@@ -224,5 +287,6 @@ def claims(bound: ContractsBound = DEFAULT_BOUND) -> tuple[Claim, ...]:
             "chosen model, and breaks ties by priority",
             Status.HOLDS,
             lambda: check_symbolic_contracts(bound),
+            weight=14,
         ),
     )

@@ -441,5 +441,6 @@ CLAIMS = (
         "bounds_for's gap and mean_tol cover the IEEE rounding of every key as computed, and L >= 2^40 is refused",
         Status.HOLDS,
         check_ucb_tolerance,
+        weight=2.5,
     ),
 )

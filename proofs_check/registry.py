@@ -91,17 +91,24 @@ class Claim:
     statement: str
     expected: Status
     run: Callable[[], Outcome] = field(compare=False, repr=False)
+    weight: float = field(default=0.0, compare=False)
+    """Roughly the CPU seconds of the default run (a parallel run starts the heaviest work first)."""
+    group: str = field(default="", compare=False)
+    """Claims of one group share cached work (the schedule lemmas): a parallel run runs them in one worker."""
 
 
 #: The default largest K of the schedule claims (``--max-k`` raises it).
 DEFAULT_MAX_K = 200
 
 
-def all_claims(max_k: int = DEFAULT_MAX_K, contracts: tuple[int, int] | None = None) -> tuple[Claim, ...]:
+def all_claims(
+    max_k: int = DEFAULT_MAX_K, contracts: tuple[int, int] | None = None, ucb_contracts: tuple[int, int] | None = None
+) -> tuple[Claim, ...]:
     """Every registered claim: the paper's, in paper order, then the code's.
 
     The schedules are proved up to *max_k* models; *contracts* (K, L), when
-    given, widens the symbolic contracts' domain to every K <= K and L <= L.
+    given, widens the symbolic contracts' domain to every K <= K and L <= L,
+    and *ucb_contracts* UCB-E's and SyUCB-E's.
     """
     from proofs_check import (
         bernstein,
@@ -110,6 +117,7 @@ def all_claims(max_k: int = DEFAULT_MAX_K, contracts: tuple[int, int] | None = N
         code_schedule,
         code_symbolic,
         code_ucb,
+        code_ucb_symbolic,
         corollary,
         csr_bound,
         hardness_relations,
@@ -131,12 +139,18 @@ def all_claims(max_k: int = DEFAULT_MAX_K, contracts: tuple[int, int] | None = N
         *code_ucb.CLAIMS,
         *code_contracts.CLAIMS,
         *code_symbolic.claims(code_symbolic.bound_for(contracts)),
+        *code_ucb_symbolic.claims(code_ucb_symbolic.bound_for(ucb_contracts)),
     )
 
 
-def claim_by_id(claim_id: str, max_k: int = DEFAULT_MAX_K, contracts: tuple[int, int] | None = None) -> Claim | None:
+def claim_by_id(
+    claim_id: str,
+    max_k: int = DEFAULT_MAX_K,
+    contracts: tuple[int, int] | None = None,
+    ucb_contracts: tuple[int, int] | None = None,
+) -> Claim | None:
     """The claim called *claim_id*, or None."""
-    for claim in all_claims(max_k, contracts):
+    for claim in all_claims(max_k, contracts, ucb_contracts):
         if claim.id == claim_id:
             return claim
     return None

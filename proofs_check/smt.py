@@ -22,7 +22,9 @@ Term: TypeAlias = "z3.ArithRef"
 def rational(value: Fraction | int) -> Term:
     """*value* as an exact z3 rational (never through a float)."""
     value = Fraction(value)
-    return z3.Q(value.numerator, value.denominator)
+    if value.denominator == 1:
+        return z3.RealVal(value.numerator)
+    return z3.RealVal(f"{value.numerator}/{value.denominator}")  # a numeral, exact (z3.Q would also simplify it)
 
 
 def ceil_var(solver: z3.Solver, numerator: Term, divisor: int, name: str, *, real: bool = False) -> Term:

@@ -25,7 +25,7 @@ would silently read a concrete stand-in cannot pass.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypeVar
@@ -63,8 +63,19 @@ _SIGNS = {
 _ALL = frozenset({-1, 0, 1})
 
 
+_TERMS: dict[Polynomial, Term] = {}
+"""Each polynomial's z3 term, built once (the explorer asks for the same differences again and again)."""
+
+
 def _term(polynomial: Polynomial) -> Term:
     """The z3 term of *polynomial*."""
+    found = _TERMS.get(polynomial)
+    if found is None:
+        found = _TERMS[polynomial] = _build(polynomial)
+    return found
+
+
+def _build(polynomial: Polynomial) -> Term:
     parts = []
     for monomial, coefficient in polynomial:
         factors = [_SYMBOLS[index] for index in monomial]
@@ -220,6 +231,10 @@ class Explorer:
                 return True
         return False
 
+    def satisfiable(self, term: Term) -> dict[int, Number] | None:
+        """A witness of the current path plus *term* (rational values of the symbols), or None when unsat."""
+        return self._model(term)
+
     def model(self) -> dict[int, Number]:
         """Rational scores that take the current path (its witness)."""
         return dict(self.witness)
@@ -245,22 +260,35 @@ class Explorer:
 
 
 def explore(
-    symbols: list[Symbolic], run: Callable[[], T], *, max_paths: int = 10**6, logic: str = "QF_LRA"
+    symbols: list[Symbolic],
+    run: Callable[[], T],
+    *,
+    max_paths: int = 10**6,
+    logic: str = "QF_LRA",
+    constraints: Sequence[Term] = (),
+    witness: Mapping[int, Number] | None = None,
 ) -> Iterator[tuple[Explorer, T]]:
     """(explorer, result) for every feasible path of *run*, the *symbols* ranging over their intervals.
 
-    *logic* is z3's: linear real arithmetic by default (the phase algorithms compare sums); "QF_NRA" for code
-    that multiplies symbolic values (a comparison z3 cannot decide raises RuntimeError: no proof).
+    A symbol's missing bound (None) leaves it unbounded on that side. *constraints* (z3 terms over the
+    symbols) restrict the domain further; *witness* then gives values satisfying all of it (by default
+    each symbol's lower bound, or 0 when it has none). *logic* is z3's: linear real arithmetic by default
+    (the phase algorithms compare sums); "QF_NRA" for code that multiplies symbolic values (a comparison
+    z3 cannot decide raises RuntimeError: no proof).
     """
-    domain = []
-    witness = {}
+    domain = list(constraints)
+    start: dict[int, Number] = {}
     for symbol in symbols:
         ((monomial, _),) = symbol.polynomial
         (index,) = monomial
-        assert symbol.low is not None and symbol.high is not None
-        domain += [_SYMBOLS[index] >= rational(symbol.low), _SYMBOLS[index] <= rational(symbol.high)]
-        witness[index] = symbol.low
-    explorer = Explorer(domain, witness, max_paths=max_paths, logic=logic)
+        if symbol.low is not None:
+            domain.append(_SYMBOLS[index] >= rational(symbol.low))
+        if symbol.high is not None:
+            domain.append(_SYMBOLS[index] <= rational(symbol.high))
+        start[index] = symbol.low if symbol.low is not None else 0
+    if witness is not None:
+        start.update(witness)
+    explorer = Explorer(domain, start, max_paths=max_paths, logic=logic)
     for result in explorer.paths_of(run):
         yield explorer, result
 
@@ -328,8 +356,8 @@ class Symbolic(Fraction):
         return self
 
     @staticmethod
-    def symbol(name: str, low: Fraction | int, high: Fraction | int) -> Symbolic:
-        """A fresh real symbol in [low, high]."""
+    def symbol(name: str, low: Fraction | int | None, high: Fraction | int | None) -> Symbolic:
+        """A fresh real symbol in [low, high] (None: unbounded on that side)."""
         _SYMBOLS.append(z3.Real(name))
         return Symbolic((((len(_SYMBOLS) - 1,), 1),), low, high)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from proofs_check import DEFAULT_MAX_K, Claim, Outcome, Status, all_claims
+from proofs_check import DEFAULT_MAX_K, Claim, Method, Outcome, Status, all_claims
 from proofs_check.__main__ import _record, main, render_table
 from tests.pages import FLAGS, fences
 
@@ -28,6 +28,7 @@ CODE_CLAIMS = {
     "code-ucb-tolerance",
     "code-algorithm-contracts",
     "code-contracts-symbolic",
+    "code-ucb-contracts-symbolic",
 }
 
 
@@ -72,7 +73,10 @@ def test_code_claims_state_method_and_domain(results: Results) -> None:
     symbolic = by_id["code-contracts-symbolic"]
     assert symbolic.all_methods == ("symbolic",)
     assert "every score matrix in [0, 1]^(K x L)" in symbolic.domain and "K = 2 with L <= 5" in symbolic.domain
-    assert "UCB-E, SyUCB-E: bounded-exhaustive only" in symbolic.domain
+    assert "UCB-E, SyUCB-E: code-ucb-contracts-symbolic" in symbolic.domain
+    ucb = by_id["code-ucb-contracts-symbolic"]
+    assert ucb.all_methods == ("symbolic",)
+    assert "K = 2 with L <= 3, K in [3, 3] with L <= 2" in ucb.domain and "over-approximation" in ucb.domain
     assert by_id["lb-constant-11"].all_methods == ("sympy",)
 
 
@@ -98,7 +102,7 @@ def test_table_marks_every_claim_ok(results: Results) -> None:
     code_table = table[table.index("Claims about the code:") :]
     header = code_table.splitlines()[1].split()
     assert header == ["claim", "method", "status", "time", "domain"]
-    assert "code-schedule-capped      smt+model-checked-against-code  holds" in code_table
+    assert "code-schedule-capped         smt+model-checked-against-code  holds" in code_table
 
 
 @pytest.mark.slow
@@ -150,6 +154,42 @@ def test_contracts_option_widens_the_symbolic_domain(capsys: pytest.CaptureFixtu
     assert "K = 2 with L <= 5" in claim["domain"] and "K in [3" not in claim["domain"]
 
 
+@pytest.mark.slow
+def test_ucb_contracts_option_sets_the_ucb_domain(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--claim", "code-ucb-contracts-symbolic", "--ucb-contracts", "2,2", "--json"]) == 0
+    (claim,) = json.loads(capsys.readouterr().out)["claims"]
+    assert claim["methods"] == ["symbolic"] and claim["status"] == "holds"
+    assert "K = 2 with L <= 3" in claim["domain"] and "K in [3" not in claim["domain"]
+
+
+def _pid_claim(claim_id: str, group: str = "", weight: float = 0.0) -> Claim:
+    import os
+
+    def run() -> Outcome:
+        return Outcome(Status.HOLDS, Method.PROVED, f"pid {os.getpid()}")
+
+    return Claim(claim_id, "-", "-", Status.HOLDS, run, weight=weight, group=group)
+
+
+def test_parallel_run_reports_in_registry_order_and_keeps_groups_together() -> None:
+    import os
+
+    from proofs_check.__main__ import _run
+
+    claims = (
+        _pid_claim("a", group="g"),
+        _pid_claim("b", weight=5),
+        _pid_claim("c", group="g"),
+        *(claim for claim in all_claims() if claim.id in ("lb-moments", "two-arm-dominance")),
+    )
+    parallel, sequential = _run(claims, 2), _run(claims, 1)
+    assert [c.id for c, _, _ in parallel] == [c.id for c, _, _ in sequential] == [c.id for c in claims]
+    details = {c.id: o.detail for c, o, _ in parallel}
+    assert details["a"] == details["c"] != f"pid {os.getpid()}"  # one worker ran the group, not this process
+    for (_, fast, _), (_, slow, _) in zip(parallel[3:], sequential[3:], strict=True):
+        assert fast == slow  # the same outcome, record for record
+
+
 def test_single_claim_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--claim", "theta-star-tight"]) == 0
     out = capsys.readouterr().out
@@ -167,6 +207,9 @@ def test_single_claim_table(capsys: pytest.CaptureFixture[str]) -> None:
         ["--contracts", "4"],
         ["--contracts", "1,3"],
         ["--contracts", "3,x"],
+        ["--ucb-contracts", "1,2"],
+        ["--jobs", "0"],
+        ["--jobs", "two"],
     ],
 )
 def test_usage_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,7 +14,16 @@ from types import ModuleType
 import pytest
 
 import sysrs_ref.fast.certify as certify
-from proofs_check import Status, all_claims, code_certify, code_contracts, code_schedule, code_symbolic, code_ucb
+from proofs_check import (
+    Status,
+    all_claims,
+    code_certify,
+    code_contracts,
+    code_schedule,
+    code_symbolic,
+    code_ucb,
+    code_ucb_symbolic,
+)
 from proofs_check.code_symbolic import ContractsBound
 from proofs_check.registry import Outcome
 from sysrs_ref.algorithms import drive, sr
@@ -310,6 +319,68 @@ def test_compiled_threshold_without_its_range_guard_fails(
     assert_fails(code_certify.check_tolerance(), "beyond the proved range")
 
 
+SMALL_UCB = ContractsBound(max_k=3, max_l=1, max_l_two=2)  # K = 2 with L <= 2, K = 3 with L = 1: about a second
+
+
+def test_symbolic_ucb_contracts_hold_on_a_small_domain() -> None:
+    outcome = code_ucb_symbolic.check_ucb_contracts(SMALL_UCB)
+    assert outcome.status == Status.HOLDS, outcome.detail
+    assert outcome.all_methods == ("symbolic",)
+    assert "K = 2 with L <= 2, K in [3, 3] with L <= 1" in outcome.domain
+    assert "over-approximation" in outcome.domain and "N1, N2 <= 2" in outcome.domain
+
+
+def test_root_intervals_enclose_the_square_roots() -> None:
+    from fractions import Fraction
+
+    for value in (Fraction(1), Fraction(1, 2), Fraction(1, 3), Fraction(10, 7), Fraction(1, 10), Fraction(9, 4)):
+        low, high = code_ucb_symbolic.root_interval(value)
+        assert low * low <= value <= high * high
+        assert high - low in (0, Fraction(1, 2**code_ucb_symbolic.ROOT_BITS))
+    assert code_ucb_symbolic.root_interval(Fraction(9, 4)) == (Fraction(3, 2), Fraction(3, 2))
+
+
+def test_abstracted_roots_restore_the_real_comparison() -> None:
+    from fractions import Fraction
+
+    import sysrs_ref.algorithms.ucb_index as ucb_index
+
+    real = ucb_index.compare_indices
+    with code_ucb_symbolic.abstracted_roots(Fraction(1), 3) as symbols:
+        assert ucb_index.compare_indices is not real
+        assert [str(s) for s in symbols] == ["b_2", "b_3"]  # sqrt(1/1) is exact: no symbol
+        # concrete means still get the exact comparison
+        assert ucb_index.compare_indices(Fraction(0), 1, Fraction(1, 2), 4, Fraction(1)) == 0
+    assert ucb_index.compare_indices is real
+
+
+def test_wrong_exact_index_comparison_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sysrs_ref.algorithms.ucb_index as ucb_index
+
+    broken = mutated(ucb_index.sign_of_root_sum, "difference = 4 * p * q - b * b", "difference = 2 * p * q - b * b")
+    monkeypatch.setattr(ucb_index, "sign_of_root_sum", broken)
+    outcome = code_ucb_symbolic.check_ucb_contracts(SMALL_UCB)
+    assert_fails(outcome, "compare_indices(m1, 1, m2, 2, a) returns", "m1=", "a=")
+
+
+@pytest.mark.parametrize(
+    ("target", "old", "new", "fragments"),
+    [
+        ("_ucb", "for _ in range(n - n_models):", "for _ in range(n - n_models + 1):", ("ucbe a=1, scores", "spent")),
+        ("_ucb", "if counts[model] < n_queries:", "if counts[model] <= n_queries:", ("raised IndexError",)),
+        ("rank_by_mean", "rank[i])))", "-rank[i])))", ("by exact mean then priority", "draw Draw(")),
+    ],
+)
+def test_broken_ucb_bookkeeping_fails_the_symbolic_claim(
+    monkeypatch: pytest.MonkeyPatch, target: str, old: str, new: str, fragments: tuple[str, ...]
+) -> None:
+    import importlib
+
+    module = importlib.import_module("sysrs_ref.algorithms.ucb")
+    monkeypatch.setattr(module, target, mutated(getattr(module, target), old, new))
+    assert_fails(code_ucb_symbolic.check_ucb_contracts(SMALL_UCB), *fragments)
+
+
 def test_every_code_claim_has_a_failing_variant_here() -> None:
     tested = {
         "code-schedule-paper",
@@ -320,5 +391,6 @@ def test_every_code_claim_has_a_failing_variant_here() -> None:
         "code-ucb-tolerance",
         "code-algorithm-contracts",
         "code-contracts-symbolic",
+        "code-ucb-contracts-symbolic",
     }
     assert tested == {claim.id for claim in all_claims(SMALL_K) if claim.id.startswith("code-")}
