@@ -26,9 +26,9 @@ def _scores(n_models: int, n_queries: int, seed: int, observed: float) -> np.nda
 
 
 @needs_compiled
-@pytest.mark.parametrize(("n_models", "n_queries"), [(3, 1300), (1100, 2)])
+@pytest.mark.parametrize(("n_models", "n_queries"), [(3, 1300), (1100, 2), (4, 257), (300, 3)])
 def test_a_fit_over_several_spans_of_the_other_factor_is_the_reference_fit(n_models: int, n_queries: int) -> None:
-    """More than 512 rows of the other factor: each line's sums go on from span to span in the reference's order."""
+    """More than 256 rows of the other factor: each line's sums go on from span to span in the reference's order."""
     scores = _scores(n_models, n_queries, n_queries, 0.6)
     params = LRFParams(members=17, dropout=0.3, sweeps=2)
     mean, spread = fit_ensemble_compiled(scores, 11, 2, params)
