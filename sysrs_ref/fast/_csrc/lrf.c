@@ -15,7 +15,7 @@
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC push_options
-#pragma GCC optimize("O3", "no-math-errno") /* sqrt without the errno check (the same IEEE root): vectorized */
+#pragma GCC optimize("O3", "no-math-errno") /* sqrt without the errno check: the same IEEE root, one instruction */
 #endif
 
 #define GAMMA 0x9E3779B97F4A7C15ULL
@@ -77,10 +77,10 @@ static int64_t span_rows(int64_t n_fixed) {
  * in a tile (its index times TILE), the score, and which members leave the cell out, words words of bits). The
  * factors are stored a tile of TILE members at a time: fixed is tiles x n_fixed x TILE, out tiles x n_out x TILE.
  * A tile's factors are read a span of rows at a time (span_rows), so that they stay in the nearest cache while the
- * lines are summed: every
- * line is summed over its cells in that span (up to stops[span * n_out + line], the first cell past it), and its
- * sums are kept in partial (n_out x 2 TILE doubles) until the next span goes on with them, in the same order. A line
- * without cells is 0.0 / ridge for every member (its sums are 0.0 and the ridge).
+ * lines are summed: every line is summed over its cells in that span (up to stops[span * n_out + line], the first
+ * cell past it), and its sums are kept in partial (n_out x 2 TILE doubles) until the next span goes on with them, in
+ * the same order. A line without cells is 0.0 / ridge for every member (its sums are 0.0 and the ridge). A cell's
+ * word of drops is compared with each lane's bit: all ones where the member keeps the cell.
  */
 FLOAT_CLONES static void half_sweep(const int64_t *start, const int64_t *stops, const int64_t *offset,
                                     const double *value, const uint64_t *drops, int64_t words, int64_t n_out,
@@ -126,8 +126,8 @@ FLOAT_CLONES static void half_sweep(const int64_t *start, const int64_t *stops, 
                     for (int k = 0; k < TILE / 4; k++) {
                         v4 factor;
                         memcpy(&factor, f + 4 * k, sizeof factor);
-                        v4i keep = (bits & bit[k]) == 0;           /* all ones where the member keeps the cell */
-                        v4 kept = (v4)((v4i)factor & keep);        /* the factor, or +0.0 */
+                        v4i keep = (bits & bit[k]) == 0;
+                        v4 kept = (v4)((v4i)factor & keep); /* the factor, or +0.0 */
                         rhs[k] += score * kept;
                         gram[k] += kept * kept;
                     }
