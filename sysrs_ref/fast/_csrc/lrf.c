@@ -59,15 +59,20 @@ static inline int64_t gap(const double *table, int64_t size, double u) {
 
 /*
  * The other factor is read all at once when it has at most WHOLE rows (WHOLE x TILE doubles, 32 KiB: the core's
- * nearest cache), else in spans of at most SPAN rows, all of about the same length.
+ * nearest cache), else in spans of about the same length, of at least SPAN rows, and long enough that a line has
+ * some DENSE cells in a span on average (a span's start and end cost a line 32 loads and stores).
  */
 #define WHOLE 256
 #define SPAN 128
+#define DENSE 32
 
-/* The rows of a span of the other factor, of n_fixed rows. */
-static int64_t span_rows(int64_t n_fixed) {
+/* The rows of a span of the other factor (n_fixed rows), for n_out lines with cells observed cells in all. */
+static int64_t span_rows(int64_t n_fixed, int64_t n_out, int64_t cells) {
     if (n_fixed <= WHOLE) return n_fixed > 0 ? n_fixed : 1;
-    int64_t spans = (n_fixed + SPAN - 1) / SPAN;
+    int64_t rows = cells > 0 ? DENSE * n_fixed / (cells / n_out + 1) : n_fixed;
+    if (rows < SPAN) rows = SPAN;
+    if (rows >= n_fixed) return n_fixed;
+    int64_t spans = (n_fixed + rows - 1) / rows;
     return (n_fixed + spans - 1) / spans;
 }
 
@@ -86,8 +91,9 @@ FLOAT_CLONES static void half_sweep(const int64_t *start, const int64_t *stops, 
                                     const double *value, const uint64_t *drops, int64_t words, int64_t n_out,
                                     const double *fixed, int64_t n_fixed, int64_t tiles, double ridge, double *out,
                                     double *partial) {
-    int64_t rows = span_rows(n_fixed), spans = (n_fixed + rows - 1) / rows;
-    double empty = 0.0 / ridge;
+    int64_t rows = span_rows(n_fixed, n_out, start[n_out]), spans = (n_fixed + rows - 1) / rows;
+    double e = 0.0 / ridge;
+    v4 empty = {e, e, e, e};
     for (int64_t tile = 0; tile < tiles; tile++) {
         const double *fixed_tile = fixed + tile * n_fixed * TILE;
         double *out_tile = out + tile * n_out * TILE;
@@ -102,7 +108,7 @@ FLOAT_CLONES static void half_sweep(const int64_t *start, const int64_t *stops, 
                 int64_t at = span == 0 ? start[line] : stop[line - n_out], end = spans > 1 ? stop[line] : start[line + 1];
                 if (start[line] == start[line + 1]) { /* no cells: the line is 0.0 / ridge */
                     if (span == spans - 1)
-                        for (int64_t c = 0; c < TILE; c++) out_tile[line * TILE + c] = empty;
+                        for (int k = 0; k < TILE / 4; k++) memcpy(out_tile + line * TILE + 4 * k, &empty, sizeof empty);
                     continue;
                 }
                 v4 rhs[TILE / 4], gram[TILE / 4];
@@ -148,11 +154,11 @@ FLOAT_CLONES static void half_sweep(const int64_t *start, const int64_t *stops, 
 }
 
 /*
- * stops (spans x n_out, spans of span_rows(n_fixed) rows): for each span of the other factor and each line, the
- * first of the line's cells (start, other) past the span. Only read when there are two spans or more.
+ * stops (spans x n_out, spans of span_rows rows): for each span of the other factor and each line, the first of the
+ * line's cells (start, other) past the span. Only read when there are two spans or more.
  */
 static void span_stops(const int64_t *start, const int64_t *other, int64_t n_out, int64_t n_fixed, int64_t *stops) {
-    int64_t rows = span_rows(n_fixed), spans = (n_fixed + rows - 1) / rows;
+    int64_t rows = span_rows(n_fixed, n_out, start[n_out]), spans = (n_fixed + rows - 1) / rows;
     if (spans < 2) return;
     for (int64_t line = 0; line < n_out; line++) {
         int64_t at = start[line];
@@ -302,8 +308,10 @@ EXPORT int lrf_fit(const double *scores, int64_t n_models, int64_t n_queries, ui
     double *vb = room(VB, (size_t)groups * 4 * (size_t)members, sizeof(double));
     double *row = room(ROW, 8 * BLOCK, sizeof(double));
     size_t lines = models > queries ? models : queries;
-    size_t row_spans = (size_t)((n_queries + span_rows(n_queries) - 1) / span_rows(n_queries));
-    size_t column_spans = (size_t)((n_models + span_rows(n_models) - 1) / span_rows(n_models));
+    size_t row_spans = (size_t)((n_queries + span_rows(n_queries, n_models, observed) - 1) /
+                                span_rows(n_queries, n_models, observed));
+    size_t column_spans = (size_t)((n_models + span_rows(n_models, n_queries, observed) - 1) /
+                                   span_rows(n_models, n_queries, observed));
     int64_t *row_stops = room(ROW_STOPS, row_spans * models, sizeof(int64_t));
     int64_t *column_stops = room(COLUMN_STOPS, column_spans * queries, sizeof(int64_t));
     double *partial = room(PARTIAL, lines * 2 * TILE, sizeof(double));
