@@ -58,11 +58,14 @@ static inline int64_t gap(const double *table, int64_t size, double u) {
 }
 
 /*
- * The other factor is read all at once when it has at most WHOLE rows (WHOLE x TILE doubles, 32 KiB: the core's
- * nearest cache), else in spans of about the same length, of at least SPAN rows, and long enough that a line has
- * some DENSE cells in a span on average (a span's start and end cost a line 32 loads and stores).
+ * The other factor is read all at once when it has at most WHOLE rows (up to 128 KiB per TILE members: each line
+ * reads its rows in increasing order, which the processor fetches ahead from its second-level cache), else in spans
+ * of about the same length, of at least SPAN rows (16 KiB: the core's nearest cache), longer where a line has few
+ * cells in a span on average (DENSE: a span's start and end cost a line 32 loads and stores). Measured: wmt_14's
+ * 5,000 rows read in spans of 128 rows took a quarter less time than in spans of 512, and ifeval's 541 rows a fifth
+ * more in spans of 109 than at once.
  */
-#define WHOLE 256
+#define WHOLE 1024
 #define SPAN 128
 #define DENSE 32
 
@@ -105,7 +108,8 @@ FLOAT_CLONES static void half_sweep(const int64_t *start, const int64_t *stops, 
         for (int64_t span = 0; span < spans; span++) {
             const int64_t *stop = stops + span * n_out;
             for (int64_t line = 0; line < n_out; line++) {
-                int64_t at = span == 0 ? start[line] : stop[line - n_out], end = spans > 1 ? stop[line] : start[line + 1];
+                int64_t at = span == 0 ? start[line] : stop[line - n_out];
+                int64_t end = spans > 1 ? stop[line] : start[line + 1];
                 if (start[line] == start[line + 1]) { /* no cells: the line is 0.0 / ridge */
                     if (span == spans - 1)
                         for (int k = 0; k < TILE / 4; k++) memcpy(out_tile + line * TILE + 4 * k, &empty, sizeof empty);
