@@ -201,6 +201,7 @@ def _control_loop(
     last = pending[-1]
     rank, where = _positions(draw.arm_priority), _positions(draw.cell_order)  # the model and query tie-breaks
     observed = np.full((n_models, n_queries), np.nan)
+    scratch = _Scratch(n_models, n_queries)
     rankings: dict[int, Ranking] = {}
     trace: list[Step] = []
     spent = fits = 0  # fits: the number of the next fit, t
@@ -213,7 +214,7 @@ def _control_loop(
             spent += 1
             if pending and spent == pending[0]:
                 mean, spread = fit(observed, draw.seed, fits, settings)
-                rankings[pending.pop(0)] = _ranking(_estimates(observed, mean, spread, 0.0, False), rank)
+                rankings[pending.pop(0)] = _ranking(_estimates(observed, mean, spread, 0.0, False, scratch), rank)
         trace.append(Step(batch))
 
     warm = min(last, int(Fraction(settings.warmup) * n_models * n_queries / 100))  # floor: n_0 >= 0
@@ -223,7 +224,7 @@ def _control_loop(
     while pending:  # spent < last <= K L: some cell, so some model, is open
         mean, spread = fit(observed, draw.seed, fits, settings)
         fits += 1
-        index = _estimates(observed, mean, spread, settings.eta, settings.bonus_on_observed)
+        index = _estimates(observed, mean, spread, settings.eta, settings.bonus_on_observed, scratch)
         model = _step_model(observed, index, rank, settings.unseen_first)
         batch = _step_queries(observed, spread, where, model, min(settings.batch, last - spent))
         record(batch, (yield batch))
@@ -254,19 +255,34 @@ def _positions(permutation: Sequence[int]) -> npt.NDArray[np.int64]:
     return out
 
 
+class _Scratch:
+    """The K x L arrays :func:`_estimates` works in, made once per run (fresh ones each step cost page faults)."""
+
+    def __init__(self, n_models: int, n_queries: int) -> None:
+        self.seen = np.empty((n_models, n_queries), dtype=bool)
+        self.bonuses = np.empty((n_models, n_queries))
+        self.terms = np.empty((n_models, n_queries))
+        self.totals = np.empty((n_models, n_queries))
+
+
 def _estimates(
-    observed: FloatArray, mean: FloatArray, spread: FloatArray, bonus: float, on_observed: bool
+    observed: FloatArray, mean: FloatArray, spread: FloatArray, bonus: float, on_observed: bool, scratch: _Scratch
 ) -> FloatArray:
     """(1/L) sum_j (O S + (1 - O) Shat + bonus R), the bonus on observed cells only if *on_observed*.
 
     As docs/contracts.md (11.6) orders it: each term first, then a running
     total from 0.0, j ascending (a cumulative sum; numpy's ``sum`` pairs its
-    additions), then divided by L.
+    additions), then divided by L. Computed in *scratch*'s arrays.
     """
-    seen = ~np.isnan(observed)
-    bonuses = bonus * spread if on_observed else np.where(seen, 0.0, bonus * spread)
-    terms = np.where(seen, observed, mean) + bonuses
-    out: FloatArray = np.cumsum(terms, axis=1)[:, -1] / observed.shape[1]
+    seen = np.logical_not(np.isnan(observed, out=scratch.seen), out=scratch.seen)
+    bonuses = np.multiply(bonus, spread, out=scratch.bonuses)
+    if not on_observed:
+        np.copyto(bonuses, 0.0, where=seen)
+    terms = scratch.terms
+    np.copyto(terms, mean)
+    np.copyto(terms, observed, where=seen)
+    np.add(terms, bonuses, out=terms)
+    out: FloatArray = np.cumsum(terms, axis=1, out=scratch.totals)[:, -1] / observed.shape[1]
     return out
 
 

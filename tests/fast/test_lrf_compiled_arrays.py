@@ -26,10 +26,18 @@ def _scores(n_models: int, n_queries: int, seed: int, observed: float) -> np.nda
 
 
 @needs_compiled
-@pytest.mark.parametrize(("n_models", "n_queries"), [(3, 1300), (1100, 2)])
-def test_a_fit_over_several_spans_of_the_other_factor_is_the_reference_fit(n_models: int, n_queries: int) -> None:
-    """More than 512 rows of the other factor: each line's sums go on from span to span in the reference's order."""
-    scores = _scores(n_models, n_queries, n_queries, 0.6)
+@pytest.mark.parametrize(
+    ("n_models", "n_queries", "observed"),
+    [(3, 1300, 0.6), (1100, 2, 0.6), (4, 1025, 0.6), (1030, 3, 0.6), (3, 1300, 0.1), (2, 1300, 0.02)],
+)
+def test_a_fit_over_several_spans_of_the_other_factor_is_the_reference_fit(
+    n_models: int, n_queries: int, observed: float
+) -> None:
+    """More than 1,024 rows of the other factor: each line's sums go on from span to span in the reference's order.
+
+    Spans are longer where lines have fewer cells (0.1 observed here: 4 spans of 325 queries; 0.02: one span).
+    """
+    scores = _scores(n_models, n_queries, n_queries, observed)
     params = LRFParams(members=17, dropout=0.3, sweeps=2)
     mean, spread = fit_ensemble_compiled(scores, 11, 2, params)
     want_mean, want_spread = fit_ensemble_reference(scores, 11, 2, params)
