@@ -88,6 +88,24 @@ def _build(polynomial: Polynomial) -> Term:
     return z3.Sum(parts) if len(parts) > 1 else (parts[0] if parts else rational(0))
 
 
+def _exact_int(numeral: z3.IntNumRef) -> int:
+    """A z3 integer numeral as a Python int, whatever its length.
+
+    z3's ``as_long`` goes through ``int(str)``, which Python refuses beyond 4,300 digits; a witness of a
+    long path can be longer. The digits are read in chunks instead (no change to the interpreter's limit).
+
+    >>> _exact_int(z3.IntVal("1" + "0" * 4999 + "7")) == 10**5000 + 7
+    True
+    """
+    text = numeral.as_string()
+    digits = text.lstrip("-")
+    value = 0
+    for start in range(0, len(digits), 4000):
+        chunk = digits[start : start + 4000]
+        value = value * 10 ** len(chunk) + int(chunk)
+    return -value if text.startswith("-") else value
+
+
 def _evaluate(polynomial: Polynomial, values: dict[int, Number]) -> Number | None:
     """*polynomial* at *values* (None when a symbol has no rational value there)."""
     total: Number = 0
@@ -171,7 +189,7 @@ class Explorer:
         for index in self.witness:
             value = model.eval(_SYMBOLS[index], model_completion=True)
             if z3.is_rational_value(value):
-                values[index] = Fraction(value.numerator_as_long(), value.denominator_as_long())
+                values[index] = Fraction(_exact_int(value.numerator()), _exact_int(value.denominator()))
         return values
 
     def _learn(self, key: Polynomial, signs: frozenset[int]) -> None:

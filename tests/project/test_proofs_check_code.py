@@ -7,11 +7,13 @@ source with one change) and patches it in; the claim must report ``fails``.
 from __future__ import annotations
 
 import inspect
+import sys
 import textwrap
 from collections.abc import Callable, Iterator
 from types import ModuleType
 
 import pytest
+import z3  # type: ignore[import-untyped]  # reason: z3-solver ships no type information
 
 import sysrs_ref.fast.certify as certify
 from proofs_check import (
@@ -23,6 +25,7 @@ from proofs_check import (
     code_symbolic,
     code_ucb,
     code_ucb_symbolic,
+    symbolic,
 )
 from proofs_check.code_symbolic import ContractsBound
 from proofs_check.registry import Outcome
@@ -147,8 +150,6 @@ def test_tolerance_refuses_outside_the_range() -> None:
 
 
 def test_traced_tolerance_is_the_code_formula() -> None:
-    import z3  # type: ignore[import-untyped]  # reason: z3-solver ships no type information
-
     n, m = z3.Reals("N M")
     (traced,) = code_certify._python_tolerance(n, m)  # one path returns: the guard's "in range" branch
     solver = z3.Solver()
@@ -394,3 +395,11 @@ def test_every_code_claim_has_a_failing_variant_here() -> None:
         "code-ucb-contracts-symbolic",
     }
     assert tested == {claim.id for claim in all_claims(SMALL_K) if claim.id.startswith("code-")}
+
+
+def test_witnesses_of_any_length_are_read_exactly() -> None:
+    """A z3 numeral beyond Python's 4,300-digit int(str) limit is read exactly, the limit untouched."""
+    limit = sys.get_int_max_str_digits()
+    big = "-" + "9" * 4901
+    assert symbolic._exact_int(z3.IntVal(big)) == -(10**4901 - 1)
+    assert sys.get_int_max_str_digits() == limit
