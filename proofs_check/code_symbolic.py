@@ -176,6 +176,17 @@ class Exploration:
     per_shape: dict[tuple[int, int], tuple[int, float]]
     """(K, L) -> (paths, seconds)."""
 
+    def failure(self, domain: str) -> Outcome:
+        """The FAILS outcome of a claim over *domain* for the broken contract found (:attr:`problem` is set)."""
+        return Outcome(
+            Status.FAILS,
+            Method.SYMBOLIC,
+            f"A path breaks its contract ({self.problem}). Counterexample: {self.where}.",
+            counterexample=self.where,
+            methods=(Method.SYMBOLIC,),
+            domain=domain,
+        )
+
 
 def _counterexample(
     variant: Variant, scores: Sequence[Sequence[Symbolic]], explorer: Explorer, draw: Draw, budget: int
@@ -255,14 +266,7 @@ def check_symbolic_contracts(
     )
     found = explore_contracts(bound.shapes(), variants)
     if found.problem is not None:
-        return Outcome(
-            Status.FAILS,
-            Method.SYMBOLIC,
-            f"A path breaks its contract ({found.problem}). Counterexample: {found.where}.",
-            counterexample=found.where,
-            methods=methods,
-            domain=domain,
-        )
+        return found.failure(domain)
     return Outcome(
         Status.HOLDS,
         Method.SYMBOLIC,

@@ -221,14 +221,7 @@ def check_ucb_contracts(
         found = explore_contracts(bound.shapes(), variants, _roots_for(a))
         paths, runs = paths + found.paths, runs + found.runs
         if found.problem is not None:
-            return Outcome(
-                Status.FAILS,
-                Method.SYMBOLIC,
-                f"A path breaks its contract ({found.problem}). Counterexample: {found.where}.",
-                counterexample=found.where,
-                methods=methods,
-                domain=domain,
-            )
+            return found.failure(domain)
     return Outcome(
         Status.HOLDS,
         Method.SYMBOLIC,

@@ -26,7 +26,14 @@ from sysrs_ref._atomic import atomic_write
 from sysrs_ref._version import __version__
 from sysrs_ref.datasets import Dataset
 from sysrs_ref.experiments._checkpoint import Checkpoints
-from sysrs_ref.experiments._entry import Rejected, count_in, entry_checksum, safe_component, warn_on_stderr
+from sysrs_ref.experiments._entry import (
+    Rejected,
+    checked_entry,
+    count_in,
+    entry_checksum,
+    safe_component,
+    warn_on_stderr,
+)
 from sysrs_ref.scores import decimal_text
 
 if TYPE_CHECKING:
@@ -36,9 +43,6 @@ __all__ = ["CACHE_FORMAT", "Cache", "Point", "TopMPoint", "entry_checksum"]
 
 #: Bumped whenever the meaning of a cache entry changes (2: entries carry a checksum).
 CACHE_FORMAT = 2
-
-#: The key fields that make an entry out of date rather than damaged: recomputed without a warning.
-_STALE_FIELDS = frozenset({"format", "version", "sha256"})
 
 
 @dataclass(frozen=True)
@@ -152,26 +156,7 @@ class Cache:
 
     def _point(self, text: str, key: dict[str, object], pct: Fraction, runs: int) -> Point:
         """The point *text* holds, if it is an intact entry of *key*; else Rejected saying why."""
-        try:
-            entry = json.loads(text)
-        except json.JSONDecodeError:
-            raise Rejected("is not valid JSON (a damaged file)") from None
-        if not isinstance(entry, dict):
-            raise Rejected("is not a JSON object")
-        if "checksum" not in entry:
-            raise Rejected("has no checksum (written by an older sysrs-ref, or edited)")
-        if entry["checksum"] != entry_checksum(entry):
-            raise Rejected("does not match its checksum (edited or damaged)")
-        found = entry.get("key")
-        if not isinstance(found, dict):
-            raise Rejected('has no "key"')
-        differ = sorted(name for name in key.keys() | found.keys() if key.get(name) != found.get(name))
-        if differ:
-            raise Rejected(
-                None
-                if set(differ) <= _STALE_FIELDS
-                else f"is for another grid point (its key differs in {', '.join(differ)})"
-            )
+        entry = checked_entry(text, key, "grid point")
         budget = count_in(entry, "budget", 1, None)
         correct = count_in(entry, "correct", 0, runs)
         spent_max = count_in(entry, "spent_max", 0, budget)

@@ -47,7 +47,14 @@ from sysrs_ref._atomic import atomic_write
 from sysrs_ref._version import __version__
 from sysrs_ref.datasets import Dataset
 from sysrs_ref.errors import OutputError
-from sysrs_ref.experiments._entry import Rejected, count_in, entry_checksum, safe_component, warn_on_stderr
+from sysrs_ref.experiments._entry import (
+    Rejected,
+    checked_entry,
+    count_in,
+    entry_checksum,
+    safe_component,
+    warn_on_stderr,
+)
 from sysrs_ref.scores import decimal_text
 from sysrs_ref.simulation import CellResult, Config, Job
 from sysrs_ref.topm import TopMCounts
@@ -61,9 +68,6 @@ CHECKPOINT_FORMAT = 1
 #: error): a cell of cheap runs, done in seconds, writes none, and a killed process (SIGKILL, a power
 #: cut) loses at most this much of a cell's work, besides the pieces under way.
 CHECKPOINT_SECONDS = 30.0
-
-#: The key fields that make a checkpoint out of date rather than damaged: ignored without a warning.
-_STALE_FIELDS = frozenset({"format", "version", "sha256"})
 
 
 @dataclass(frozen=True)
@@ -273,26 +277,7 @@ class Checkpoints:
         self, text: str, key: dict[str, object], budgets: Sequence[int], runs: int
     ) -> tuple[int, int, list[int], list[int], tuple[TopMCounts, ...]]:
         """(start, stop, correct, spent_max, top-m counts) of an intact checkpoint of *key*; else Rejected."""
-        try:
-            entry = json.loads(text)
-        except json.JSONDecodeError:
-            raise Rejected("is not valid JSON (a damaged or partly written file)") from None
-        if not isinstance(entry, dict):
-            raise Rejected("is not a JSON object")
-        if "checksum" not in entry:
-            raise Rejected("has no checksum (edited)")
-        if entry["checksum"] != entry_checksum(entry):
-            raise Rejected("does not match its checksum (edited or damaged)")
-        found = entry.get("key")
-        if not isinstance(found, dict):
-            raise Rejected('has no "key"')
-        differ = sorted(name for name in key.keys() | found.keys() if key.get(name) != found.get(name))
-        if differ:
-            raise Rejected(
-                None
-                if set(differ) <= _STALE_FIELDS
-                else f"is for another cell (its key differs in {', '.join(differ)})"
-            )
+        entry = checked_entry(text, key, "cell")
         start = count_in(entry, "start", 0, runs - 1)
         stop = count_in(entry, "stop", start + 1, runs)
         n = stop - start

@@ -14,7 +14,10 @@ import json
 import re
 import sys
 
-__all__ = ["Rejected", "count_in", "entry_checksum", "safe_component", "warn_on_stderr"]
+__all__ = ["Rejected", "checked_entry", "count_in", "entry_checksum", "safe_component", "warn_on_stderr"]
+
+#: The key fields that make a file out of date rather than damaged: ignored (and recomputed) without a warning.
+STALE_FIELDS = frozenset({"format", "version", "sha256"})
 
 
 def safe_component(text: str) -> str:
@@ -45,6 +48,42 @@ class Rejected(Exception):
     def __init__(self, reason: str | None) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+def checked_entry(text: str, key: dict[str, object], what: str) -> dict[str, object]:
+    """The JSON object *text* holds, if it is intact (checksum) and of *key*; else :class:`Rejected` saying why.
+
+    *what* names the kind of file in the message for another key ("grid point", "cell"). A key that
+    differs only in :data:`STALE_FIELDS` is out of date: Rejected with no reason.
+
+    >>> entry = {"key": {"runs": 20}, "correct": 17}
+    >>> entry["checksum"] = entry_checksum(entry)
+    >>> checked_entry(json.dumps(entry), {"runs": 20}, "cell")["correct"]
+    17
+    >>> checked_entry(json.dumps(entry), {"runs": 30}, "cell")
+    Traceback (most recent call last):
+    ...
+    sysrs_ref.experiments._entry.Rejected: is for another cell (its key differs in runs)
+    """
+    try:
+        entry = json.loads(text)
+    except json.JSONDecodeError:
+        raise Rejected("is not valid JSON (a damaged or partly written file)") from None
+    if not isinstance(entry, dict):
+        raise Rejected("is not a JSON object")
+    if "checksum" not in entry:
+        raise Rejected("has no checksum (written by an older sysrs-ref, or edited)")
+    if entry["checksum"] != entry_checksum(entry):
+        raise Rejected("does not match its checksum (edited or damaged)")
+    found = entry.get("key")
+    if not isinstance(found, dict):
+        raise Rejected('has no "key"')
+    differ = sorted(name for name in key.keys() | found.keys() if key.get(name) != found.get(name))
+    if differ:
+        raise Rejected(
+            None if set(differ) <= STALE_FIELDS else f"is for another {what} (its key differs in {', '.join(differ)})"
+        )
+    return entry
 
 
 def count_in(entry: dict[str, object], name: str, least: int, most: int | None) -> int:

@@ -82,11 +82,11 @@ def test_gap_tie_below_float_resolution_is_decided_exactly() -> None:
 @pytest.mark.parametrize("dataset", ["math", "narrative_qa"])
 @pytest.mark.parametrize("name", sorted(SYNCHRONIZED))
 def test_real_matrices(dataset: str, name: str) -> None:
-    """20 runs at 3 budgets on real matrices (narrative_qa: F1 floats, the certified path), m = 3."""
+    """12 runs at 3 budgets on real matrices (narrative_qa: F1 floats, the certified path), m = 3."""
     instance = real(dataset)
     n_models, n_queries = instance.shape
     budgets = tuple(p * n_models * n_queries // 100 for p in (5, 15, 35))
-    draws = random_draws(2026, 20, n_models, n_queries, synchronized=SYNCHRONIZED[name])
+    draws = random_draws(2026, 12, n_models, n_queries, synchronized=SYNCHRONIZED[name])
     assert_same_as_reference(score_table(instance), name, budgets, draws, 3)
 
 

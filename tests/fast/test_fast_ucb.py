@@ -337,8 +337,8 @@ def test_real_data_equals_reference(dataset: str, percents: tuple[int, ...]) -> 
     table = score_table(instance)
     n_models, n_queries = instance.shape
     budgets = tuple(p * n_models * n_queries // 100 for p in percents)
-    for seed, name in enumerate(sorted(SYNCHRONIZED)):  # 50 runs of each algorithm
-        draws = random_draws(seed, 50, n_models, n_queries, synchronized=SYNCHRONIZED[name])
+    for seed, name in enumerate(sorted(SYNCHRONIZED)):  # 20 runs of each algorithm
+        draws = random_draws(seed, 20, n_models, n_queries, synchronized=SYNCHRONIZED[name])
         fast = run_fast(table, name, budgets, draws, a=1)
         ref = reference_kernel(name)(table, budgets, draws, True, Exploration(Fraction(1)))
         assert fast.ranking is not None and ref.ranking is not None

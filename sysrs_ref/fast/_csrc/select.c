@@ -1,4 +1,4 @@
-/* UCB-E / SyUCB-E order statistics (sysrs_ref.fast._ucb._order_statistics, sysrs_ref.fast.compiled.ucb_select). */
+/* UCB-E / SyUCB-E order statistics (sysrs_ref.fast._ucb._order_statistics, sysrs_ref.fast._compiled.ucb_select). */
 #include "common.h"
 
 /* Bins of the binned first bracket (many budgets): about K W / 4096 keys in each. */
@@ -107,7 +107,7 @@ static void order_by_pulls(const int64_t *pulls, int64_t n_budgets, int64_t *ord
 
 /*
  * For each run and budget: theta the pulls[b]-th largest key, and per model how many keys are > and >= it
- * (sysrs_ref.fast.compiled.ucb_select). While the rows are at hand, what the cut's certification (cut.inc) needs:
+ * (sysrs_ref.fast._compiled.ucb_select). While the rows are at hand, what the cut's certification (cut.inc) needs:
  * nearest[r, b] = (the smallest key above theta, the largest below it), sizes[r, b] = (the keys above theta in
  * all, the band arms: those with keys at theta) and band[r, b] the first BAND band arms, by model. memory (2, B):
  * each budget's last theta and its typical change, updated. Returns 0, or -1 when memory runs out.
