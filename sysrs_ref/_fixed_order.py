@@ -354,8 +354,11 @@ def svd(
     given = np.array(a, dtype=np.float64)
     n, q = given.shape
     size = q + q % 2  # an even number of columns: a zero column pads an odd q (it never rotates)
-    work = np.zeros((n, size))
-    v = np.eye(size)
+    # A and V rotate together: rows 0 .. n-1 of *joint* are the columns being orthogonalised (A V so far),
+    # the last size rows V, so each round gathers, rotates and scatters both at once
+    joint = np.zeros((n + size, size))
+    work, v = joint[:n], joint[n:]
+    v[...] = np.eye(size)
     if start is None:
         work[:, :q] = given
     else:
@@ -368,7 +371,8 @@ def svd(
         for _ in range(max_sweeps):
             rotated = False
             for first, second in rounds:
-                ai, aj = work[:, first], work[:, second]
+                both_i, both_j = joint[:, first], joint[:, second]
+                ai, aj = both_i[:n], both_j[:n]  # C-contiguous n x size/2 blocks, as a gather of work alone
                 alpha = np.einsum("ij,ij->j", ai, ai)
                 beta = np.einsum("ij,ij->j", aj, aj)
                 gamma = np.einsum("ij,ij->j", ai, aj)
@@ -376,15 +380,24 @@ def svd(
                 if not turn.any():
                     continue
                 rotated = True
-                zeta = (beta - alpha) / (2.0 * np.where(turn, gamma, 1.0))
-                big = np.abs(zeta) > 1e150
-                root = np.sqrt(1.0 + np.where(big, 0.0, zeta * zeta))
-                t = np.where(big, 0.5 / np.where(big, zeta, 1.0), np.copysign(1.0, zeta) / (np.abs(zeta) + root))
-                c = np.where(turn, 1.0 / np.sqrt(1.0 + t * t), 1.0)
-                s = np.where(turn, c * t, 0.0)
-                work[:, first], work[:, second] = c * ai - s * aj, s * ai + c * aj
-                vi, vj = v[:, first], v[:, second]
-                v[:, first], v[:, second] = c * vi - s * vj, s * vi + c * vj
+                # Where every pair turns and no zeta is huge (the usual round), the np.where below pick one
+                # side everywhere: the same doubles computed without the other side
+                every = bool(turn.all())
+                zeta = (beta - alpha) / (2.0 * (gamma if every else np.where(turn, gamma, 1.0)))
+                size_of_zeta = np.abs(zeta)
+                big = size_of_zeta > 1e150
+                if big.any():
+                    root = np.sqrt(1.0 + np.where(big, 0.0, zeta * zeta))
+                    t = np.where(big, 0.5 / np.where(big, zeta, 1.0), np.copysign(1.0, zeta) / (size_of_zeta + root))
+                else:
+                    t = np.copysign(1.0, zeta) / (size_of_zeta + np.sqrt(1.0 + zeta * zeta))
+                if every:
+                    c = 1.0 / np.sqrt(1.0 + t * t)
+                    s = c * t
+                else:
+                    c = np.where(turn, 1.0 / np.sqrt(1.0 + t * t), 1.0)
+                    s = np.where(turn, c * t, 0.0)
+                joint[:, first], joint[:, second] = c * both_i - s * both_j, s * both_i + c * both_j
             if not rotated:
                 break
     norms = np.sqrt(np.einsum("ij,ij->j", work[:, :q], work[:, :q]))

@@ -142,3 +142,76 @@ def test_svd_is_an_svd(matrix: FloatArray) -> None:
     assert np.allclose(s, np.linalg.svd(matrix, compute_uv=False), atol=1e-10 * scale * rows)
     _, again_s, _ = fixed_order.svd(matrix, start=v)  # a warm start: the same decomposition
     assert np.allclose(again_s, s, atol=1e-10 * scale * rows)
+
+
+def _plain_jacobi_svd(a: FloatArray, start: FloatArray | None) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """svd's rotations written plainly: A and V apart, every choice through np.where (the independent reference)."""
+    n, q = a.shape
+    size = q + q % 2
+    work, v = np.zeros((n, size)), np.eye(size)
+    if start is None:
+        work[:, :q] = a
+    else:
+        v[:q, :q] = start
+        work[:, :q] = fixed_order.matmul(a, start)
+    tol = max(q, 1) * 2.0**-53
+    circle = list(range(size))
+    rounds = []
+    for _ in range(size - 1):
+        half = range(size // 2)
+        rounds.append(
+            (
+                np.array([min(circle[i], circle[size - 1 - i]) for i in half], dtype=np.intp),
+                np.array([max(circle[i], circle[size - 1 - i]) for i in half], dtype=np.intp),
+            )
+        )
+        circle = [circle[0], circle[-1], *circle[1:-1]]
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        for _ in range(60):
+            rotated = False
+            for first, second in rounds:
+                ai, aj = work[:, first], work[:, second]
+                alpha, beta = np.einsum("ij,ij->j", ai, ai), np.einsum("ij,ij->j", aj, aj)
+                gamma = np.einsum("ij,ij->j", ai, aj)
+                turn = (gamma != 0.0) & (np.abs(gamma) > tol * np.sqrt(alpha * beta))
+                if not turn.any():
+                    continue
+                rotated = True
+                zeta = (beta - alpha) / (2.0 * np.where(turn, gamma, 1.0))
+                big = np.abs(zeta) > 1e150
+                root = np.sqrt(1.0 + np.where(big, 0.0, zeta * zeta))
+                t = np.where(big, 0.5 / np.where(big, zeta, 1.0), np.copysign(1.0, zeta) / (np.abs(zeta) + root))
+                c = np.where(turn, 1.0 / np.sqrt(1.0 + t * t), 1.0)
+                s = np.where(turn, c * t, 0.0)
+                work[:, first], work[:, second] = c * ai - s * aj, s * ai + c * aj
+                vi, vj = v[:, first], v[:, second]
+                v[:, first], v[:, second] = c * vi - s * vj, s * vi + c * vj
+            if not rotated:
+                break
+    norms = np.sqrt(np.einsum("ij,ij->j", work[:, :q], work[:, :q]))
+    order = np.argsort(-norms, kind="stable")
+    u = np.zeros((n, q))
+    nonzero = norms[order] > 0.0
+    u[:, nonzero] = work[:, order][:, nonzero] / norms[order][nonzero]
+    return u, norms[order], v[:q][:, order]
+
+
+def _same_bits(got: tuple[FloatArray, ...], want: tuple[FloatArray, ...]) -> bool:
+    return all(g.shape == w.shape and g.tobytes() == w.tobytes() for g, w in zip(got, want, strict=True))
+
+
+@given(tall_matrices())
+def test_svd_makes_the_plain_rotations_doubles(matrix: FloatArray) -> None:
+    """svd (A and V rotated as one array, np.where skipped where it would pick one side) = the plain sweep, bit for bit."""
+    u, s, v = fixed_order.svd(matrix)
+    assert _same_bits((u, s, v), _plain_jacobi_svd(matrix, None))
+    flipped = v[:, ::-1].copy()  # a warm start: any orthogonal matrix
+    assert _same_bits(fixed_order.svd(matrix, start=flipped), _plain_jacobi_svd(matrix, flipped))
+
+
+def test_svd_of_columns_of_far_apart_sizes_takes_the_huge_zeta_branch_alike() -> None:
+    """Column norms 1e160 apart make zeta exceed 1e150 (t = 1 / (2 zeta)): the same doubles as the plain sweep."""
+    matrix = np.array([[1e150, 1e-10, 3.0], [2e149, -2e-10, 0.5], [-3e149, 1e-13, 2.0], [0.0, 4e-10, -1.0]])
+    a, b = matrix[:, 0], matrix[:, 1]
+    assert abs((b @ b - a @ a) / (2.0 * (a @ b))) > 1e150  # the first round's zeta
+    assert _same_bits(fixed_order.svd(matrix), _plain_jacobi_svd(matrix, None))

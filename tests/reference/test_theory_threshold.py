@@ -6,7 +6,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import HealthCheck, assume, given, settings
 
 from sysrs_ref import Instance, ParameterError
 from sysrs_ref.theory import arm_hardness, hardness, theta_star, theta_star_numerator
@@ -51,7 +51,10 @@ def test_for_continuous_scores_the_converse_fails() -> None:
     assert arm.h3 < arm.h2 and not arm.theta > arm.theta_star
 
 
-@given(matrices(max_models=5, max_queries=7, kind="binary"))
+# Every arm's correlation must be non-negative (the Corollary's scope), which random binary matrices of
+# five models often miss: most draws are filtered out, by design, so the filter health check is off.
+@settings(suppress_health_check=[HealthCheck.filter_too_much])
+@given(matrices(max_models=4, max_queries=7, kind="binary"))
 def test_corollary_conditions_imply_h3_below_h2_when_correlation_is_not_negative(rows: list[list[object]]) -> None:
     """Corollary cor:sufficient_conditions, in its stated scope theta_i in [0, 1]."""
     inst = unique_best(rows)
