@@ -5,9 +5,9 @@ Registered as ``ucbe-lrf`` (parameters :data:`LRF_DEFAULTS`, read by
 fit is a parameter (:class:`EnsembleFit`): the reference's pure-Python
 :func:`fit_ensemble_reference` (the default here, in the registry and in
 :func:`~sysrs_ref.select`), or a fit of :mod:`sysrs_ref.fast.lrf`: the
-numpy ``fit_ensemble_fast``, which the command line's ``select`` and live
-sessions pass, or the compiled ``fit_ensemble_compiled`` (the reference's
-doubles bit for bit), which the simulations use (:func:`ucbe_lrf_rankings`,
+numpy ``fit_ensemble_fast``, which live sessions pass, or the compiled
+``fit_ensemble_compiled`` (the reference's doubles bit for bit), which the
+command line's ``select`` and the simulations use (:func:`ucbe_lrf_rankings`,
 driven by :func:`sysrs_ref.fast.lrf.run_lrf`: one run, the choice at several
 budgets). All choose the same models wherever no two indices are within
 the numpy fit's 1e-10 of each other (tested). A run is a function of the
@@ -143,8 +143,8 @@ def ucbe_lrf(
     *fit* fits the ensemble: the reference's pure-Python
     :func:`fit_ensemble_reference` by default (as the registry's
     ``ucbe-lrf`` and :func:`~sysrs_ref.select` unless given another), or a
-    fit of :mod:`sysrs_ref.fast.lrf` (``fit_ensemble_fast``, which the
-    command line's ``select`` passes, or ``fit_ensemble_compiled``). Only the
+    fit of :mod:`sysrs_ref.fast.lrf` (``fit_ensemble_fast``, which live
+    sessions pass, or ``fit_ensemble_compiled``). Only the
     fit differs: the control loop is this one.
 
     >>> from sysrs_ref import Instance, drive

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from sysrs_ref import ALGORITHMS
+from sysrs_ref import ALGORITHMS, Instance, select
 from sysrs_ref.cli import main
 from tests.cli_runner import assert_user_mistake, one_json_object, run_cli, run_main
 
@@ -64,6 +64,20 @@ def test_select_json_subprocess(gsm: str) -> None:
     assert payload["budget"] == 9600 and payload["spent"] <= 9600
     assert sorted(payload["ranking"]) == list(range(80))
     assert payload["ranking"][0] == payload["chosen"]
+
+
+def test_select_fits_ucbe_lrf_with_the_references_doubles(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """select's UCB-E-LRF makes the reference's run: the same choice, ranking and spend as the pure-Python fit's."""
+    rows = [[(3 * i + 5 * j + i * j) % 4 / 3 for j in range(9)] for i in range(5)]
+    scores = tmp_path / "small.csv"
+    scores.write_text("\n".join(",".join(str(x) for x in row) for row in rows) + "\n")
+    status, out, err = run_main(
+        capsys, "select", "--scores", str(scores), "--budget", "30", "--algorithm", "ucbe-lrf", "--seed", "4", "--json"
+    )
+    assert status == 0, err
+    payload = one_json_object(out)
+    want = select(Instance(rows), 30, "ucbe-lrf", seed=4)  # the default fit: fit_ensemble_reference
+    assert (payload["chosen"], payload["ranking"], payload["spent"]) == (want.chosen, list(want.ranking), want.spent)
 
 
 def test_select_integer_budget(capsys: pytest.CaptureFixture[str], gsm: str) -> None:
