@@ -49,7 +49,7 @@ def probe() -> dict[str, object]:
         result = select_subset(scores, method, 12, seed=0, dim=2 if method == "kmeans-irt" else None, epochs=300)
         out[f"subset_{method}"] = [list(result.anchors), _digest(result.weights), result.chosen]
     math_scores = load_dataset("math")
-    lrf = select(math_scores, "8%", "ucbe-lrf", seed=3, fit=fit_ensemble_fast)  # the numpy fit, as the CLI's
+    lrf = select(math_scores, "8%", "ucbe-lrf", seed=3, fit=fit_ensemble_fast)  # the numpy fit, as live sessions'
     out["ucbe_lrf"] = [lrf.chosen, list(lrf.ranking), lrf.spent]
     return out
 

@@ -1,8 +1,8 @@
 """UCB-E-LRF's control loop is written once: Python's select, the command line's select and lrf_rankings agree.
 
 All three run the step generator of sysrs_ref.algorithms.lrf; only the fit is a parameter (the reference's
-pure-Python fit is the default of ucbe_lrf, the registry and select; the command line passes the numpy fit,
-lrf_rankings the compiled one). sysrs_ref.algorithms never imports sysrs_ref.fast: the applications pass the fit.
+pure-Python fit is the default of ucbe_lrf, the registry and select; live sessions pass the numpy fit,
+the command line and lrf_rankings the compiled one). sysrs_ref.algorithms never imports sysrs_ref.fast: the applications pass the fit.
 """
 
 from __future__ import annotations

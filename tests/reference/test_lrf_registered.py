@@ -26,7 +26,7 @@ from sysrs_ref.errors import DrawError, ParameterError
 from sysrs_ref.experiments import Config, parse_configs
 from sysrs_ref.experiments._reproduce import reproduce
 from sysrs_ref.fast import random_draws, run_fast
-from sysrs_ref.fast.lrf import fit_ensemble_fast
+from sysrs_ref.fast.lrf import fit_ensemble_compiled, fit_ensemble_fast
 from sysrs_ref.loaders import load_scores
 from sysrs_ref.theory.exact import outcome_distribution
 from sysrs_ref.topm import topm_errors
@@ -84,10 +84,10 @@ def test_a_fit_is_for_ucbe_lrf_only_and_must_be_a_fit() -> None:
         spec.run(3, Draw(((0, 1, 2), (2, 1, 0)), (0, 1)), spec.parse_params({}), fit=fit_ensemble_fast)
 
 
-def test_the_command_line_select_fits_with_numpy(
+def test_the_command_line_select_fits_with_the_compiled_fit(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The command line passes the numpy fit to select for ucbe-lrf (the pure-Python one takes seconds a fit), none else."""
+    """The command line passes the compiled fit (the reference's doubles) to select for ucbe-lrf, none else."""
     fits: list[object] = []
 
     def spy(*args: object, fit: object = None, **kwargs: object) -> object:
@@ -100,7 +100,7 @@ def test_the_command_line_select_fits_with_numpy(
     for algorithm in ("ucbe-lrf", "sysrs"):
         assert main(["select", "--scores", str(scores), "--budget", "6", "--algorithm", algorithm, "--json"]) == 0
     capsys.readouterr()
-    assert fits == [fit_ensemble_fast, None]
+    assert fits == [fit_ensemble_compiled, None]
 
 
 def test_draw_kinds_are_checked() -> None:
