@@ -105,6 +105,13 @@ class ContractsBound:
         rest = f", K in [3, {self.max_k}] with L <= {self.max_l}" if self.max_k >= 3 else ""
         return two + rest
 
+    def widened(self, contracts: tuple[int, int] | None) -> ContractsBound:
+        """This domain (a default) where *contracts* is None, else every K' <= K, L' <= L, K = 2 keeping this L."""
+        if contracts is None:
+            return self
+        max_k, max_l = contracts
+        return ContractsBound(max_k=max_k, max_l=max_l, max_l_two=max(max_l, self.max_l_two))
+
 
 DEFAULT_BOUND = ContractsBound(max_k=3, max_l=3, max_l_two=5)
 """The default run's domain (``--contracts K,L`` for more, e.g. 4,5)."""
@@ -112,10 +119,7 @@ DEFAULT_BOUND = ContractsBound(max_k=3, max_l=3, max_l_two=5)
 
 def bound_for(contracts: tuple[int, int] | None) -> ContractsBound:
     """The domain of ``--contracts K,L`` (every K' <= K, L' <= L; K = 2 keeps at least L <= 5), or the default."""
-    if contracts is None:
-        return DEFAULT_BOUND
-    max_k, max_l = contracts
-    return ContractsBound(max_k=max_k, max_l=max_l, max_l_two=max(max_l, DEFAULT_BOUND.max_l_two))
+    return DEFAULT_BOUND.widened(contracts)
 
 
 def draws(n_models: int, n_queries: int, synchronized: bool) -> tuple[Draw, ...]:

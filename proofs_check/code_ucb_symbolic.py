@@ -78,10 +78,7 @@ DEFAULT_UCB_BOUND = ContractsBound(max_k=3, max_l=2, max_l_two=3)
 
 def bound_for(contracts: tuple[int, int] | None) -> ContractsBound:
     """The domain of ``--ucb-contracts K,L`` (every K' <= K, L' <= L; K = 2 keeps at least L <= 3), or the default."""
-    if contracts is None:
-        return DEFAULT_UCB_BOUND
-    max_k, max_l = contracts
-    return ContractsBound(max_k=max_k, max_l=max_l, max_l_two=max(max_l, DEFAULT_UCB_BOUND.max_l_two))
+    return DEFAULT_UCB_BOUND.widened(contracts)
 
 
 def root_interval(value: Fraction, bits: int = ROOT_BITS) -> tuple[Fraction, Fraction]:
