@@ -34,7 +34,7 @@ import z3  # type: ignore[import-untyped]  # reason: z3-solver ships no type inf
 
 from proofs_check.smt import Term, rational
 
-__all__ = ["Explorer", "PathLimitError", "Symbolic", "concrete", "explore"]
+__all__ = ["CHECK_TIMEOUT_MS", "Explorer", "PathLimitError", "Symbolic", "concrete", "explore"]
 
 T = TypeVar("T")
 
@@ -146,6 +146,10 @@ def _condition(difference: Polynomial, relation: str) -> Term:
     return {"<": term < 0, "<=": term <= 0, ">": term > 0, ">=": term >= 0, "==": term == 0}[relation]
 
 
+#: The longest one solver check of an exploration may take (z3's ``timeout``, in ms); each takes milliseconds.
+CHECK_TIMEOUT_MS = 60_000
+
+
 class Explorer:
     """Depth-first exploration of the paths of one computation over symbolic scores.
 
@@ -161,6 +165,9 @@ class Explorer:
         self, domain: list[Term], witness: dict[int, Number], *, max_paths: int = 10**6, logic: str = "QF_LRA"
     ) -> None:
         self.solver = z3.SolverFor(logic)
+        # a bound on each check: nonlinear real arithmetic is decidable but a check can run for hours, and a
+        # check that runs out answers unknown, which fails the claim with its reason instead of hanging
+        self.solver.set("timeout", CHECK_TIMEOUT_MS)
         self.solver.add(*domain)
         self.trail: list[_Decision] = []
         self.position = 0

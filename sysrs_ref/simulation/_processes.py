@@ -2,8 +2,9 @@
 
 The process handling of the Monte-Carlo engine (:mod:`sysrs_ref.simulation._engine`) and of the
 subset-selection study: :func:`process_pool` ties every worker's life to its parent's (on Linux with
-``prctl(PR_SET_PDEATHSIG)``, elsewhere a thread that polls the parent) and kills the pool on an
-interruption; :func:`keep_freed_memory` keeps glibc from handing each piece's arrays back to the system.
+``prctl(PR_SET_PDEATHSIG)``, elsewhere a thread that polls the parent), holds Ctrl-C and SIGTERM back
+while it forks (so that neither is lost in an at-fork hook) and kills the pool on an interruption;
+:func:`keep_freed_memory` keeps glibc from handing each piece's arrays back to the system.
 """
 
 from __future__ import annotations
@@ -17,10 +18,14 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
+from typing import ParamSpec, TypeVar
 
 __all__ = ["PARENT_POLL_SECONDS", "keep_freed_memory", "process_pool"]
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 #: glibc's mallopt parameters (malloc.h): give memory back to the system only above this much free at
@@ -74,7 +79,9 @@ def process_pool(
     on Linux the kernel sends it SIGKILL when the parent dies, however it
     dies, SIGKILL included; elsewhere a thread polls the parent's id every
     :data:`PARENT_POLL_SECONDS`), leaves Ctrl-C and SIGTERM to the parent
-    (it ignores both), then runs *initializer*. On a normal exit the pool is shut
+    (it ignores both), then runs *initializer*. The pool's ``submit``, which
+    forks the workers, holds Ctrl-C and SIGTERM back until it returns
+    (:class:`_Pool`). On a normal exit the pool is shut
     down, waiting for nothing but idle workers; on any exception (Ctrl-C,
     the command line's SIGTERM, an error) pieces not started are cancelled
     and the workers killed and reaped before the exception goes on.
@@ -88,7 +95,7 @@ def process_pool(
     context = multiprocessing.get_context()
     # the parent a worker must see: this process, unless a fork server starts the workers (then it is their parent)
     parent = os.getpid() if context.get_start_method() in ("fork", "spawn") else None
-    pool = ProcessPoolExecutor(
+    pool = _Pool(
         max_workers=workers,
         mp_context=context,
         initializer=_guard_worker,
@@ -100,6 +107,40 @@ def process_pool(
         _stop(pool)
         raise
     pool.shutdown(wait=True)
+
+
+#: The interruptions the command line turns into exceptions (Ctrl-C, and SIGTERM: sysrs_ref.cli.Terminated).
+_INTERRUPTIONS = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
+class _Pool(ProcessPoolExecutor):
+    """A process pool whose ``submit`` holds Ctrl-C and SIGTERM back while it runs, so that neither is lost.
+
+    ``submit`` is where the pool forks its workers, and after a fork Python
+    runs the parent's at-fork hooks (logging's, for one). An interruption whose
+    handler runs inside such a hook raises there, and Python reports the
+    exception as ignored and goes on: the command would never learn of it and
+    would wait for pieces that run for ever. Held back (``pthread_sigmask``)
+    the signal stays pending until ``submit`` returns, and is then raised in
+    the caller, where it stops the pool as any interruption does.
+    """
+
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        with _interruptions_held():
+            return super().submit(fn, *args, **kwargs)
+
+
+@contextmanager
+def _interruptions_held() -> Iterator[None]:
+    """Block SIGINT and SIGTERM in this thread for the block, then restore the mask (pending ones then arrive)."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks (and no fork)
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTIONS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
@@ -129,6 +170,8 @@ def _guard_worker(parent: int | None, initializer: Callable[..., object] | None,
     # group: a worker dying of them first would turn the interruption into a broken pool
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # forked inside the parent's _interruptions_held: ignored, not held
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _INTERRUPTIONS)
     if not _death_signal():
         _watch_parent(os.getppid() if parent is None else parent)
     if parent is not None and os.getppid() != parent:  # the parent died before the death signal was armed

@@ -403,3 +403,21 @@ def test_witnesses_of_any_length_are_read_exactly() -> None:
     big = "-" + "9" * 4901
     assert symbolic._exact_int(z3.IntVal(big)) == -(10**4901 - 1)
     assert sys.get_int_max_str_digits() == limit
+
+
+def test_a_check_that_runs_out_of_time_fails_instead_of_hanging(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each solver check of an exploration is bounded (CHECK_TIMEOUT_MS): past it, a clear error, not a hang.
+
+    The system below is nonlinear real arithmetic that z3 does not settle within a minute on a 2-core
+    machine, so it cannot within the 0.1 s allowed here.
+    """
+    monkeypatch.setattr(symbolic, "CHECK_TIMEOUT_MS", 100)
+    x, y, z = z3.Reals("x y z")
+    explorer = symbolic.Explorer([x > 0, y > 0], {})
+    hard = z3.And(
+        x * x * x * y - 7 * y * y * x + x * y * 3 == 2,
+        x * x + y * y * y * x == 11,
+        z * z * z * x * y - 3 * z * x == 5 * y * y,
+    )
+    with pytest.raises(RuntimeError, match=r"z3 answered unknown \((timeout|canceled)\): no proof"):
+        explorer.satisfiable(hard)

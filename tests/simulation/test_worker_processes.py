@@ -18,7 +18,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import IO, Any, TypeVar
@@ -59,6 +59,22 @@ def endless(*args, **kwargs):
     while True:
         time.sleep(3600)
 _engine._piece = endless
+from sysrs_ref.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+#: ``python -c`` this with a signal's number, then a command: the command line with the signal sent from inside
+#: the parent's at-fork hook, where Python swallows what a handler raises (it reports it as ignored): the pool
+#: must hold the signal back while it forks its workers, or the command never learns of it and runs on.
+SIGNALLED_WHILE_FORKING = """
+import multiprocessing, os, signal, sys
+multiprocessing.set_start_method("fork")
+signum = int(sys.argv.pop(1))
+def signal_inside_the_hook():
+    os.kill(os.getpid(), signum)
+    for _ in range(3):  # bytecode after the signal: a handler not held back runs here, inside the hook
+        pass
+os.register_at_fork(after_in_parent=signal_inside_the_hook)
 from sysrs_ref.cli import main
 sys.exit(main(sys.argv[1:]))
 """
@@ -248,6 +264,31 @@ def test_a_signal_does_not_wait_for_the_running_pieces(signum: int, status: int,
         assert not _left_alive(workers)
 
 
+@pytest.mark.skipif(not hasattr(os, "register_at_fork"), reason="needs fork and its hooks")
+@pytest.mark.parametrize(
+    ("signum", "status", "line"),
+    [(signal.SIGTERM, 143, "interrupted by SIGTERM"), (signal.SIGINT, 130, "interrupted")],
+)
+def test_a_signal_while_the_pool_forks_is_not_lost(signum: int, status: int, line: str) -> None:
+    """A signal whose handler would run in an at-fork hook still ends the command, with its one line."""
+    argv = [sys.executable, "-c", SIGNALLED_WHILE_FORKING, str(int(signum)), *SIMULATE, "--workers", "2"]
+    process = subprocess.Popen(
+        argv,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=PROJECT_ROOT,
+        env=_env(),
+        preexec_fn=_as_from_a_terminal,
+    )
+    try:
+        _, errors = process.communicate(timeout=HANG_GUARD)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"the command did not end within {HANG_GUARD:.0f} s of a signal sent while its pool forked")
+    finally:
+        _reap(process)  # SIGKILL: the signal itself may be the one the command now ignores
+    assert (process.returncode, errors.decode().splitlines()) == (status, [line])
+
+
 @needs_proc
 def test_sigterm_ends_reproduce_and_leaves_no_half_written_file(tmp_path: Path) -> None:
     out = tmp_path / "out"
@@ -332,7 +373,7 @@ def test_pieces_of_a_huge_reproduction_are_made_as_they_are_needed(tmp_path: Pat
 def test_at_most_two_pieces_per_worker_are_in_flight(monkeypatch: pytest.MonkeyPatch) -> None:
     submitted, recorded, most = [0], [0], [0]
 
-    class Counting(ProcessPoolExecutor):
+    class Counting(processes._Pool):
         def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
             submitted[0] += 1
             most[0] = max(most[0], submitted[0] - recorded[0])
@@ -341,7 +382,7 @@ def test_at_most_two_pieces_per_worker_are_in_flight(monkeypatch: pytest.MonkeyP
     def progress(pairs: int) -> None:
         recorded[0] += pairs > 0
 
-    monkeypatch.setattr(processes, "ProcessPoolExecutor", Counting)
+    monkeypatch.setattr(processes, "_Pool", Counting)
     instance = irt_benchmark(5, 30, seed=3)
     pooled = simulate(instance, "sysrs", ["20%"], runs=60, seed=4, workers=2, chunk=1, progress=progress)
     assert submitted[0] == recorded[0] == 60
