@@ -197,7 +197,7 @@ def model_schedule(n_models: int, n_queries: int, budget: int, capped: tuple[int
 
 
 @functools.cache
-def _paper_spend_counterexample(n_models: int, last_weight: int = 2) -> str | None:
+def _paper_spend_counterexample(n_models: int, last_weight: int) -> str | None:
     """None when z3 proves spend(paper schedule) <= n for every n >= K (this K)."""
     for relax in (True, False):  # the LP relaxation suffices; an integer solver only to show a real counterexample
         solver = z3.SolverFor("QF_LRA" if relax else "QF_LIA")
@@ -214,7 +214,11 @@ def _paper_spend_counterexample(n_models: int, last_weight: int = 2) -> str | No
 
 
 def _paper_spend(n_models: int) -> str | None:
-    """The statement's spend (weight 2 on n_{K-1}), through the same cache entry as check_paper_schedule's."""
+    """The statement's spend (weight 2 on n_{K-1}): the cache entry check_paper_schedule's proof made.
+
+    *last_weight* has no default and goes by position, as check_paper_schedule passes it: functools.cache
+    keys ``f(K)``, ``f(K, 2)`` and ``f(K, last_weight=2)`` apart, and would prove each K again.
+    """
     return _paper_spend_counterexample(n_models, 2)
 
 

@@ -421,3 +421,12 @@ def test_a_check_that_runs_out_of_time_fails_instead_of_hanging(monkeypatch: pyt
     )
     with pytest.raises(RuntimeError, match=r"z3 answered unknown \((timeout|canceled)\): no proof"):
         explorer.satisfiable(hard)
+
+
+def test_the_capped_claim_reuses_the_paper_claims_spend_proofs() -> None:
+    """The capped claim's spend proofs are cache hits of the paper claim's (its per-K call): no K proved twice."""
+    spend = code_schedule._paper_spend_counterexample
+    spend.cache_clear()
+    assert [spend(k, 2) for k in (2, 3, 4)] == [None] * 3  # as check_paper_schedule asks, last_weight by position
+    assert [code_schedule._paper_spend(k) for k in (2, 3, 4)] == [None] * 3  # as check_capped_schedule asks
+    assert (spend.cache_info().misses, spend.cache_info().hits) == (3, 3)

@@ -2,7 +2,8 @@
 
 All three run the step generator of sysrs_ref.algorithms.lrf; only the fit is a parameter (the reference's
 pure-Python fit is the default of ucbe_lrf, the registry and select; live sessions pass the numpy fit,
-the command line and lrf_rankings the compiled one). sysrs_ref.algorithms never imports sysrs_ref.fast: the applications pass the fit.
+the command line and lrf_rankings the compiled one). sysrs_ref.algorithms never imports sysrs_ref.fast:
+the applications pass the fit.
 """
 
 from __future__ import annotations
