@@ -24,7 +24,9 @@ summation loops).
   within a few units in the last place of the correctly rounded result;
 - :func:`solve`: Gaussian elimination with partial pivoting (one system or a batch);
 - :func:`householder_qr`, :func:`svd`: Householder QR and one-sided Jacobi SVD
-  (Hestenes), for the small matrices of the subset baselines' fits.
+  (Hestenes), for the small matrices of the subset baselines' fits; the
+  SVD's rotations are :func:`jacobi_sweeps`, which a compiled copy can
+  replace (``svd(..., jacobi=...)``).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from __future__ import annotations
 import decimal
 import functools
 import math
+from collections.abc import Callable
 from typing import TypeAlias
 
 import numpy as np
@@ -40,7 +43,10 @@ import numpy.typing as npt
 __all__ = [
     "dot",
     "exp",
+    "JacobiSweeps",
+    "circle_rounds",
     "householder_qr",
+    "jacobi_sweeps",
     "log",
     "log1p",
     "matmul",
@@ -51,6 +57,8 @@ __all__ = [
 ]
 
 FloatArray: TypeAlias = npt.NDArray[np.float64]
+#: The rotations of :func:`svd`: ``(joint, n, tol, max_sweeps)``, in place, as :func:`jacobi_sweeps` makes them.
+JacobiSweeps: TypeAlias = Callable[[FloatArray, int, float, int], None]
 
 _EXP_MAX = 709.782712893384  # above: exp overflows to inf
 _EXP_MIN = -745.1332191019412  # below: exp underflows to 0
@@ -312,12 +320,15 @@ def householder_qr(a: npt.ArrayLike, b: npt.ArrayLike) -> tuple[FloatArray, Floa
 
 
 @functools.cache
-def _circle_rounds(size: int) -> tuple[tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]], ...]:
+def circle_rounds(size: int) -> tuple[tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]], ...]:
     """The rounds of one Jacobi sweep over *size* (even) columns: the circle method's disjoint pairs.
 
     Column 0 stays, the others turn one place per round; round r pairs position i with position size-1-i,
     the smaller column first. After size - 1 rounds the circle is back where it started, so every sweep
     visits the same rounds. The arrays are read-only: the cache shares them.
+
+    >>> [(first.tolist(), second.tolist()) for first, second in circle_rounds(4)]
+    [([0, 1], [3, 2]), ([0, 1], [2, 3]), ([0, 2], [1, 3])]
     """
     circle = list(range(size))
     rounds = []
@@ -331,7 +342,7 @@ def _circle_rounds(size: int) -> tuple[tuple[npt.NDArray[np.intp], npt.NDArray[n
 
 
 def svd(
-    a: npt.ArrayLike, *, start: FloatArray | None = None, max_sweeps: int = 60
+    a: npt.ArrayLike, *, start: FloatArray | None = None, max_sweeps: int = 60, jacobi: JacobiSweeps | None = None
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """The thin SVD ``a = U diag(s) V'`` of an n x q matrix by one-sided Jacobi rotations (Hestenes).
 
@@ -346,6 +357,8 @@ def svd(
     ``start``, a q x q orthogonal matrix (the V of a nearby matrix, say), starts
     the rotations from ``a start`` instead of ``a``: fewer sweeps, the same
     decomposition up to rounding, and still the same bits on every machine.
+    ``jacobi`` runs the rotations (:func:`jacobi_sweeps`, the default, states
+    them exactly); any routine given must make the same doubles.
 
     >>> u, s, v = svd([[3.0, 0.0], [4.0, 0.0]])
     >>> s.tolist(), bool(np.allclose(matmul(u * s, v.T), [[3.0, 0.0], [4.0, 0.0]]))
@@ -365,7 +378,42 @@ def svd(
         v[:q, :q] = start
         work[:, :q] = matmul(given, start)
     tol = max(q, 1) * 2.0**-53
-    rounds = _circle_rounds(size)
+    (jacobi_sweeps if jacobi is None else jacobi)(joint, n, tol, max_sweeps)
+    norms = np.sqrt(np.einsum("ij,ij->j", work[:, :q], work[:, :q]))
+    order = np.argsort(-norms, kind="stable")
+    sigma = norms[order]
+    columns = work[:, order]
+    u = np.zeros((n, q))
+    nonzero = sigma > 0.0
+    u[:, nonzero] = columns[:, nonzero] / sigma[nonzero]
+    return u, sigma, v[:q][:, order]
+
+
+def jacobi_sweeps(joint: FloatArray, n: int, tol: float, max_sweeps: int) -> None:
+    """The rotations of :func:`svd`, in place: *joint* is ``A V`` (its first *n* rows) over ``V`` (the rest).
+
+    *joint* is C-ordered, (n + size) x size with an even size (the columns
+    of A padded with a zero column to an even number). A sweep visits the
+    rounds of the circle method (:func:`svd` states them); a round computes
+    each pair's ``alpha``, ``beta`` and ``gamma`` (sums over the n rows of
+    A, in row order: ``numpy.einsum("ij,ij->j")`` on the n x size/2 blocks
+    of the pairs' first and second columns), turns the pairs with
+    ``gamma != 0`` and ``|gamma| > tol sqrt(alpha beta)`` (a round where
+    none turns writes nothing) by ``zeta = (beta - alpha) / (2 gamma)``,
+    ``t = sign(zeta) / (|zeta| + sqrt(1 + zeta^2))`` (``0.5 / zeta`` where
+    ``|zeta| > 1e150``), ``c = 1 / sqrt(1 + t^2)`` and ``s = c t``, the
+    others by ``c = 1``, ``s = 0``, and replaces every row's pair (x, y) by
+    ``(c x - s y, s x + c y)``. The sweeps stop after a sweep where no pair
+    turned, or after *max_sweeps*. This is the definition; a compiled copy
+    (:func:`sysrs_ref.fast.jacobi_sweeps_compiled`) makes the same
+    doubles.
+
+    >>> joint = np.array([[3.0, 4.0], [0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> jacobi_sweeps(joint, 2, 2.0**-52, 60)
+    >>> joint[:2].tolist(), bool(np.allclose(joint[2:] @ joint[2:].T, np.eye(2)))
+    ([[0.0, 5.0], [0.0, 0.0]], True)
+    """
+    rounds = circle_rounds(joint.shape[1])
     # one errstate for the sweeps: a huge zeta takes the t = 1 / (2 zeta) branch, and its overflow is no error
     with np.errstate(over="ignore", divide="ignore"):
         for _ in range(max_sweeps):
@@ -400,11 +448,3 @@ def svd(
                 joint[:, first], joint[:, second] = c * both_i - s * both_j, s * both_i + c * both_j
             if not rotated:
                 break
-    norms = np.sqrt(np.einsum("ij,ij->j", work[:, :q], work[:, :q]))
-    order = np.argsort(-norms, kind="stable")
-    sigma = norms[order]
-    columns = work[:, order]
-    u = np.zeros((n, q))
-    nonzero = sigma > 0.0
-    u[:, nonzero] = columns[:, nonzero] / sigma[nonzero]
-    return u, sigma, v[:q][:, order]

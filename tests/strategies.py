@@ -1371,6 +1371,22 @@ def tall_matrices(draw: st.DrawFn) -> FloatArray:
 
 
 @st.composite
+def jacobi_matrices(draw: st.DrawFn) -> FloatArray:
+    """An n x q matrix for the SVD's rotations: up to 40 rows (several of einsum's blocks of 8 rows and any tail),
+    scales from 1e-3 to 1e3, and sometimes a zero column, a repeated column or 0/1 entries."""
+    rows, cols = draw(st.integers(1, 40)), draw(st.integers(1, 12))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    matrix = rng.standard_normal((rows, cols)) * 10.0 ** draw(st.integers(-3, 3))
+    if draw(st.booleans()):
+        matrix = np.round(rng.random((rows, cols)))
+    if cols > 1 and draw(st.booleans()):
+        matrix[:, -1] = matrix[:, 0]
+    if draw(st.booleans()):
+        matrix[:, draw(st.integers(0, cols - 1))] = 0.0
+    return matrix
+
+
+@st.composite
 def well_conditioned_systems(draw: st.DrawFn) -> tuple[FloatArray, FloatArray]:
     """A diagonally dominant n x n matrix (so it is far from singular) and a right-hand side n x r."""
     n = draw(st.integers(1, 6))

@@ -40,6 +40,7 @@ import numpy.typing as npt
 import sysrs_ref._fixed_order as fixed_order
 from sysrs_ref._checks import check_int
 from sysrs_ref.errors import ParameterError
+from sysrs_ref.fast import jacobi_sweeps_compiled
 from sysrs_ref.instance import Instance
 from sysrs_ref.simulation import simulate
 from sysrs_ref.subset.anchor import anchor_points, question_correlations
@@ -117,7 +118,7 @@ def _picks(
 
 
 def _metabench_pick(train: FloatArray, k: int, fit: IRTFit, held: FloatArray | None) -> int:
-    model = metabench_model(train, k, fit)
+    model = metabench_model(train, k, fit, jacobi=jacobi_sweeps_compiled)  # numpy's doubles, in C where built
     estimates = model.gam.fitted if held is None else model.predict(held[:, list(model.anchors)])
     return int(np.argmax(estimates))
 

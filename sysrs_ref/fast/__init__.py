@@ -9,7 +9,8 @@ prepared once as a :class:`ScoreTable`. A stochastic instance
 the noise of every cell), each run on its realised matrix. Runs go in chunks
 that fit in memory (:func:`chunk_runs`, :func:`bytes_per_cell`,
 :data:`CHUNK_BYTES`); :data:`KERNELS` names the algorithms that have a fast
-kernel.
+kernel. :func:`jacobi_sweeps_compiled` is the fixed-order SVD's rotations in
+C, numpy's doubles, for the subset baselines' GAM fits (``jacobi=``).
 
 Three modules are public as well: :mod:`sysrs_ref.fast.compiled` says
 whether the optional compiled passes run and switches them off,
@@ -27,6 +28,7 @@ from sysrs_ref.fast._batch import (
     simulation_draws,
     simulation_noisy_draws,
 )
+from sysrs_ref.fast._jacobi import jacobi_sweeps_compiled
 from sysrs_ref.fast._kernels import KERNELS
 from sysrs_ref.fast._outcomes import FastOutcomes
 from sysrs_ref.fast._run import CHUNK_BYTES, bytes_per_cell, chunk_runs, run_exact, run_fast
@@ -43,6 +45,7 @@ __all__ = [
     "StochasticTable",
     "bytes_per_cell",
     "chunk_runs",
+    "jacobi_sweeps_compiled",
     "random_draws",
     "random_noisy_draws",
     "run_exact",

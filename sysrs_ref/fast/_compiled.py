@@ -11,7 +11,7 @@ cuts and rankings (:func:`ucb_keys`, :func:`ucb_keys_upto`,
 sums of the phase-by-phase kernels (:func:`prefix_at`), SR's eliminations
 (:func:`eliminate`, :func:`eliminate_floats`), and UCB-E-LRF's fit
 (:func:`lrf_fit`: the reference's doubles, where numpy's fit agrees with
-them to 1e-10). The switch and the availability query users see are
+them to 1e-10), and the fixed-order SVD's rotations (:func:`jacobi_sweeps`). The switch and the availability query users see are
 :mod:`sysrs_ref.fast.compiled`'s (:func:`active`, :func:`available`,
 :func:`numpy_only`, :data:`ENVIRONMENT`), defined here with the state they
 share.
@@ -34,6 +34,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+import sysrs_ref._fixed_order as fixed_order
 from sysrs_ref.algorithms.lrf import LRFParams
 from sysrs_ref.algorithms.lrf_model import dropout_table
 
@@ -46,6 +47,7 @@ __all__ = [
     "available",
     "eliminate",
     "eliminate_floats",
+    "jacobi_sweeps",
     "library",
     "lrf_fit",
     "numpy_only",
@@ -129,6 +131,54 @@ def lrf_fit(
     table = _dropout_thresholds(params.dropout)
     module.lrf_fit(scores, seed, fit, params.members, table, params.ridge, params.sweeps, ddof, mean, spread)
     return mean, spread
+
+
+def jacobi_sweeps(module: ModuleType, joint: npt.NDArray[np.float64], n: int, tol: float, max_sweeps: int) -> bool:
+    """:func:`~sysrs_ref._fixed_order.jacobi_sweeps` in C, the same doubles; False (numpy must rotate) where not sure.
+
+    The C code sums each pair's products in the order of this numpy's
+    ``einsum`` (``_csrc/jacobi.c`` states it); False unless *joint* is
+    C-ordered and a check, once per process, found numpy summing in that
+    order (:func:`_sums_match_numpy`: another numpy, or a processor where
+    numpy fuses a product with its sum, fails it).
+    """
+    if not joint.flags.c_contiguous or not _sums_match_numpy(module):
+        return False
+    first, second = _round_tables(joint.shape[1])
+    module.jacobi_sweeps(joint, n, first, second, tol, max_sweeps)
+    return True
+
+
+def _sums_match_numpy(module: ModuleType) -> bool:
+    """Whether the compiled rotations equal numpy's on a few matrices (checked once per process).
+
+    Their lengths cover einsum's blocks of 8 rows, the pairs of rows after
+    them and a lone last row; their widths, rounds of one pair and of several.
+    """
+    if "jacobi" not in _state:
+        same = True
+        generator = np.random.default_rng(20_240_601)
+        for n, size in ((1, 2), (7, 4), (19, 6), (40, 10)):
+            joint = np.vstack([generator.standard_normal((n, size)), np.eye(size)])
+            joint[:, -1] *= 1e-3  # pairs far apart in size, and pairs nearly orthogonal
+            expected = joint.copy()
+            fixed_order.jacobi_sweeps(expected, n, size * 2.0**-53, 60)
+            first, second = _round_tables(size)
+            module.jacobi_sweeps(joint, n, first, second, size * 2.0**-53, 60)
+            same &= joint.tobytes() == expected.tobytes()
+        _state["jacobi"] = same
+    return bool(_state["jacobi"])
+
+
+@functools.cache
+def _round_tables(size: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """:func:`~sysrs_ref._fixed_order.circle_rounds` as two (size - 1) x size/2 arrays, read-only."""
+    rounds = fixed_order.circle_rounds(size)
+    first = np.array([pair[0] for pair in rounds], dtype=np.int64)
+    second = np.array([pair[1] for pair in rounds], dtype=np.int64)
+    first.setflags(write=False)
+    second.setflags(write=False)
+    return first, second
 
 
 @functools.cache

@@ -33,6 +33,7 @@ __all__ = [
     "INTERFACE",
     "eliminate",
     "eliminate_floats",
+    "jacobi_sweeps",
     "library_path",
     "lrf_fit",
     "permutations",
@@ -58,7 +59,7 @@ def library_path() -> str:
 
 #: The interface of the C functions this module calls (``sysrs_native_interface()`` in ``_csrc/module.c``). Change
 #: both together whenever a C signature changes: a library of another build then answers another number.
-INTERFACE = 1
+INTERFACE = 2
 
 _ELF_MAGIC = b"\x7fELF"
 _SHT_NOBITS = 8  # a section with no bytes in the file (.bss)
@@ -179,6 +180,7 @@ _ELIMINATE_FLOATS = _function("eliminate_floats", [_P, _I, _I, _P, _I, _I, _P, _
 _PERMUTATIONS = _function("permutations", [_P, _I, _P, _I, _P, _I, _I], ctypes.c_int)
 _U = ctypes.c_uint64
 _LRF_FIT = _function("lrf_fit", [_P, _I, _I, _U, _U, _I, _P, _I, _D, _I, _I, _P, _P], ctypes.c_int)
+_JACOBI = _function("jacobi_sweeps", [_P, _I, _I, _P, _P, _D, _I, _P], ctypes.c_int64)
 
 
 class _Arrays:
@@ -517,3 +519,28 @@ def lrf_fit(
         arrays.output(spread, np.float64, (n_models, n_queries)),
     )
     _checked(status)
+
+
+def jacobi_sweeps(joint: Array, n: int, first: Array, second: Array, tol: float, max_sweeps: int) -> int:
+    """The fixed-order SVD's rotations on *joint* in place (:func:`sysrs_ref.fast._compiled.jacobi_sweeps`)."""
+    rows, size = joint.shape
+    half = size // 2
+    if size % 2 or size < 2 or rows != n + size or max_sweeps < 0:
+        raise ValueError("a compiled Jacobi sweep got an odd width, a wrong number of rows or a negative sweep count")
+    pairs = (size - 1, half)
+    arrays = _Arrays()
+    firsts, seconds = arrays.input(first, np.int64, pairs), arrays.input(second, np.int64, pairs)
+    if not (np.all((first >= 0) & (first < size)) and np.all((second >= 0) & (second < size))):
+        raise ValueError("a compiled Jacobi sweep got a column outside the matrix")
+    scratch = np.empty(5 * half, dtype=np.float64)
+    out = _JACOBI(
+        arrays.output(joint, np.float64, (rows, size)),
+        n,
+        size,
+        firsts,
+        seconds,
+        float(tol),
+        int(max_sweeps),
+        arrays.output(scratch, np.float64, (5 * half,)),
+    )
+    return int(out)

@@ -46,6 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 import sysrs_ref._fixed_order as fixed_order
+from sysrs_ref._fixed_order import JacobiSweeps
 from sysrs_ref.errors import BudgetError, ParameterError, ScoreError
 from sysrs_ref.subset.gam import GAMFit, fit_gam
 from sysrs_ref.subset.irt import IRTFit, estimate_abilities, fit_irt
@@ -210,9 +211,11 @@ def metabench_estimates(
     return _calibrate(values[:, picked], theta, means).fitted
 
 
-def _calibrate(on_anchors: FloatArray, theta: FloatArray, means: FloatArray) -> GAMFit:
+def _calibrate(
+    on_anchors: FloatArray, theta: FloatArray, means: FloatArray, jacobi: JacobiSweeps | None = None
+) -> GAMFit:
     """Step 3's GAM: full means ~ f_1(ability on the anchors) + f_2(mean score on the anchors) + c."""
-    return fit_gam(np.column_stack([theta, on_anchors.mean(axis=1)]), means)
+    return fit_gam(np.column_stack([theta, on_anchors.mean(axis=1)]), means, jacobi=jacobi)
 
 
 @dataclass(frozen=True, eq=False)
@@ -241,8 +244,12 @@ class MetaBenchModel:
         return self.gam.predict(np.column_stack([theta[:, 0], values.mean(axis=1)]))
 
 
-def metabench_model(scores: npt.ArrayLike, k: int, fit: IRTFit) -> MetaBenchModel:
+def metabench_model(
+    scores: npt.ArrayLike, k: int, fit: IRTFit, *, jacobi: JacobiSweeps | None = None
+) -> MetaBenchModel:
     """Steps 2 and 3 on the models of *scores* given their 2PL *fit*: the anchors and the calibrated GAM.
+
+    *jacobi* runs the GAM's SVD rotations (:func:`~sysrs_ref.subset.gam.fit_gam`).
 
     >>> s = np.array([[1, 0, 0, 0, 1, 0], [1, 1, 0, 0, 1, 1], [1, 1, 1, 0, 1, 1], [1, 1, 1, 1, 0, 1]], dtype=float)
     >>> len(metabench_model(s, 3, fit_irt(s, 2, epochs=50)).anchors)
@@ -257,11 +264,18 @@ def metabench_model(scores: npt.ArrayLike, k: int, fit: IRTFit) -> MetaBenchMode
     picked = list(anchors)
     alpha, beta = fit.alpha[picked], fit.beta[picked]
     theta = estimate_abilities(values[:, picked], alpha, beta)
-    return MetaBenchModel(anchors, alpha, beta, _calibrate(values[:, picked], theta[:, 0], values.mean(axis=1)))
+    gam = _calibrate(values[:, picked], theta[:, 0], values.mean(axis=1), jacobi)
+    return MetaBenchModel(anchors, alpha, beta, gam)
 
 
 def metabench(
-    scores: npt.ArrayLike, k: int, *, epochs: int = 2000, seed: int = 0, fit: IRTFit | None = None
+    scores: npt.ArrayLike,
+    k: int,
+    *,
+    epochs: int = 2000,
+    seed: int = 0,
+    fit: IRTFit | None = None,
+    jacobi: JacobiSweeps | None = None,
 ) -> SubsetResult:
     """Run MetaBench on a K x L score matrix with k anchor questions: IRT fit, selection, GAM, argmax.
 
@@ -277,7 +291,8 @@ def metabench(
     ``weights`` are the equal ``1/k`` placeholders. ``chosen`` is the argmax of
     the estimates, ties to the lowest model index. Input errors as
     :func:`~sysrs_ref.subset.result.check_subset_inputs`. A given *fit* (a
-    unidimensional 2PL of these scores) replaces Step 1 (:func:`metabench_model`).
+    unidimensional 2PL of these scores) replaces Step 1 (:func:`metabench_model`);
+    *jacobi* runs the GAM's SVD rotations (:func:`~sysrs_ref.subset.gam.fit_gam`).
 
     >>> s = np.array([[1, 0, 0, 0, 1, 0], [1, 1, 0, 0, 1, 1], [1, 1, 1, 0, 1, 1], [1, 1, 1, 1, 0, 1]])
     >>> r = metabench(s, 3, epochs=50)
@@ -286,7 +301,8 @@ def metabench(
     """
     values = check_subset_inputs(scores, k)
     count = int(k)
-    model = metabench_model(values, count, fit if fit is not None else fit_irt(values, dim=2, epochs=epochs, seed=seed))
+    irt = fit if fit is not None else fit_irt(values, dim=2, epochs=epochs, seed=seed)
+    model = metabench_model(values, count, irt, jacobi=jacobi)
     anchors, estimates = model.anchors, model.gam.fitted
     return SubsetResult(
         method="metabench",

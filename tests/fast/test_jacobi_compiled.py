@@ -1,0 +1,132 @@
+"""The fixed-order SVD's compiled rotations: numpy's doubles bit for bit, and the same GAM fits and MetaBench picks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+import sysrs_ref._fixed_order as fixed_order
+from sysrs_ref.datasets import load_dataset
+from sysrs_ref.fast import _compiled, _native, compiled, jacobi_sweeps_compiled
+from sysrs_ref.subset.gam import fit_gam
+from sysrs_ref.subset.irt import fit_irt
+from sysrs_ref.subset.metabench import metabench_model
+from tests.strategies import jacobi_matrices
+
+FloatArray = np.ndarray
+needs_compiled = pytest.mark.skipif(not compiled.available(), reason="the compiled passes were not built here")
+
+
+def _same_bits(got: tuple[FloatArray, ...], want: tuple[FloatArray, ...]) -> bool:
+    return all(g.shape == w.shape and g.tobytes() == w.tobytes() for g, w in zip(got, want, strict=True))
+
+
+def _joint(matrix: FloatArray) -> tuple[FloatArray, int]:
+    """The array svd rotates: the matrix padded to an even width, over the identity."""
+    n, q = matrix.shape
+    size = q + q % 2
+    joint = np.zeros((n + size, size))
+    joint[:n, :q] = matrix
+    joint[n:] = np.eye(size)
+    return joint, n
+
+
+@needs_compiled
+def test_this_numpy_sums_as_the_c_code_does() -> None:
+    """Otherwise every other test here would compare numpy with itself: the C path must be the one taken."""
+    module = _compiled.library()
+    assert module is not None
+    joint, n = _joint(np.arange(30.0).reshape(10, 3) ** 0.5)
+    assert _compiled.jacobi_sweeps(module, joint, n, 3 * 2.0**-53, 60)
+
+
+@needs_compiled
+@settings(max_examples=150, deadline=None)
+@given(jacobi_matrices())
+def test_compiled_rotations_make_numpys_doubles(matrix: FloatArray) -> None:
+    assert _same_bits(fixed_order.svd(matrix, jacobi=jacobi_sweeps_compiled), fixed_order.svd(matrix))
+    _, _, v = fixed_order.svd(matrix)
+    start = v[:, ::-1].copy()  # a warm start, as the GAM's GCV search gives
+    assert _same_bits(
+        fixed_order.svd(matrix, start=start, jacobi=jacobi_sweeps_compiled), fixed_order.svd(matrix, start=start)
+    )
+    for sweeps in (0, 1, 2):  # stopped part-way, the same doubles sweep for sweep
+        joint, n = _joint(matrix)
+        expected = joint.copy()
+        fixed_order.jacobi_sweeps(expected, n, 2.0**-50, sweeps)
+        jacobi_sweeps_compiled(joint, n, 2.0**-50, sweeps)
+        assert joint.tobytes() == expected.tobytes()
+
+
+@needs_compiled
+def test_columns_of_far_apart_sizes_take_the_huge_zeta_branch_alike() -> None:
+    matrix = np.array([[1e150, 1e-10, 3.0], [2e149, -2e-10, 0.5], [-3e149, 1e-13, 2.0], [0.0, 4e-10, -1.0]])
+    assert _same_bits(fixed_order.svd(matrix, jacobi=jacobi_sweeps_compiled), fixed_order.svd(matrix))
+
+
+def test_numpys_loop_rotates_where_the_check_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A numpy that sums in another order (here: each pair in plain row order) fails the check: numpy rotates."""
+    module = _compiled.library()
+    if module is None:
+        pytest.skip("the compiled passes were not built here")
+
+    def row_order(joint: FloatArray, n: int, tol: float, max_sweeps: int) -> None:
+        contiguous = np.ascontiguousarray  # C-ordered gathers: einsum then sums row after row
+        for _ in range(max_sweeps):
+            for first, second in fixed_order.circle_rounds(joint.shape[1]):
+                x, y = contiguous(joint[:, first]), contiguous(joint[:, second])
+                gamma = np.einsum("ij,ij->j", x[:n], y[:n])
+                c, s = np.where(gamma != 0.0, 0.6, 1.0), np.where(gamma != 0.0, 0.8, 0.0)
+                joint[:, first], joint[:, second] = c * x - s * y, s * x + c * y
+
+    monkeypatch.delitem(_compiled._state, "jacobi", raising=False)
+    monkeypatch.setattr(fixed_order, "jacobi_sweeps", row_order)
+    joint, n = _joint(np.arange(12.0).reshape(4, 3))
+    assert not _compiled.jacobi_sweeps(module, joint, n, 2.0**-50, 60)
+    assert joint.tobytes() == _joint(np.arange(12.0).reshape(4, 3))[0].tobytes()  # nothing written
+
+
+def test_numpy_only_and_a_failed_check_give_the_same_doubles(monkeypatch: pytest.MonkeyPatch) -> None:
+    matrix = np.sin(np.arange(60.0)).reshape(12, 5)
+    want = fixed_order.svd(matrix)
+    with compiled.numpy_only():
+        assert _same_bits(fixed_order.svd(matrix, jacobi=jacobi_sweeps_compiled), want)
+    monkeypatch.setitem(_compiled._state, "jacobi", False)
+    assert _same_bits(fixed_order.svd(matrix, jacobi=jacobi_sweeps_compiled), want)
+    joint, n = _joint(matrix)
+    assert not _compiled.jacobi_sweeps(np, joint, n, 2.0**-50, 60)  # refused before the module is touched
+
+
+@needs_compiled
+def test_a_gam_fit_and_metabench_are_the_same_with_the_compiled_rotations() -> None:
+    """A corner of gsm, as the subset study fits it: the same anchors, GAM doubles and pick."""
+    scores = np.asarray(load_dataset("gsm").array, dtype=np.float64)[:30, :120]
+    irt = fit_irt(scores, 2, epochs=200, seed=0)
+    plain = metabench_model(scores, 12, irt)
+    fast = metabench_model(scores, 12, irt, jacobi=jacobi_sweeps_compiled)
+    assert fast.anchors == plain.anchors
+    assert fast.gam.fitted.tobytes() == plain.gam.fitted.tobytes()
+    assert (fast.gam.smoothing, fast.gam.edf, fast.gam.gcv) == (plain.gam.smoothing, plain.gam.edf, plain.gam.gcv)
+    x = np.linspace(0.0, 1.0, 40)
+    covariates, response = np.column_stack([x, np.cos(5.0 * x)]), np.sin(4.0 * x) + x
+    assert (
+        fit_gam(covariates, response, jacobi=jacobi_sweeps_compiled).fitted.tobytes()
+        == fit_gam(covariates, response).fitted.tobytes()
+    )
+
+
+@needs_compiled
+@pytest.mark.parametrize(
+    ("shape", "first", "message"),
+    [
+        ((5, 3), [[0], [0]], "odd width"),
+        ((5, 4), [[0, 1], [0, 2], [0, 1]], "wrong number of rows"),
+        ((6, 4), [[0, 1], [0, 9], [0, 2]], "outside the matrix"),
+    ],
+)
+def test_the_c_call_refuses_arrays_it_cannot_take(shape: tuple[int, int], first: list[list[int]], message: str) -> None:
+    joint = np.zeros(shape)
+    second = np.full((len(first), len(first[0])), 3)
+    with pytest.raises(ValueError, match=message):
+        _native.jacobi_sweeps(joint, 2, np.array(first), second, 1e-15, 5)
