@@ -527,6 +527,8 @@ def jacobi_sweeps(joint: Array, n: int, first: Array, second: Array, tol: float,
     half = size // 2
     if size % 2 or size < 2 or rows != n + size or max_sweeps < 0:
         raise ValueError("a compiled Jacobi sweep got an odd width, a wrong number of rows or a negative sweep count")
+    if not joint.flags.writeable:
+        raise ValueError("a compiled Jacobi sweep got a read-only array to rotate")
     pairs = (size - 1, half)
     arrays = _Arrays()
     firsts, seconds = arrays.input(first, np.int64, pairs), arrays.input(second, np.int64, pairs)

@@ -130,3 +130,13 @@ def test_the_c_call_refuses_arrays_it_cannot_take(shape: tuple[int, int], first:
     second = np.full((len(first), len(first[0])), 3)
     with pytest.raises(ValueError, match=message):
         _native.jacobi_sweeps(joint, 2, np.array(first), second, 1e-15, 5)
+
+
+@needs_compiled
+def test_a_read_only_array_is_refused_not_written() -> None:
+    joint, n = _joint(np.arange(12.0).reshape(4, 3))
+    joint.setflags(write=False)
+    with pytest.raises(ValueError, match="read-only"):
+        jacobi_sweeps_compiled(joint, n, 2.0**-50, 60)
+    with pytest.raises(ValueError, match="read-only"):
+        fixed_order.jacobi_sweeps(joint, n, 2.0**-50, 60)  # numpy's loop refuses it too
