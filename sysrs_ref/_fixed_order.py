@@ -41,10 +41,10 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
-    "dot",
-    "exp",
     "JacobiSweeps",
     "circle_rounds",
+    "dot",
+    "exp",
     "householder_qr",
     "jacobi_sweeps",
     "log",
@@ -395,9 +395,11 @@ def jacobi_sweeps(joint: FloatArray, n: int, tol: float, max_sweeps: int) -> Non
     *joint* is C-ordered, (n + size) x size with an even size (the columns
     of A padded with a zero column to an even number). A sweep visits the
     rounds of the circle method (:func:`svd` states them); a round computes
-    each pair's ``alpha``, ``beta`` and ``gamma`` (sums over the n rows of
-    A, in row order: ``numpy.einsum("ij,ij->j")`` on the n x size/2 blocks
-    of the pairs' first and second columns), turns the pairs with
+    each pair's ``alpha``, ``beta`` and ``gamma``, sums over the n rows of A
+    by ``numpy.einsum("ij,ij->j")`` on the gathered n x size/2 blocks of the
+    pairs' first and second columns (a gather keeps each column's entries
+    together, so einsum sums each column as a dot product, in its own order:
+    ``sysrs_ref/fast/_csrc/jacobi.c`` states it), turns the pairs with
     ``gamma != 0`` and ``|gamma| > tol sqrt(alpha beta)`` (a round where
     none turns writes nothing) by ``zeta = (beta - alpha) / (2 gamma)``,
     ``t = sign(zeta) / (|zeta| + sqrt(1 + zeta^2))`` (``0.5 / zeta`` where
@@ -420,7 +422,7 @@ def jacobi_sweeps(joint: FloatArray, n: int, tol: float, max_sweeps: int) -> Non
             rotated = False
             for first, second in rounds:
                 both_i, both_j = joint[:, first], joint[:, second]
-                ai, aj = both_i[:n], both_j[:n]  # C-contiguous n x size/2 blocks, as a gather of work alone
+                ai, aj = both_i[:n], both_j[:n]  # each column's n entries together, as a gather of work alone
                 alpha = np.einsum("ij,ij->j", ai, ai)
                 beta = np.einsum("ij,ij->j", aj, aj)
                 gamma = np.einsum("ij,ij->j", ai, aj)

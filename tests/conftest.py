@@ -1,5 +1,7 @@
 """Shared fixtures and Hypothesis settings for the test suite."""
 
+import os
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -7,6 +9,14 @@ from hypothesis import settings
 
 from sysrs_ref.fast import compiled
 from tests.real_data import exported
+
+# The suite starts hundreds of Python processes (the command line, the docs' console blocks, worker pools). Where
+# the environment turns bytecode caches off (PYTHONDONTWRITEBYTECODE, common in containers) and the venv was
+# installed with --no-compile (the README's test command), each of them would compile numpy and the package from
+# source again, about half a second a process: the suite lets Python cache bytecode, for itself and for the
+# processes it starts (its pytest-xdist workers too: they start after this file is read).
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 # No per-example deadline: timing on a loaded 2-core CI machine must not fail a property.
 # Examples stay random across runs (a new failing example is a real bug, printed with its seed).

@@ -11,7 +11,8 @@ cuts and rankings (:func:`ucb_keys`, :func:`ucb_keys_upto`,
 sums of the phase-by-phase kernels (:func:`prefix_at`), SR's eliminations
 (:func:`eliminate`, :func:`eliminate_floats`), and UCB-E-LRF's fit
 (:func:`lrf_fit`: the reference's doubles, where numpy's fit agrees with
-them to 1e-10), and the fixed-order SVD's rotations (:func:`jacobi_sweeps`). The switch and the availability query users see are
+them to 1e-10), and the fixed-order SVD's rotations (:func:`jacobi_sweeps`).
+The switch and the availability query users see are
 :mod:`sysrs_ref.fast.compiled`'s (:func:`active`, :func:`available`,
 :func:`numpy_only`, :data:`ENVIRONMENT`), defined here with the state they
 share.

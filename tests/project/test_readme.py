@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 from sysrs_ref.loaders import load_scores
@@ -63,3 +66,17 @@ def test_the_version_is_the_projects() -> None:
         *project["optional-dependencies"]["plot"],
         *project["optional-dependencies"]["distributed"],
     }  # the suite tests the figures and the Dask path, so dev installs both extras
+
+
+def test_the_suite_and_the_processes_it_starts_cache_bytecode() -> None:
+    """tests/conftest.py turns bytecode caching back on: with the README's --no-compile install and
+    PYTHONDONTWRITEBYTECODE set (as in many containers), every process the suite starts would compile numpy again."""
+    assert not sys.dont_write_bytecode and "PYTHONDONTWRITEBYTECODE" not in os.environ
+    child = subprocess.run(
+        [sys.executable, "-c", "import sys; print(sys.dont_write_bytecode)"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    assert child.stdout.strip() == "False"
