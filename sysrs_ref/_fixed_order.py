@@ -1,4 +1,4 @@
-"""Floating-point arithmetic in a fixed order: the same bits on every processor, BLAS kernel and thread count.
+"""Floating-point arithmetic in a fixed order: the same bits on every x86-64 processor, BLAS kernel and thread count.
 
 A seeded result must not depend on the machine. numpy's matrix products
 (``@``, ``dot``, ``vdot``) and all of ``numpy.linalg`` go through BLAS and
@@ -15,9 +15,11 @@ that their results are fixed by the inputs alone: elementwise ``+ - * /``,
 ``sqrt``, ``rint``, ``frexp`` and ``ldexp``; and reductions in an order fixed
 by numpy itself (``numpy.einsum`` without ``optimize``, which never calls
 BLAS, and ``numpy.sum``'s pairwise summation). The results are reproducible
-for a given numpy version on every x86-64 and ARM processor; they are not
-promised to be the same across numpy versions (numpy may change its
-summation loops).
+for a given numpy version on every x86-64 processor (numpy builds those
+loops for the x86-64 baseline, whatever the processor's features); they are
+not promised to be the same on other architectures (ARM's baseline has
+fused multiply-adds, which numpy's einsum loops may use) or across numpy
+versions (numpy may change its summation loops).
 
 - :func:`matmul` and :func:`dot`: products by ``numpy.einsum``;
 - :func:`exp`, :func:`log`, :func:`log1p`, :func:`sigmoid`, :func:`softplus`:
