@@ -180,7 +180,7 @@ _ELIMINATE_FLOATS = _function("eliminate_floats", [_P, _I, _I, _P, _I, _I, _P, _
 _PERMUTATIONS = _function("permutations", [_P, _I, _P, _I, _P, _I, _I], ctypes.c_int)
 _U = ctypes.c_uint64
 _LRF_FIT = _function("lrf_fit", [_P, _I, _I, _U, _U, _I, _P, _I, _D, _I, _I, _P, _P], ctypes.c_int)
-_JACOBI = _function("jacobi_sweeps", [_P, _I, _I, _P, _P, _D, _I, _P], ctypes.c_int64)
+_JACOBI = _function("jacobi_sweeps", [_P, _I, _I, _P, _P, _D, _I, _P])
 
 
 class _Arrays:
@@ -521,7 +521,7 @@ def lrf_fit(
     _checked(status)
 
 
-def jacobi_sweeps(joint: Array, n: int, first: Array, second: Array, tol: float, max_sweeps: int) -> int:
+def jacobi_sweeps(joint: Array, n: int, first: Array, second: Array, tol: float, max_sweeps: int) -> None:
     """The fixed-order SVD's rotations on *joint* in place (:func:`sysrs_ref.fast._compiled.jacobi_sweeps`)."""
     rows, size = joint.shape
     half = size // 2
@@ -535,7 +535,7 @@ def jacobi_sweeps(joint: Array, n: int, first: Array, second: Array, tol: float,
     if not (np.all((first >= 0) & (first < size)) and np.all((second >= 0) & (second < size))):
         raise ValueError("a compiled Jacobi sweep got a column outside the matrix")
     scratch = np.empty(5 * half, dtype=np.float64)
-    out = _JACOBI(
+    _JACOBI(
         arrays.output(joint, np.float64, (rows, size)),
         n,
         size,
@@ -545,4 +545,3 @@ def jacobi_sweeps(joint: Array, n: int, first: Array, second: Array, tol: float,
         int(max_sweeps),
         arrays.output(scratch, np.float64, (5 * half,)),
     )
-    return int(out)

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 
 import sysrs_ref._fixed_order as fixed_order
+from tests.backends import same_bits
 from tests.strategies import (
     FloatArray,
     exp_arguments,
@@ -196,17 +197,13 @@ def _plain_jacobi_svd(a: FloatArray, start: FloatArray | None) -> tuple[FloatArr
     return u, norms[order], v[:q][:, order]
 
 
-def _same_bits(got: tuple[FloatArray, ...], want: tuple[FloatArray, ...]) -> bool:
-    return all(g.shape == w.shape and g.tobytes() == w.tobytes() for g, w in zip(got, want, strict=True))
-
-
 @given(tall_matrices())
 def test_svd_makes_the_plain_rotations_doubles(matrix: FloatArray) -> None:
     """svd (A and V rotated as one array, np.where skipped where it would pick one side) = the plain sweep, bit for bit."""
     u, s, v = fixed_order.svd(matrix)
-    assert _same_bits((u, s, v), _plain_jacobi_svd(matrix, None))
+    assert same_bits((u, s, v), _plain_jacobi_svd(matrix, None))
     flipped = v[:, ::-1].copy()  # a warm start: any orthogonal matrix
-    assert _same_bits(fixed_order.svd(matrix, start=flipped), _plain_jacobi_svd(matrix, flipped))
+    assert same_bits(fixed_order.svd(matrix, start=flipped), _plain_jacobi_svd(matrix, flipped))
 
 
 def test_svd_of_columns_of_far_apart_sizes_takes_the_huge_zeta_branch_alike() -> None:
@@ -214,4 +211,4 @@ def test_svd_of_columns_of_far_apart_sizes_takes_the_huge_zeta_branch_alike() ->
     matrix = np.array([[1e150, 1e-10, 3.0], [2e149, -2e-10, 0.5], [-3e149, 1e-13, 2.0], [0.0, 4e-10, -1.0]])
     a, b = matrix[:, 0], matrix[:, 1]
     assert abs((b @ b - a @ a) / (2.0 * (a @ b))) > 1e150  # the first round's zeta
-    assert _same_bits(fixed_order.svd(matrix), _plain_jacobi_svd(matrix, None))
+    assert same_bits(fixed_order.svd(matrix), _plain_jacobi_svd(matrix, None))

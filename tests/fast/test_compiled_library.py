@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from sysrs_ref.fast import compiled
+from tests.backends import needs_compiled
 
 _PROBE = """
 import importlib.machinery, importlib.util, sys
@@ -53,10 +54,7 @@ def _numpy_answer() -> str:
     return str(chosen.tolist())
 
 
-needs_library = pytest.mark.skipif(not compiled.available(), reason="the compiled passes were not built here")
-
-
-@needs_library
+@needs_compiled
 @pytest.mark.parametrize("fraction", [0.3, 0.7, 0.98])
 def test_a_truncated_library_is_refused_before_it_is_loaded(tmp_path: Path, fraction: float) -> None:
     """An interrupted install: no SIGBUS, available() is False, one warning line, numpy's outcome."""
@@ -71,7 +69,7 @@ def test_a_truncated_library_is_refused_before_it_is_loaded(tmp_path: Path, frac
     assert "truncated" in line
 
 
-@needs_library
+@needs_compiled
 def test_a_library_of_another_build_is_refused() -> None:
     """Another shared library under the name: no undefined-symbol traceback, available() is False."""
     other = Path(_ctypes.__file__)
@@ -82,7 +80,7 @@ def test_a_library_of_another_build_is_refused() -> None:
     assert "of another build" in line
 
 
-@needs_library
+@needs_compiled
 def test_the_whole_library_loads_without_a_word(tmp_path: Path) -> None:
     """A copy of the real library passes every check: compiled, and nothing on stderr."""
     copy = tmp_path / _library().name

@@ -12,14 +12,10 @@ from sysrs_ref.fast import _compiled, _native, compiled, jacobi_sweeps_compiled
 from sysrs_ref.subset.gam import fit_gam
 from sysrs_ref.subset.irt import fit_irt
 from sysrs_ref.subset.metabench import metabench_model
+from tests.backends import needs_compiled, same_bits
 from tests.strategies import jacobi_matrices
 
 FloatArray = np.ndarray
-needs_compiled = pytest.mark.skipif(not compiled.available(), reason="the compiled passes were not built here")
-
-
-def _same_bits(got: tuple[FloatArray, ...], want: tuple[FloatArray, ...]) -> bool:
-    return all(g.shape == w.shape and g.tobytes() == w.tobytes() for g, w in zip(got, want, strict=True))
 
 
 def _joint(matrix: FloatArray) -> tuple[FloatArray, int]:
@@ -45,10 +41,10 @@ def test_this_numpy_sums_as_the_c_code_does() -> None:
 @settings(max_examples=150, deadline=None)
 @given(jacobi_matrices())
 def test_compiled_rotations_make_numpys_doubles(matrix: FloatArray) -> None:
-    assert _same_bits(fixed_order.svd(matrix, jacobi=jacobi_sweeps_compiled), fixed_order.svd(matrix))
+    assert same_bits(fixed_order.svd(matrix, jacobi=jacobi_sweeps_compiled), fixed_order.svd(matrix))
     _, _, v = fixed_order.svd(matrix)
     start = v[:, ::-1].copy()  # a warm start, as the GAM's GCV search gives
-    assert _same_bits(
+    assert same_bits(
         fixed_order.svd(matrix, start=start, jacobi=jacobi_sweeps_compiled), fixed_order.svd(matrix, start=start)
     )
     for sweeps in (0, 1, 2):  # stopped part-way, the same doubles sweep for sweep
@@ -62,14 +58,14 @@ def test_compiled_rotations_make_numpys_doubles(matrix: FloatArray) -> None:
 @needs_compiled
 def test_columns_of_far_apart_sizes_take_the_huge_zeta_branch_alike() -> None:
     matrix = np.array([[1e150, 1e-10, 3.0], [2e149, -2e-10, 0.5], [-3e149, 1e-13, 2.0], [0.0, 4e-10, -1.0]])
-    assert _same_bits(fixed_order.svd(matrix, jacobi=jacobi_sweeps_compiled), fixed_order.svd(matrix))
+    assert same_bits(fixed_order.svd(matrix, jacobi=jacobi_sweeps_compiled), fixed_order.svd(matrix))
 
 
+@needs_compiled
 def test_numpys_loop_rotates_where_the_check_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     """A numpy that sums in another order (here: each pair in plain row order) fails the check: numpy rotates."""
     module = _compiled.library()
-    if module is None:
-        pytest.skip("the compiled passes were not built here")
+    assert module is not None
 
     def row_order(joint: FloatArray, n: int, tol: float, max_sweeps: int) -> None:
         contiguous = np.ascontiguousarray  # C-ordered gathers: einsum then sums row after row
@@ -91,9 +87,9 @@ def test_numpy_only_and_a_failed_check_give_the_same_doubles(monkeypatch: pytest
     matrix = np.sin(np.arange(60.0)).reshape(12, 5)
     want = fixed_order.svd(matrix)
     with compiled.numpy_only():
-        assert _same_bits(fixed_order.svd(matrix, jacobi=jacobi_sweeps_compiled), want)
+        assert same_bits(fixed_order.svd(matrix, jacobi=jacobi_sweeps_compiled), want)
     monkeypatch.setitem(_compiled._state, "jacobi", False)
-    assert _same_bits(fixed_order.svd(matrix, jacobi=jacobi_sweeps_compiled), want)
+    assert same_bits(fixed_order.svd(matrix, jacobi=jacobi_sweeps_compiled), want)
     joint, n = _joint(matrix)
     assert not _compiled.jacobi_sweeps(np, joint, n, 2.0**-50, 60)  # refused before the module is touched
 

@@ -8,10 +8,8 @@ import numpy as np
 import pytest
 
 from sysrs_ref.algorithms.lrf import LRFParams, fit_ensemble_reference
-from sysrs_ref.fast import compiled
 from sysrs_ref.fast.lrf import fit_ensemble_compiled
-
-needs_compiled = pytest.mark.skipif(not compiled.available(), reason="the compiled passes were not built here")
+from tests.backends import needs_compiled
 
 
 def _bits(array: np.ndarray) -> list[int]:

@@ -13,8 +13,7 @@ from sysrs_ref.algorithms.lrf import LRFParams, fit_ensemble_reference, random_l
 from sysrs_ref.datasets import load_dataset
 from sysrs_ref.fast import compiled
 from sysrs_ref.fast.lrf import fit_ensemble_compiled, fit_ensemble_fast, run_lrf
-
-needs_compiled = pytest.mark.skipif(not compiled.available(), reason="the compiled passes were not built here")
+from tests.backends import needs_compiled
 
 
 def _bits(array: np.ndarray) -> list[int]:

@@ -44,15 +44,13 @@ static void sum_pairs(const double *joint, int64_t n, int64_t size, int64_t x, i
 }
 
 /* `first` and `second` are the rounds' pairs, (size - 1) x size/2 each, round after round; `scratch` holds 5 size/2
- * doubles. Returns the sweeps made. */
-EXPORT int64_t jacobi_sweeps(double *joint, int64_t n, int64_t size, const int64_t *first, const int64_t *second,
-                             double tol, int64_t max_sweeps, double *scratch) {
+ * doubles. */
+EXPORT void jacobi_sweeps(double *joint, int64_t n, int64_t size, const int64_t *first, const int64_t *second,
+                           double tol, int64_t max_sweeps, double *scratch) {
     const int64_t half = size / 2, rows = n + size;
     double *alpha = scratch, *beta = scratch + half, *gamma = scratch + 2 * half;
     double *cs = scratch + 3 * half, *sn = scratch + 4 * half;
-    int64_t sweep = 0;
-    while (sweep < max_sweeps) {
-        sweep++;
+    for (int64_t sweep = 0; sweep < max_sweeps; sweep++) {
         int rotated = 0;
         for (int64_t round = 0; round < size - 1; round++) {
             const int64_t *fi = first + round * half, *se = second + round * half;
@@ -89,5 +87,4 @@ EXPORT int64_t jacobi_sweeps(double *joint, int64_t n, int64_t size, const int64
         }
         if (!rotated) break;
     }
-    return sweep;
 }
