@@ -73,6 +73,8 @@ _SQRT_HALF = 0.7071067811865476
 _BLOCK = 8192  # elements a block: 64 KiB of float64, below glibc's mmap threshold
 _LN2_HI = 6.93147180369123816490e-01  # ln 2 = _LN2_HI + _LN2_LO, k * _LN2_HI exact for |k| < 2^21 (fdlibm's split)
 _LN2_LO = 1.90821492927058770002e-10
+_EXPONENT_BIAS = 1023  # a normal double 2^k has the biased exponent k + 1023 in bits 52 to 62 and no fraction bits
+_MIN_NORMAL_EXPONENT, _MAX_EXPONENT = -1022, 1023
 
 
 def _exp_constants() -> tuple[FloatArray, float, float]:
@@ -161,12 +163,19 @@ def _exp_block(values: FloatArray, out: FloatArray) -> None:
     p *= r
     p *= r
     p += r  # e^r - 1
-    table = _EXP_TABLE[np.bitwise_and(whole, 63, out=np.empty_like(whole))]
+    table = _EXP_TABLE.take(np.bitwise_and(whole, 63, out=np.empty_like(whole)))
     p *= table
     p += table
-    np.right_shift(whole, 6, out=whole)
-    with np.errstate(over="ignore", under="ignore"):
-        np.ldexp(p, whole, out=out)
+    np.right_shift(whole, 6, out=whole)  # e^x = p 2^whole
+    if int(whole.min()) >= _MIN_NORMAL_EXPONENT and int(whole.max()) <= _MAX_EXPONENT:
+        # 2^whole is a normal double, built from its bits: p 2^whole is then the correctly rounded product of two
+        # doubles, the very value ldexp gives (exact, or rounded once in the subnormal range), at a tenth of its cost
+        whole += _EXPONENT_BIAS
+        np.left_shift(whole, 52, out=whole)
+        np.multiply(p, whole.view(np.float64), out=out)
+    else:  # 2^whole is not a normal double (x near the ends of the range, or outside it)
+        with np.errstate(over="ignore", under="ignore"):
+            np.ldexp(p, whole, out=out)
     if not inside:
         out[:] = np.where(values > _EXP_MAX, np.inf, out)
         out[:] = np.where(values < _EXP_MIN, 0.0, out)
@@ -181,7 +190,25 @@ def log(x: npt.ArrayLike) -> FloatArray:
     >>> log([1.0, 2.718281828459045, 0.0, 8.0]).tolist()
     [0.0, 1.0, -inf, 2.0794415416798357]
     """
-    values = _array(x)
+    return _blockwise(_log_block, x)
+
+
+def _blockwise(block: Callable[[FloatArray], FloatArray], x: npt.ArrayLike) -> FloatArray:
+    """An elementwise *block* function applied to *x* in blocks of ``_BLOCK`` elements (the same doubles, faster).
+
+    Each element's value depends on that element alone, so blocks change no bit; they keep every temporary
+    in the cache and below glibc's mmap threshold, where a whole large array's temporaries are not.
+    """
+    given = _array(x)
+    values = given.reshape(-1)
+    out = np.empty(values.size)
+    for begin in range(0, values.size, _BLOCK):
+        out[begin : begin + _BLOCK] = block(values[begin : begin + _BLOCK])
+    return out.reshape(given.shape)
+
+
+def _log_block(values: FloatArray) -> FloatArray:
+    """:func:`log` of a 1-D block."""
     positive = np.isfinite(values) & (values > 0.0)
     safe = np.where(positive, values, 1.0)
     m, e = np.frexp(safe)  # m in [1/2, 1)
@@ -206,13 +233,17 @@ def log1p(x: npt.ArrayLike) -> FloatArray:
     >>> log1p([0.0, 1e-20, 1.0]).tolist()
     [0.0, 1e-20, 0.6931471805599453]
     """
-    values = _array(x)
+    return _blockwise(_log1p_block, x)
+
+
+def _log1p_block(values: FloatArray) -> FloatArray:
+    """:func:`log1p` of a 1-D block."""
     u = 1.0 + values
     shifted = u - 1.0
     exact = shifted == 0.0
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(exact, 1.0, values / np.where(exact, 1.0, shifted))
-    return np.where(exact, values, log(u) * ratio)
+    return np.where(exact, values, _log_block(u) * ratio)
 
 
 def sigmoid(z: npt.ArrayLike) -> FloatArray:

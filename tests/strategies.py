@@ -1339,6 +1339,19 @@ permutation_cases = st.tuples(
 
 #: Finite doubles where exp is a normal number (no overflow, no subnormal result).
 exp_arguments = st.floats(min_value=-708.0, max_value=709.0, allow_nan=False)
+#: Any doubles for exp, NaN and infinities included, crowded near the ends of its range (subnormal results, overflow).
+exp_any_arguments = st.lists(
+    st.one_of(
+        st.floats(),
+        st.floats(min_value=-746.0, max_value=-707.0),
+        st.floats(min_value=708.0, max_value=710.0),
+        # about k ln 2 for every binary exponent k of the result, from below the subnormals to above the largest
+        st.tuples(st.integers(-1080, 1026), st.floats(-0.5, 0.5)).map(lambda kf: (kf[0] + kf[1]) * math.log(2.0)),
+        exp_arguments,
+    ),
+    min_size=1,
+    max_size=8,
+)
 #: Positive normal doubles, for log.
 log_arguments = st.floats(min_value=2.3e-308, max_value=1.7e308, allow_nan=False, allow_infinity=False)
 #: Doubles above -1 (down to -1 + 2^-20), small ones included, for log1p.
