@@ -73,6 +73,8 @@ _SQRT_HALF = 0.7071067811865476
 _BLOCK = 8192  # elements a block: 64 KiB of float64, below glibc's mmap threshold
 _LN2_HI = 6.93147180369123816490e-01  # ln 2 = _LN2_HI + _LN2_LO, k * _LN2_HI exact for |k| < 2^21 (fdlibm's split)
 _LN2_LO = 1.90821492927058770002e-10
+_SAFE_LOW, _SAFE_HIGH = 2.0**-400, 2.0**400  # a column's largest entry in here: its squares are normal doubles
+_SVD_LOW, _SVD_HIGH = 2.0**-200, 2.0**200  # a matrix's largest entry in here: so are the rotations' norm products
 _EXPONENT_BIAS = 1023  # a normal double 2^k has the biased exponent k + 1023 in bits 52 to 62 and no fraction bits
 _MIN_NORMAL_EXPONENT, _MAX_EXPONENT = -1022, 1023
 
@@ -326,7 +328,9 @@ def householder_qr(a: npt.ArrayLike, b: npt.ArrayLike) -> tuple[FloatArray, Floa
     R is q x q upper triangular and ``Q' b`` has all n entries (its last n - q
     are the residual of the least-squares fit of b on a's columns). Reflection j
     maps column j's entries j.. onto ``-sign(a_jj) ||.|| e_1`` (no reflection
-    for a zero column).
+    for a zero column). A column whose largest entry is outside
+    ``[2^-400, 2^400]``, where its squares would underflow or overflow, gives
+    its reflection from the column times a power of two (exact).
 
     >>> r, qtb = householder_qr([[3.0], [4.0]], [3.0, 4.0])
     >>> r.tolist(), qtb.tolist()
@@ -339,9 +343,14 @@ def householder_qr(a: npt.ArrayLike, b: npt.ArrayLike) -> tuple[FloatArray, Floa
         raise ValueError(f"householder_qr needs an n x q matrix with n >= q and n right-hand values, got {work.shape}")
     for j in range(q):
         column = work[j:, j]
-        norm = math.sqrt(dot(column, column))
-        if norm == 0.0:
+        largest = float(np.abs(column).max())
+        if largest == 0.0:
             continue
+        if not _SAFE_LOW <= largest <= _SAFE_HIGH:
+            # its squares would underflow or overflow (and 2 / v'v become inf): a reflection is the same for every
+            # multiple of v, so v comes from the column times a power of two (exact); columns in range keep their doubles
+            column = np.ldexp(column, -math.frexp(largest)[1])
+        norm = math.sqrt(dot(column, column))
         alpha = -norm if column[0] >= 0.0 else norm
         v = column.copy()
         v[0] -= alpha
@@ -391,7 +400,10 @@ def svd(
     the rotations from ``a start`` instead of ``a``: fewer sweeps, the same
     decomposition up to rounding, and still the same bits on every machine.
     ``jacobi`` runs the rotations (:func:`jacobi_sweeps`, the default, states
-    them exactly); any routine given must make the same doubles.
+    them exactly); any routine given must make the same doubles. A matrix
+    whose largest entry is outside ``[2^-200, 2^200]`` (where products of
+    squared column norms would underflow or overflow) is rotated times a
+    power of two (exact), and ``s`` scaled back.
 
     >>> u, s, v = svd([[3.0, 0.0], [4.0, 0.0]])
     >>> s.tolist(), bool(np.allclose(matmul(u * s, v.T), [[3.0, 0.0], [4.0, 0.0]]))
@@ -410,6 +422,13 @@ def svd(
     else:
         v[:q, :q] = start
         work[:, :q] = matmul(given, start)
+    largest = float(np.abs(work).max()) if work.size else 0.0
+    shift = 0
+    if largest != 0.0 and not _SVD_LOW <= largest <= _SVD_HIGH:
+        # products of squared norms would underflow or overflow: the rotations see the matrix times a power of two (exact),
+        # and s is scaled back; U and V do not depend on the scale. A matrix in range keeps its doubles.
+        shift = math.frexp(largest)[1]
+        work[...] = np.ldexp(work, -shift)
     tol = max(q, 1) * 2.0**-53
     (jacobi_sweeps if jacobi is None else jacobi)(joint, n, tol, max_sweeps)
     norms = np.sqrt(np.einsum("ij,ij->j", work[:, :q], work[:, :q]))
@@ -419,6 +438,8 @@ def svd(
     u = np.zeros((n, q))
     nonzero = sigma > 0.0
     u[:, nonzero] = columns[:, nonzero] / sigma[nonzero]
+    if shift:
+        sigma = np.ldexp(sigma, shift)
     return u, sigma, v[:q][:, order]
 
 

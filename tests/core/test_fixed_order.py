@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given, strategies as st
 
 import sysrs_ref._fixed_order as fixed_order
 from tests.backends import same_bits
@@ -164,6 +164,17 @@ def test_householder_qr_is_a_qr(matrix: FloatArray, column: FloatArray) -> None:
     assert np.allclose(r.T @ qtb[:cols], matrix.T @ b, rtol=1e-8, atol=1e-7 * scale)  # R' (Q'b) = A'b
 
 
+@given(tall_matrices(), st.integers(-700, 700))
+def test_householder_qr_is_the_same_at_any_scale(matrix: FloatArray, exponent: int) -> None:
+    """R(2^e A) = 2^e R(A), finite, where A 2^e's squares underflow or overflow too (columns from 1e-300 to 1e300)."""
+    assume(np.array_equal(np.ldexp(np.ldexp(matrix, exponent), -exponent), matrix))  # no entry lost to underflow
+    r, _ = fixed_order.householder_qr(matrix, np.zeros(matrix.shape[0]))
+    scaled, _ = fixed_order.householder_qr(np.ldexp(matrix, exponent), np.zeros(matrix.shape[0]))
+    assert np.isfinite(scaled).all()
+    tolerance = 1e-9 * (1.0 + float(np.abs(matrix).max()))
+    assert np.allclose(np.ldexp(scaled, -exponent), r, rtol=1e-9, atol=tolerance)
+
+
 @pytest.mark.slow
 @given(tall_matrices())
 def test_svd_is_an_svd(matrix: FloatArray) -> None:
@@ -179,6 +190,16 @@ def test_svd_is_an_svd(matrix: FloatArray) -> None:
     assert np.allclose(again_s, s, atol=1e-10 * scale * rows)
 
 
+@given(tall_matrices(), st.integers(-700, 700))
+def test_svd_is_the_same_at_any_scale(matrix: FloatArray, exponent: int) -> None:
+    """s(2^e A) = 2^e s(A), finite, where products of A 2^e's squared norms underflow or overflow too."""
+    assume(np.array_equal(np.ldexp(np.ldexp(matrix, exponent), -exponent), matrix))  # no entry lost to underflow
+    _, s, _ = fixed_order.svd(matrix)
+    u, scaled, v = fixed_order.svd(np.ldexp(matrix, exponent))
+    assert np.isfinite(u).all() and np.isfinite(scaled).all() and np.isfinite(v).all()
+    assert np.allclose(np.ldexp(scaled, -exponent), s, rtol=1e-9, atol=1e-10 * (1.0 + float(np.abs(matrix).max())))
+
+
 def _plain_jacobi_svd(a: FloatArray, start: FloatArray | None) -> tuple[FloatArray, FloatArray, FloatArray]:
     """svd's rotations written plainly: A and V apart, every choice through np.where (the independent reference)."""
     n, q = a.shape
@@ -189,6 +210,9 @@ def _plain_jacobi_svd(a: FloatArray, start: FloatArray | None) -> tuple[FloatArr
     else:
         v[:q, :q] = start
         work[:, :q] = fixed_order.matmul(a, start)
+    largest = float(np.abs(work).max()) if work.size else 0.0
+    shift = 0 if largest == 0.0 or 2.0**-200 <= largest <= 2.0**200 else math.frexp(largest)[1]
+    work = np.ldexp(work, -shift)  # a matrix far from 1 is rotated times a power of two, its s scaled back
     tol = max(q, 1) * 2.0**-53
     circle = list(range(size))
     rounds = []
@@ -228,7 +252,7 @@ def _plain_jacobi_svd(a: FloatArray, start: FloatArray | None) -> tuple[FloatArr
     u = np.zeros((n, q))
     nonzero = norms[order] > 0.0
     u[:, nonzero] = work[:, order][:, nonzero] / norms[order][nonzero]
-    return u, norms[order], v[:q][:, order]
+    return u, np.ldexp(norms[order], shift), v[:q][:, order]
 
 
 @given(tall_matrices())
