@@ -166,7 +166,7 @@ def test_householder_qr_is_a_qr(matrix: FloatArray, column: FloatArray) -> None:
 
 @given(tall_matrices(), st.integers(-700, 700))
 def test_householder_qr_is_the_same_at_any_scale(matrix: FloatArray, exponent: int) -> None:
-    """R(2^e A) = 2^e R(A), finite, where A 2^e's squares underflow or overflow too (columns from 1e-300 to 1e300)."""
+    """R(2^e A) = 2^e R(A), finite, for e from -700 to 700, where the squares of A 2^e underflow or overflow too."""
     assume(np.array_equal(np.ldexp(np.ldexp(matrix, exponent), -exponent), matrix))  # no entry lost to underflow
     r, _ = fixed_order.householder_qr(matrix, np.zeros(matrix.shape[0]))
     scaled, _ = fixed_order.householder_qr(np.ldexp(matrix, exponent), np.zeros(matrix.shape[0]))
