@@ -136,13 +136,21 @@ def exp(x: npt.ArrayLike) -> FloatArray:
     >>> exp([0.0, 1.0, -800.0, 800.0]).tolist()
     [1.0, 2.718281828459045, 0.0, inf]
     """
+    return _blockwise(_exp_block, x)
+
+
+def _blockwise(block: Callable[[FloatArray, FloatArray], None], x: npt.ArrayLike) -> FloatArray:
+    """An elementwise function of *x*, its *block* (a 1-D block in, the same-sized *out* written) run on blocks.
+
+    Each element's value depends on that element alone, so the blocks change no bit; blocks of ``_BLOCK``
+    elements keep every temporary in the cache and below glibc's mmap threshold, where a large array's
+    temporaries are not.
+    """
     given = _array(x)
-    if given.size == 0:
-        return given.copy()
     values = given.reshape(-1)
     out = np.empty(values.size)
-    for begin in range(0, values.size, _BLOCK):  # blocks that stay in the cache and in malloc's free lists
-        _exp_block(values[begin : begin + _BLOCK], out[begin : begin + _BLOCK])
+    for begin in range(0, values.size, _BLOCK):
+        block(values[begin : begin + _BLOCK], out[begin : begin + _BLOCK])
     return out.reshape(given.shape)
 
 
@@ -195,22 +203,8 @@ def log(x: npt.ArrayLike) -> FloatArray:
     return _blockwise(_log_block, x)
 
 
-def _blockwise(block: Callable[[FloatArray], FloatArray], x: npt.ArrayLike) -> FloatArray:
-    """An elementwise *block* function applied to *x* in blocks of ``_BLOCK`` elements (the same doubles, faster).
-
-    Each element's value depends on that element alone, so blocks change no bit; they keep every temporary
-    in the cache and below glibc's mmap threshold, where a whole large array's temporaries are not.
-    """
-    given = _array(x)
-    values = given.reshape(-1)
-    out = np.empty(values.size)
-    for begin in range(0, values.size, _BLOCK):
-        out[begin : begin + _BLOCK] = block(values[begin : begin + _BLOCK])
-    return out.reshape(given.shape)
-
-
-def _log_block(values: FloatArray) -> FloatArray:
-    """:func:`log` of a 1-D block."""
+def _log_block(values: FloatArray, out: FloatArray) -> None:
+    """:func:`log` of a 1-D block, written into *out*."""
     positive = np.isfinite(values) & (values > 0.0)
     safe = np.where(positive, values, 1.0)
     m, e = np.frexp(safe)  # m in [1/2, 1)
@@ -223,10 +217,10 @@ def _log_block(values: FloatArray) -> FloatArray:
     for coeff in _LOG_COEFFS[1:]:
         series *= s2
         series += coeff
-    out = e * _LN2_HI + (e * _LN2_LO + 2.0 * s * series)
-    out = np.where(values == 0.0, -np.inf, out)
-    out = np.where(values == np.inf, np.inf, out)
-    return np.where(np.isnan(values) | (values < 0.0), np.nan, out)
+    logs = e * _LN2_HI + (e * _LN2_LO + 2.0 * s * series)
+    logs = np.where(values == 0.0, -np.inf, logs)
+    logs = np.where(values == np.inf, np.inf, logs)
+    out[...] = np.where(np.isnan(values) | (values < 0.0), np.nan, logs)
 
 
 def log1p(x: npt.ArrayLike) -> FloatArray:
@@ -238,14 +232,16 @@ def log1p(x: npt.ArrayLike) -> FloatArray:
     return _blockwise(_log1p_block, x)
 
 
-def _log1p_block(values: FloatArray) -> FloatArray:
-    """:func:`log1p` of a 1-D block."""
+def _log1p_block(values: FloatArray, out: FloatArray) -> None:
+    """:func:`log1p` of a 1-D block, written into *out*."""
     u = 1.0 + values
     shifted = u - 1.0
     exact = shifted == 0.0
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(exact, 1.0, values / np.where(exact, 1.0, shifted))
-    return np.where(exact, values, _log_block(u) * ratio)
+    logs = np.empty_like(u)
+    _log_block(u, logs)
+    out[...] = np.where(exact, values, logs * ratio)
 
 
 def sigmoid(z: npt.ArrayLike) -> FloatArray:
@@ -254,15 +250,14 @@ def sigmoid(z: npt.ArrayLike) -> FloatArray:
     >>> sigmoid([-800.0, 0.0, 800.0]).tolist()
     [0.0, 0.5, 1.0]
     """
-    given = _array(z)
-    values = given.reshape(-1)
-    out = np.empty(values.size)
-    for begin in range(0, values.size, _BLOCK):
-        block = out[begin : begin + _BLOCK]
-        _exp_block(np.negative(values[begin : begin + _BLOCK]), block)
-        block += 1.0
-        np.reciprocal(block, out=block)
-    return out.reshape(given.shape)
+    return _blockwise(_sigmoid_block, z)
+
+
+def _sigmoid_block(values: FloatArray, out: FloatArray) -> None:
+    """:func:`sigmoid` of a 1-D block, written into *out*."""
+    _exp_block(np.negative(values), out)
+    out += 1.0
+    np.reciprocal(out, out=out)
 
 
 def softplus(z: npt.ArrayLike) -> FloatArray:
