@@ -24,6 +24,9 @@ versions (numpy may change its summation loops).
 - :func:`matmul` and :func:`dot`: products by ``numpy.einsum``;
 - :func:`exp`, :func:`log`, :func:`log1p`, :func:`sigmoid`, :func:`softplus`:
   within a few units in the last place of the correctly rounded result;
+- :class:`FixedOrderKernels`: where a fit's fixed-order work runs: numpy's loops
+  here (:data:`NUMPY_KERNELS`, the definition) or copies that give the same
+  doubles (``sysrs_ref.fast.COMPILED_KERNELS``, in C);
 - :func:`solve`: Gaussian elimination with partial pivoting (one system or a batch);
 - :func:`householder_qr`, :func:`svd`: Householder QR and one-sided Jacobi SVD
   (Hestenes), for the small matrices of the subset baselines' fits; the
@@ -37,15 +40,19 @@ import decimal
 import functools
 import math
 from collections.abc import Callable
-from typing import TypeAlias
+from typing import NamedTuple, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "NUMPY_KERNELS",
+    "Elementwise",
+    "FixedOrderKernels",
     "JacobiSweeps",
     "circle_rounds",
     "dot",
+    "elementwise_constants",
     "exp",
     "householder_qr",
     "jacobi_sweeps",
@@ -61,6 +68,8 @@ __all__ = [
 FloatArray: TypeAlias = npt.NDArray[np.float64]
 #: The rotations of :func:`svd`: ``(joint, n, tol, max_sweeps)``, in place, as :func:`jacobi_sweeps` makes them.
 JacobiSweeps: TypeAlias = Callable[[FloatArray, int, float, int], None]
+#: An elementwise function as :func:`exp`, :func:`log`, :func:`log1p` and :func:`sigmoid` are: an array in, its shape out.
+Elementwise: TypeAlias = Callable[[npt.ArrayLike], FloatArray]
 
 _EXP_MAX = 709.782712893384  # above: exp overflows to inf
 _EXP_MIN = -745.1332191019412  # below: exp underflows to 0
@@ -268,6 +277,48 @@ def softplus(z: npt.ArrayLike) -> FloatArray:
     """
     values = _array(z)
     return np.asarray(np.maximum(values, 0.0) + log1p(exp(-np.abs(values))), dtype=np.float64)
+
+
+def elementwise_constants() -> FloatArray:
+    """The doubles :func:`exp` and :func:`log` are built from, for a compiled copy: 82 of them, read-only.
+
+    In order: the 64 entries ``2^(j/64)`` of exp's table, ``ln(2)/64`` split in
+    two (high and low parts), the 4 coefficients of exp's polynomial and the
+    12 of log's series, each highest degree first.
+
+    >>> constants = elementwise_constants()
+    >>> constants.size, float(constants[0]), bool(constants[64] + constants[65] == math.log(2) / 64)
+    (82, 1.0, True)
+    """
+    constants = np.concatenate([_EXP_TABLE, [_STEP_HI, _STEP_LO], _EXPM1_COEFFS, _LOG_COEFFS])
+    constants.setflags(write=False)
+    return constants
+
+
+class FixedOrderKernels(NamedTuple):
+    """Where a fit's fixed-order work runs: the SVD's rotations and the elementwise functions.
+
+    :data:`NUMPY_KERNELS` holds this module's numpy loops, the definition. A
+    copy must give the very doubles of the function it stands for, for every
+    input (NaN where it gives a NaN), so that a fit, its anchors and its
+    chosen model are the same whichever kernels ran it:
+    ``sysrs_ref.fast.COMPILED_KERNELS`` is the copy in C. The subset
+    baselines' fits take them as ``kernels=``.
+
+    >>> NUMPY_KERNELS.sigmoid([0.0]).tolist(), NUMPY_KERNELS.jacobi is jacobi_sweeps
+    ([0.5], True)
+    """
+
+    jacobi: JacobiSweeps
+    """The rotations of :func:`svd` (:func:`jacobi_sweeps`)."""
+    exp: Elementwise
+    """:func:`exp`."""
+    log: Elementwise
+    """:func:`log`."""
+    log1p: Elementwise
+    """:func:`log1p`."""
+    sigmoid: Elementwise
+    """:func:`sigmoid`."""
 
 
 def solve(a: npt.ArrayLike, b: npt.ArrayLike) -> FloatArray:
@@ -499,3 +550,7 @@ def jacobi_sweeps(joint: FloatArray, n: int, tol: float, max_sweeps: int) -> Non
                 joint[:, first], joint[:, second] = c * both_i - s * both_j, s * both_i + c * both_j
             if not rotated:
                 break
+
+
+#: This module's numpy loops: the definition every copy of :class:`FixedOrderKernels` gives the doubles of.
+NUMPY_KERNELS = FixedOrderKernels(jacobi=jacobi_sweeps, exp=exp, log=log, log1p=log1p, sigmoid=sigmoid)

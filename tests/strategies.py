@@ -1352,6 +1352,21 @@ exp_any_arguments = st.lists(
     min_size=1,
     max_size=8,
 )
+#: Arguments for every fixed-order elementwise function at once: any doubles (exp's ranges, both sides of 0 and of
+#: -1 for log and log1p, subnormals), in arrays long enough to cross the compiled loops' chunks of 256.
+elementwise_arguments = st.lists(
+    st.one_of(
+        st.floats(),
+        st.floats(min_value=-746.0, max_value=-707.0),
+        st.floats(min_value=708.0, max_value=710.0),
+        st.tuples(st.integers(-1080, 1026), st.floats(-0.5, 0.5)).map(lambda kf: (kf[0] + kf[1]) * math.log(2.0)),
+        st.floats(min_value=-1.5, max_value=1.5),
+        st.floats(min_value=-1e-300, max_value=1e-300),
+        st.sampled_from([0.0, -0.0, 1.0, -1.0, 5e-324, -5e-324, math.inf, -math.inf, math.nan]),
+    ),
+    min_size=1,
+    max_size=600,
+)
 #: Positive normal doubles, for log.
 log_arguments = st.floats(min_value=2.3e-308, max_value=1.7e308, allow_nan=False, allow_infinity=False)
 #: Doubles above -1 (down to -1 + 2^-20), small ones included, for log1p.

@@ -6,7 +6,7 @@ import argparse
 
 from sysrs_ref.cli._common import SCORES_HELP, emit, labelled, with_names
 from sysrs_ref.datasets import resolve_scores
-from sysrs_ref.fast import jacobi_sweeps_compiled
+from sysrs_ref.fast import COMPILED_KERNELS
 from sysrs_ref.subset.methods import SUBSET_METHODS, anchors_for_budget, select_subset
 
 __all__ = ["EXAMPLE", "add_arguments", "run"]
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> None:
     instance = resolve_scores(args.scores)
     n_models, n_queries = instance.shape
     k = anchors_for_budget(args.budget, n_models, n_queries)
-    result = select_subset(instance.array, args.method, k, seed=args.seed, dim=args.dim, jacobi=jacobi_sweeps_compiled)
+    result = select_subset(instance.array, args.method, k, seed=args.seed, dim=args.dim, kernels=COMPILED_KERNELS)
     shown = ", ".join(str(q) for q in result.anchors[:10]) + (", ..." if k > 10 else "")
     correct = instance.is_best(result.chosen)
     text = "\n".join(

@@ -40,7 +40,7 @@ import numpy.typing as npt
 import sysrs_ref._fixed_order as fixed_order
 from sysrs_ref._checks import check_int
 from sysrs_ref.errors import ParameterError
-from sysrs_ref.fast import jacobi_sweeps_compiled
+from sysrs_ref.fast import COMPILED_KERNELS
 from sysrs_ref.instance import Instance
 from sysrs_ref.simulation import simulate
 from sysrs_ref.subset.anchor import anchor_points, question_correlations
@@ -118,15 +118,15 @@ def _picks(
 
 
 def _metabench_pick(train: FloatArray, k: int, fit: IRTFit, held: FloatArray | None) -> int:
-    model = metabench_model(train, k, fit, jacobi=jacobi_sweeps_compiled)  # numpy's doubles, in C where built
+    model = metabench_model(train, k, fit, kernels=COMPILED_KERNELS)  # numpy's doubles, in C where built
     estimates = model.gam.fitted if held is None else model.predict(held[:, list(model.anchors)])
     return int(np.argmax(estimates))
 
 
 def _fitted(train: FloatArray, dims: Sequence[int], epochs: int) -> tuple[dict[int, IRTFit], IRTFit, FloatArray]:
     """What the methods share, made once per matrix: the IRT fit of each D, the D = 2 fit MetaBench uses, the correlations."""
-    fits = {dim: fit_irt(train, dim, epochs=epochs, seed=IRT_SEED) for dim in dims}
-    unidimensional = fits[2] if 2 in fits else fit_irt(train, 2, epochs=epochs, seed=IRT_SEED)
+    fits = {dim: fit_irt(train, dim, epochs=epochs, seed=IRT_SEED, kernels=COMPILED_KERNELS) for dim in dims}
+    unidimensional = fits[2] if 2 in fits else fit_irt(train, 2, epochs=epochs, seed=IRT_SEED, kernels=COMPILED_KERNELS)
     return fits, unidimensional, question_correlations(train)
 
 

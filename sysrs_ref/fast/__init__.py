@@ -9,8 +9,9 @@ prepared once as a :class:`ScoreTable`. A stochastic instance
 the noise of every cell), each run on its realised matrix. Runs go in chunks
 that fit in memory (:func:`chunk_runs`, :func:`bytes_per_cell`,
 :data:`CHUNK_BYTES`); :data:`KERNELS` names the algorithms that have a fast
-kernel. :func:`jacobi_sweeps_compiled` is the fixed-order SVD's rotations in
-C, numpy's doubles, for the subset baselines' GAM fits (``jacobi=``).
+kernel. :data:`COMPILED_KERNELS` is the fixed-order arithmetic of the subset
+baselines' fits (the SVD's rotations, exp, log, log1p, sigmoid) in C, numpy's
+doubles (``kernels=``).
 
 Three modules are public as well: :mod:`sysrs_ref.fast.compiled` says
 whether the optional compiled passes run and switches them off,
@@ -28,7 +29,7 @@ from sysrs_ref.fast._batch import (
     simulation_draws,
     simulation_noisy_draws,
 )
-from sysrs_ref.fast._jacobi import jacobi_sweeps_compiled
+from sysrs_ref.fast._fixed_order_kernels import COMPILED_KERNELS
 from sysrs_ref.fast._kernels import KERNELS
 from sysrs_ref.fast._outcomes import FastOutcomes
 from sysrs_ref.fast._run import CHUNK_BYTES, bytes_per_cell, chunk_runs, run_exact, run_fast
@@ -37,6 +38,7 @@ from sysrs_ref.fast._table import ScoreTable, score_table
 
 __all__ = [
     "CHUNK_BYTES",
+    "COMPILED_KERNELS",
     "KERNELS",
     "DrawBatch",
     "FastOutcomes",
@@ -45,7 +47,6 @@ __all__ = [
     "StochasticTable",
     "bytes_per_cell",
     "chunk_runs",
-    "jacobi_sweeps_compiled",
     "random_draws",
     "random_noisy_draws",
     "run_exact",

@@ -11,7 +11,8 @@ cuts and rankings (:func:`ucb_keys`, :func:`ucb_keys_upto`,
 sums of the phase-by-phase kernels (:func:`prefix_at`), SR's eliminations
 (:func:`eliminate`, :func:`eliminate_floats`), and UCB-E-LRF's fit
 (:func:`lrf_fit`: the reference's doubles, where numpy's fit agrees with
-them to 1e-10), and the fixed-order SVD's rotations (:func:`jacobi_sweeps`).
+them to 1e-10), the fixed-order SVD's rotations (:func:`jacobi_sweeps`) and the fixed-order
+elementwise functions (:func:`elementwise`: exp, log, log1p, sigmoid).
 The switch and the availability query users see are
 :mod:`sysrs_ref.fast.compiled`'s (:func:`active`, :func:`available`,
 :func:`numpy_only`, :data:`ENVIRONMENT`), defined here with the state they
@@ -48,6 +49,7 @@ __all__ = [
     "available",
     "eliminate",
     "eliminate_floats",
+    "elementwise",
     "jacobi_sweeps",
     "library",
     "lrf_fit",
@@ -148,6 +150,72 @@ def jacobi_sweeps(module: ModuleType, joint: npt.NDArray[np.float64], n: int, to
     first, second = _round_tables(joint.shape[1])
     module.jacobi_sweeps(joint, n, first, second, tol, max_sweeps)
     return True
+
+
+def elementwise(module: ModuleType, name: str, values: npt.ArrayLike) -> npt.NDArray[np.float64] | None:
+    """The fixed-order function *name* (exp, log, log1p or sigmoid) of *values* in C; None (numpy must) where unsure.
+
+    Each element goes through the operations of :mod:`sysrs_ref._fixed_order`'s
+    numpy loop, in its order (``_csrc/elementwise.c``): the same doubles, NaN
+    where it gives NaN. None unless a check, once per process, found the C
+    loops giving numpy's doubles on the special and random inputs of
+    :func:`_elementwise_probe` (a processor or C library whose rint, frexp or
+    ldexp round otherwise fails it).
+    """
+    if not _elementwise_matches_numpy(module):
+        return None
+    given = np.asarray(values, dtype=np.float64)
+    flat = np.ascontiguousarray(given).reshape(-1)
+    out = np.empty(flat.size, dtype=np.float64)
+    module.fixed_elementwise(name, flat, out, fixed_order.elementwise_constants())
+    return out.reshape(given.shape)
+
+
+def _elementwise_probe() -> npt.NDArray[np.float64]:
+    """Inputs for the check of the compiled elementwise functions: every special case, then random doubles.
+
+    NaN, the infinities, both zeros, the smallest subnormal and normal, the ends
+    of exp's range and one double past them, and numbers whose exponents span
+    the whole range of doubles (so log and ldexp meet subnormals and overflow).
+    """
+    tiny, huge = 5e-324, float(np.finfo(np.float64).max)
+    ends = [709.782712893384, -745.1332191019412, 709.7827128933841, -745.1332191019413, 709.0, -709.0, -708.5]
+    special = [np.nan, np.inf, -np.inf, 0.0, -0.0, tiny, -tiny, 2.2250738585072014e-308, huge, -huge, 1.0, -1.0]
+    generator = np.random.default_rng(20_260_601)
+    spread = generator.standard_normal(4096) * 2.0 ** generator.integers(-1074, 1024, 4096)
+    near = generator.uniform(-750.0, 750.0, 4096)
+    small = generator.standard_normal(4096) * 1e-3
+    return np.concatenate([special, ends, spread, near, small, -1.0 + small])
+
+
+def _elementwise_matches_numpy(module: ModuleType) -> bool:
+    """Whether the compiled exp, log, log1p and sigmoid give numpy's doubles on :func:`_elementwise_probe`.
+
+    Checked once per process.
+    """
+    if "elementwise" not in _state:
+        probe = _elementwise_probe()
+        same = True
+        for name, function in _ELEMENTWISE.items():
+            out = np.empty(probe.size, dtype=np.float64)
+            module.fixed_elementwise(name, probe, out, fixed_order.elementwise_constants())
+            same &= _same_doubles(out, function(probe))
+        _state["elementwise"] = same
+    return bool(_state["elementwise"])
+
+
+def _same_doubles(got: npt.NDArray[np.float64], want: npt.NDArray[np.float64]) -> bool:
+    """The same doubles bit for bit, NaN where the other is NaN (NaNs' payloads and signs are not compared)."""
+    nan = np.isnan(want)
+    return bool(np.array_equal(np.isnan(got), nan) and got[~nan].tobytes() == want[~nan].tobytes())
+
+
+_ELEMENTWISE = {
+    "exp": fixed_order.exp,
+    "log": fixed_order.log,
+    "log1p": fixed_order.log1p,
+    "sigmoid": fixed_order.sigmoid,
+}
 
 
 def _sums_match_numpy(module: ModuleType) -> bool:

@@ -33,6 +33,7 @@ __all__ = [
     "INTERFACE",
     "eliminate",
     "eliminate_floats",
+    "fixed_elementwise",
     "jacobi_sweeps",
     "library_path",
     "lrf_fit",
@@ -59,7 +60,7 @@ def library_path() -> str:
 
 #: The interface of the C functions this module calls (``sysrs_native_interface()`` in ``_csrc/module.c``). Change
 #: both together whenever a C signature changes: a library of another build then answers another number.
-INTERFACE = 2
+INTERFACE = 3
 
 _ELF_MAGIC = b"\x7fELF"
 _SHT_NOBITS = 8  # a section with no bytes in the file (.bss)
@@ -181,6 +182,9 @@ _PERMUTATIONS = _function("permutations", [_P, _I, _P, _I, _P, _I, _I], ctypes.c
 _U = ctypes.c_uint64
 _LRF_FIT = _function("lrf_fit", [_P, _I, _I, _U, _U, _I, _P, _I, _D, _I, _I, _P, _P], ctypes.c_int)
 _JACOBI = _function("jacobi_sweeps", [_P, _I, _I, _P, _P, _D, _I, _P])
+_ELEMENTWISE = {name: _function(f"fixed_{name}", [_P, _P, _I, _P]) for name in ("exp", "log", "log1p", "sigmoid")}
+#: The constants the elementwise functions take (N_CONSTANTS in _csrc/elementwise.c).
+ELEMENTWISE_CONSTANTS = 82
 
 
 class _Arrays:
@@ -519,6 +523,21 @@ def lrf_fit(
         arrays.output(spread, np.float64, (n_models, n_queries)),
     )
     _checked(status)
+
+
+def fixed_elementwise(name: str, values: Array, out: Array, constants: Array) -> None:
+    """The fixed-order function *name* of *values* into *out* (:func:`sysrs_ref.fast._compiled.elementwise`)."""
+    if name not in _ELEMENTWISE:
+        raise ValueError(f"no compiled elementwise function {name!r}; there are {sorted(_ELEMENTWISE)}")
+    if values.shape != out.shape or values.ndim != 1 or not out.flags.writeable:
+        raise ValueError("a compiled elementwise function needs a 1-D input and a writable output of its shape")
+    arrays = _Arrays()
+    _ELEMENTWISE[name](
+        arrays.input(values, np.float64, values.shape),
+        arrays.output(out, np.float64, values.shape),
+        values.size,
+        arrays.input(constants, np.float64, (ELEMENTWISE_CONSTANTS,)),
+    )
 
 
 def jacobi_sweeps(joint: Array, n: int, first: Array, second: Array, tol: float, max_sweeps: int) -> None:

@@ -49,6 +49,7 @@ import numpy as np
 import numpy.typing as npt
 
 import sysrs_ref._fixed_order as fixed_order
+from sysrs_ref._fixed_order import NUMPY_KERNELS, FixedOrderKernels
 
 __all__ = [
     "HYPER_NAMES",
@@ -90,7 +91,13 @@ def sigmoid(z: FloatArray) -> FloatArray:
 
 
 def log_posterior(
-    scores: FloatArray, theta: FloatArray, alpha: FloatArray, beta: FloatArray, hyper: FloatArray
+    scores: FloatArray,
+    theta: FloatArray,
+    alpha: FloatArray,
+    beta: FloatArray,
+    hyper: FloatArray,
+    *,
+    kernels: FixedOrderKernels = NUMPY_KERNELS,
 ) -> float:
     """The log joint density ``log p(S, theta, alpha, beta, hyper)`` of the module docstring.
 
@@ -106,11 +113,17 @@ def log_posterior(
     >>> math.isclose(value, 4 * math.log(0.5) + prior)
     True
     """
-    return _evaluate(scores, theta, alpha, beta, hyper, with_value=True)[0]
+    return _evaluate(scores, theta, alpha, beta, hyper, kernels, with_value=True)[0]
 
 
 def log_posterior_gradient(
-    scores: FloatArray, theta: FloatArray, alpha: FloatArray, beta: FloatArray, hyper: FloatArray
+    scores: FloatArray,
+    theta: FloatArray,
+    alpha: FloatArray,
+    beta: FloatArray,
+    hyper: FloatArray,
+    *,
+    kernels: FixedOrderKernels = NUMPY_KERNELS,
 ) -> Gradient:
     """The gradient of :func:`log_posterior` in every parameter block.
 
@@ -127,11 +140,17 @@ def log_posterior_gradient(
     >>> np.allclose(grad.beta, 0.0)  # the residuals S - P cancel in each column, and beta = mu_beta
     True
     """
-    return _evaluate(scores, theta, alpha, beta, hyper, with_value=False)[1]
+    return _evaluate(scores, theta, alpha, beta, hyper, kernels, with_value=False)[1]
 
 
 def log_posterior_and_gradient(
-    scores: FloatArray, theta: FloatArray, alpha: FloatArray, beta: FloatArray, hyper: FloatArray
+    scores: FloatArray,
+    theta: FloatArray,
+    alpha: FloatArray,
+    beta: FloatArray,
+    hyper: FloatArray,
+    *,
+    kernels: FixedOrderKernels = NUMPY_KERNELS,
 ) -> tuple[float, Gradient]:
     """Both :func:`log_posterior` and :func:`log_posterior_gradient`, sharing the logits.
 
@@ -140,30 +159,37 @@ def log_posterior_and_gradient(
     >>> grad.hyper.tolist()  # alpha = beta = mu = 0 and sigma = 1: only ``-n + 2 - 2`` in each log-scale
     [0.0, -2.0, 0.0, -2.0]
     """
-    return _evaluate(scores, theta, alpha, beta, hyper, with_value=True)
+    return _evaluate(scores, theta, alpha, beta, hyper, kernels, with_value=True)
 
 
-def _loglik(scores: FloatArray, z: FloatArray) -> float:
+def _loglik(scores: FloatArray, z: FloatArray, kernels: FixedOrderKernels) -> float:
     """``sum S z - softplus(z)`` with ``softplus(z) = max(z, 0) + log1p(exp(-|z|))``, stable for any z."""
     return (
         fixed_order.dot(scores, z)
         - float(np.maximum(z, 0.0).sum())
-        - float(fixed_order.log1p(fixed_order.exp(-np.abs(z))).sum())
+        - float(kernels.log1p(kernels.exp(-np.abs(z))).sum())
     )
 
 
 def _evaluate(
-    scores: FloatArray, theta: FloatArray, alpha: FloatArray, beta: FloatArray, hyper: FloatArray, *, with_value: bool
+    scores: FloatArray,
+    theta: FloatArray,
+    alpha: FloatArray,
+    beta: FloatArray,
+    hyper: FloatArray,
+    kernels: FixedOrderKernels,
+    *,
+    with_value: bool,
 ) -> tuple[float, Gradient]:
     """The log posterior (NaN unless ``with_value``) and its gradient; one K x L buffer, reused in place."""
     z = fixed_order.matmul(theta, alpha.T)
     z -= beta
-    loglik = _loglik(scores, z) if with_value else math.nan
+    loglik = _loglik(scores, z, kernels) if with_value else math.nan
     # S - sigmoid(z); exp(-z) overflows to inf for z < -709, and 1 / inf = 0 is right
-    resid = np.subtract(scores, fixed_order.sigmoid(z), out=z)
+    resid = np.subtract(scores, kernels.sigmoid(z), out=z)
 
     mu_a, s_a, mu_b, s_b = (float(v) for v in hyper)
-    prec_a, prec_b = (float(v) for v in fixed_order.exp([-2.0 * s_a, -2.0 * s_b]))
+    prec_a, prec_b = (float(v) for v in kernels.exp([-2.0 * s_a, -2.0 * s_b]))
     dev_a, dev_b = alpha - mu_a, beta - mu_b
     ss_a, ss_b = fixed_order.dot(dev_a, dev_a), fixed_order.dot(dev_b, dev_b)
     grad = Gradient(

@@ -62,7 +62,7 @@ import numpy as np
 import numpy.typing as npt
 
 import sysrs_ref._fixed_order as fixed_order
-from sysrs_ref._fixed_order import JacobiSweeps
+from sysrs_ref._fixed_order import NUMPY_KERNELS, FixedOrderKernels, JacobiSweeps
 from sysrs_ref.errors import ParameterError
 
 __all__ = ["LAMBDA_GRID", "GAMFit", "cr_basis", "cr_penalty", "fit_gam", "place_knots"]
@@ -272,7 +272,7 @@ def _knot_counts(x: FloatArray, knots: int) -> list[int]:
     return counts
 
 
-def _root(s: FloatArray, jacobi: JacobiSweeps | None) -> FloatArray:
+def _root(s: FloatArray, jacobi: JacobiSweeps) -> FloatArray:
     """A matrix ``E`` with ``E' E = s`` for a symmetric PSD *s* (rows of zero eigenvalues dropped).
 
     The SVD of a symmetric PSD matrix is its eigendecomposition: ``s = V diag(w) V'``, ``E = diag(sqrt(w)) V'``.
@@ -300,7 +300,7 @@ def fit_gam(
     *,
     knots: int = 10,
     penalties: Sequence[float] | None = None,
-    jacobi: JacobiSweeps | None = None,
+    kernels: FixedOrderKernels = NUMPY_KERNELS,
 ) -> GAMFit:
     """Fit ``y_i = c + sum_t f_t(x_it)`` by penalised least squares with centred cubic regression splines.
 
@@ -309,10 +309,10 @@ def fit_gam(
     *penalties* fixes the p normalised smoothing parameters (``>= 0``);
     ``None`` chooses them by GCV. The module docstring states every rule:
     knot placement and reduction, dropped terms, centring, penalty
-    normalisation, the GCV coordinate search and its ties. *jacobi* runs the
-    rotations of its SVDs (:func:`~sysrs_ref._fixed_order.svd`; the default is
-    numpy's loop, :func:`sysrs_ref.fast.jacobi_sweeps_compiled` the same
-    doubles in C). Raises :class:`~sysrs_ref.errors.ParameterError` for
+    normalisation, the GCV coordinate search and its ties. *kernels* runs the
+    rotations of its SVDs (``kernels.jacobi``, :func:`~sysrs_ref._fixed_order.svd`;
+    the default is numpy's loop, :data:`sysrs_ref.fast.COMPILED_KERNELS` the
+    same doubles in C). Raises :class:`~sysrs_ref.errors.ParameterError` for
     malformed input.
 
     >>> x = np.linspace(0.0, 1.0, 30)
@@ -355,7 +355,7 @@ def fit_gam(
         term_knots.append(k)
         columns.append(xt)
         constraints.append(z)
-        roots.append(_root(st, jacobi))
+        roots.append(_root(st, kernels.jacobi))
     design = np.hstack(columns)
     r_mat, rotated = fixed_order.householder_qr(design, y)
     qty = rotated[: design.shape[1]]
@@ -373,7 +373,7 @@ def fit_gam(
                 pad = np.zeros((root.shape[0], design.shape[1]))
                 pad[:, starts[i + 1] : starts[i + 2]] = np.sqrt(lams[i]) * root
                 blocks.append(pad)
-        u, s, v = fixed_order.svd(np.vstack(blocks), start=previous[-1] if previous else None, jacobi=jacobi)
+        u, s, v = fixed_order.svd(np.vstack(blocks), start=previous[-1] if previous else None, jacobi=kernels.jacobi)
         previous[:] = [v]
         keep = s > _RCOND * s[0]
         u_top = u[: r_mat.shape[0], keep]

@@ -46,7 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 import sysrs_ref._fixed_order as fixed_order
-from sysrs_ref._fixed_order import JacobiSweeps
+from sysrs_ref._fixed_order import NUMPY_KERNELS, FixedOrderKernels
 from sysrs_ref.errors import BudgetError, ParameterError, ScoreError
 from sysrs_ref.subset.gam import GAMFit, fit_gam
 from sysrs_ref.subset.irt import IRTFit, estimate_abilities, fit_irt
@@ -212,10 +212,10 @@ def metabench_estimates(
 
 
 def _calibrate(
-    on_anchors: FloatArray, theta: FloatArray, means: FloatArray, jacobi: JacobiSweeps | None = None
+    on_anchors: FloatArray, theta: FloatArray, means: FloatArray, kernels: FixedOrderKernels = NUMPY_KERNELS
 ) -> GAMFit:
     """Step 3's GAM: full means ~ f_1(ability on the anchors) + f_2(mean score on the anchors) + c."""
-    return fit_gam(np.column_stack([theta, on_anchors.mean(axis=1)]), means, jacobi=jacobi)
+    return fit_gam(np.column_stack([theta, on_anchors.mean(axis=1)]), means, kernels=kernels)
 
 
 @dataclass(frozen=True, eq=False)
@@ -245,11 +245,11 @@ class MetaBenchModel:
 
 
 def metabench_model(
-    scores: npt.ArrayLike, k: int, fit: IRTFit, *, jacobi: JacobiSweeps | None = None
+    scores: npt.ArrayLike, k: int, fit: IRTFit, *, kernels: FixedOrderKernels = NUMPY_KERNELS
 ) -> MetaBenchModel:
     """Steps 2 and 3 on the models of *scores* given their 2PL *fit*: the anchors and the calibrated GAM.
 
-    *jacobi* runs the GAM's SVD rotations (:func:`~sysrs_ref.subset.gam.fit_gam`).
+    *kernels* runs the GAM's fixed-order arithmetic (:func:`~sysrs_ref.subset.gam.fit_gam`).
 
     >>> s = np.array([[1, 0, 0, 0, 1, 0], [1, 1, 0, 0, 1, 1], [1, 1, 1, 0, 1, 1], [1, 1, 1, 1, 0, 1]], dtype=float)
     >>> len(metabench_model(s, 3, fit_irt(s, 2, epochs=50)).anchors)
@@ -264,7 +264,7 @@ def metabench_model(
     picked = list(anchors)
     alpha, beta = fit.alpha[picked], fit.beta[picked]
     theta = estimate_abilities(values[:, picked], alpha, beta)
-    gam = _calibrate(values[:, picked], theta[:, 0], values.mean(axis=1), jacobi)
+    gam = _calibrate(values[:, picked], theta[:, 0], values.mean(axis=1), kernels)
     return MetaBenchModel(anchors, alpha, beta, gam)
 
 
@@ -275,7 +275,7 @@ def metabench(
     epochs: int = 2000,
     seed: int = 0,
     fit: IRTFit | None = None,
-    jacobi: JacobiSweeps | None = None,
+    kernels: FixedOrderKernels = NUMPY_KERNELS,
 ) -> SubsetResult:
     """Run MetaBench on a K x L score matrix with k anchor questions: IRT fit, selection, GAM, argmax.
 
@@ -292,7 +292,8 @@ def metabench(
     the estimates, ties to the lowest model index. Input errors as
     :func:`~sysrs_ref.subset.result.check_subset_inputs`. A given *fit* (a
     unidimensional 2PL of these scores) replaces Step 1 (:func:`metabench_model`);
-    *jacobi* runs the GAM's SVD rotations (:func:`~sysrs_ref.subset.gam.fit_gam`).
+    *kernels* runs the fixed-order arithmetic of the IRT fit and the GAM
+    (:data:`sysrs_ref.fast.COMPILED_KERNELS`: the same doubles in C).
 
     >>> s = np.array([[1, 0, 0, 0, 1, 0], [1, 1, 0, 0, 1, 1], [1, 1, 1, 0, 1, 1], [1, 1, 1, 1, 0, 1]])
     >>> r = metabench(s, 3, epochs=50)
@@ -301,8 +302,8 @@ def metabench(
     """
     values = check_subset_inputs(scores, k)
     count = int(k)
-    irt = fit if fit is not None else fit_irt(values, dim=2, epochs=epochs, seed=seed)
-    model = metabench_model(values, count, irt, jacobi=jacobi)
+    irt = fit if fit is not None else fit_irt(values, dim=2, epochs=epochs, seed=seed, kernels=kernels)
+    model = metabench_model(values, count, irt, kernels=kernels)
     anchors, estimates = model.anchors, model.gam.fitted
     return SubsetResult(
         method="metabench",

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from sysrs_ref._fixed_order import JacobiSweeps
+from sysrs_ref._fixed_order import NUMPY_KERNELS, FixedOrderKernels
 from sysrs_ref.errors import BudgetError, ParameterError
 from sysrs_ref.schedule import parse_percentage
 from sysrs_ref.subset.anchor import anchor_points
@@ -77,14 +77,15 @@ def select_subset(
     dim: int | None = None,
     irt: IRTFit | None = None,
     epochs: int = 2000,
-    jacobi: JacobiSweeps | None = None,
+    kernels: FixedOrderKernels = NUMPY_KERNELS,
 ) -> SubsetResult:
     """Run the subset-selection *method* with *k* anchors on a K x L score matrix.
 
     *seed* seeds the clustering (anchor, kmeans-*); *dim* is kmeans-irt's D
     (default 2; refused by the other methods); *irt* reuses a fitted IRT for
     kmeans-irt (it must have dimension *dim*), *epochs* the IRT's epochs;
-    *jacobi* runs metabench's SVD rotations (:func:`~sysrs_ref.subset.gam.fit_gam`).
+    *kernels* runs the fixed-order arithmetic of the IRT fit and metabench's GAM
+    (:data:`sysrs_ref.fast.COMPILED_KERNELS`: the same doubles in C, faster).
 
     >>> s = [[1, 1, 0, 1], [1, 0, 0, 1], [0, 1, 0, 0]]
     >>> select_subset(s, "kmeans-correctness", 4, seed=1).estimates
@@ -104,11 +105,11 @@ def select_subset(
     if method == "kmeans-correctness":
         return kmeans_correctness(values, k, seed=seed)
     if method == "metabench":
-        return metabench(values, k, epochs=epochs, seed=IRT_SEED, jacobi=jacobi)
+        return metabench(values, k, epochs=epochs, seed=IRT_SEED, kernels=kernels)
     size = 2 if dim is None else dim
     if isinstance(size, bool) or not isinstance(size, int) or size < 2:
         raise ParameterError(f"dim must be an integer of at least 2 (D - 1 >= 1 latent dimensions), got {dim!r}")
-    fit = irt if irt is not None else fit_irt(values, size, epochs=epochs, seed=IRT_SEED)
+    fit = irt if irt is not None else fit_irt(values, size, epochs=epochs, seed=IRT_SEED, kernels=kernels)
     if fit.embeddings().shape != (values.shape[1], size):
         raise ParameterError(
             f"the given IRT fit has embeddings {fit.embeddings().shape}, not L x D = {values.shape[1]} x {size}"
