@@ -10,11 +10,15 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from sysrs_ref.errors import ParameterError, ScoreError
+from sysrs_ref.fast import COMPILED_KERNELS
 from sysrs_ref.subset._irt_priors import HYPER_NAMES, log_posterior, log_posterior_and_gradient, sigmoid
 from sysrs_ref.subset.irt import estimate_abilities, fit_irt
 from tests.strategies import irt_points
 
 FloatArray = npt.NDArray[np.float64]
+#: The full-length fits below (recovery, seeds, abilities) run on the compiled kernels: numpy's doubles bit for bit
+#: (tests/fast/test_fixed_order_compiled.py), in about half the time; the short fits keep numpy's loops.
+KERNELS = COMPILED_KERNELS
 
 
 def simulate(
@@ -49,7 +53,7 @@ def test_recovers_unidimensional_2pl(seed: int) -> None:
     # less for the very easy or hard items; a difficulty (spread 1, error ~ 0.15 / alpha) ~ 0.98.
     # Observed (data seeds 1-5): theta 0.987-0.989, alpha 0.93-0.95, beta 0.987-0.99.
     scores, theta, alpha, beta, prob = simulate(seed, 300, 200, 1)
-    fit = fit_irt(scores, 2, seed=seed)
+    fit = fit_irt(scores, 2, seed=seed, kernels=KERNELS)
     # the sign convention: a positive correlation (not just |corr|) for theta and alpha
     assert corr(fit.theta, theta) > 0.95
     assert corr(fit.alpha, alpha) > 0.9
@@ -73,7 +77,7 @@ def test_recovers_three_dimensional_2pl_up_to_rotation() -> None:
     # fitted theta, R^2 close to 1 in each coordinate).
     # observed (data seeds 7-9): mean |P - P_true| 0.041-0.044 against 0.061-0.070 for D = 2; R^2 0.90-0.94
     scores, theta, _, _, prob = simulate(7, 300, 200, 2)
-    fit = fit_irt(scores, 3, seed=0)
+    fit = fit_irt(scores, 3, seed=0, kernels=KERNELS)
     assert fit.theta.shape == (300, 2) and fit.alpha.shape == (200, 2)
     assert np.abs(fit.probabilities() - prob).mean() < 0.05
     design = np.column_stack([fit.theta, np.ones(300)])
@@ -81,7 +85,7 @@ def test_recovers_three_dimensional_2pl_up_to_rotation() -> None:
     r2 = 1.0 - ((design @ coef - theta) ** 2).sum(axis=0) / ((theta - theta.mean(axis=0)) ** 2).sum(axis=0)
     assert (r2 > 0.8).all(), r2
     # a one-dimensional fit cannot match the two-dimensional truth as well
-    flat = fit_irt(scores, 2, seed=0)
+    flat = fit_irt(scores, 2, seed=0, kernels=KERNELS)
     assert np.abs(fit.probabilities() - prob).mean() < np.abs(flat.probabilities() - prob).mean()
 
 
@@ -164,7 +168,7 @@ def test_same_seed_same_fit_and_no_global_state() -> None:
 @pytest.mark.slow
 def test_different_seeds_start_apart_and_end_together() -> None:
     scores, *_ = simulate(4, 200, 100, 1)
-    fits = [fit_irt(scores, 2, seed=seed) for seed in (0, 1)]
+    fits = [fit_irt(scores, 2, seed=seed, kernels=KERNELS) for seed in (0, 1)]
     assert all(fit.report.relative_change < 1e-4 for fit in fits)  # near the optimum (see the recovery test)
     assert fits[0].report.history[0] != fits[1].report.history[0]  # different starting points
     assert not np.array_equal(fits[0].theta, fits[1].theta)
@@ -217,7 +221,7 @@ def test_estimate_abilities_recovers_abilities_with_true_items() -> None:
 
 def test_estimate_abilities_agrees_with_the_joint_fit() -> None:
     scores, *_ = simulate(9, 60, 40, 2)
-    fit = fit_irt(scores, 3, epochs=2000, seed=0)
+    fit = fit_irt(scores, 3, epochs=2000, seed=0, kernels=KERNELS)
     again = estimate_abilities(scores, fit.alpha, fit.beta)
     assert np.abs(again - fit.theta).max() < 1e-2
 
