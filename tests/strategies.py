@@ -1339,27 +1339,22 @@ permutation_cases = st.tuples(
 
 #: Finite doubles where exp is a normal number (no overflow, no subnormal result).
 exp_arguments = st.floats(min_value=-708.0, max_value=709.0, allow_nan=False)
-#: Any doubles for exp, NaN and infinities included, crowded near the ends of its range (subnormal results, overflow).
-exp_any_arguments = st.lists(
-    st.one_of(
-        st.floats(),
-        st.floats(min_value=-746.0, max_value=-707.0),
-        st.floats(min_value=708.0, max_value=710.0),
-        # about k ln 2 for every binary exponent k of the result, from below the subnormals to above the largest
-        st.tuples(st.integers(-1080, 1026), st.floats(-0.5, 0.5)).map(lambda kf: (kf[0] + kf[1]) * math.log(2.0)),
-        exp_arguments,
-    ),
-    min_size=1,
-    max_size=8,
+#: One double for exp: any, NaN and infinities included, crowded near the ends of its range (subnormal results,
+#: overflow), and about k ln 2 for every binary exponent k of the result, from below the subnormals to above the largest.
+_exp_any_argument = st.one_of(
+    st.floats(),
+    st.floats(min_value=-746.0, max_value=-707.0),
+    st.floats(min_value=708.0, max_value=710.0),
+    st.tuples(st.integers(-1080, 1026), st.floats(-0.5, 0.5)).map(lambda kf: (kf[0] + kf[1]) * math.log(2.0)),
+    exp_arguments,
 )
-#: Arguments for every fixed-order elementwise function at once: any doubles (exp's ranges, both sides of 0 and of
-#: -1 for log and log1p, subnormals), in arrays long enough to cross the compiled loops' chunks of 256.
+#: Any doubles for exp (a short list of them).
+exp_any_arguments = st.lists(_exp_any_argument, min_size=1, max_size=8)
+#: Arguments for every fixed-order elementwise function at once: exp's, both sides of 0 and of -1 for log and log1p,
+#: subnormals, in arrays long enough to cross the compiled loops' chunks of 256.
 elementwise_arguments = st.lists(
     st.one_of(
-        st.floats(),
-        st.floats(min_value=-746.0, max_value=-707.0),
-        st.floats(min_value=708.0, max_value=710.0),
-        st.tuples(st.integers(-1080, 1026), st.floats(-0.5, 0.5)).map(lambda kf: (kf[0] + kf[1]) * math.log(2.0)),
+        _exp_any_argument,
         st.floats(min_value=-1.5, max_value=1.5),
         st.floats(min_value=-1e-300, max_value=1e-300),
         st.sampled_from([0.0, -0.0, 1.0, -1.0, 5e-324, -5e-324, math.inf, -math.inf, math.nan]),

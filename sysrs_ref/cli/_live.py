@@ -22,6 +22,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from sysrs_ref._checks import check_int
+from sysrs_ref._words import counted
 from sysrs_ref.algorithms.registry import ALGORITHMS
 from sysrs_ref.cli._common import WARMUP_HELP, algorithm_params, emit
 from sysrs_ref.errors import LiveError, LoaderError
@@ -123,7 +124,7 @@ def run(args: argparse.Namespace) -> None:
             sys.stdout.write(out.getvalue())
             status = session.status()
             print(
-                f"# {len(pending)} pairs pending, phase {status.phase}; spent {status.spent} of {status.budget}"
+                f"# {counted(len(pending), 'pair')} pending, phase {status.phase}; spent {status.spent} of {status.budget}"
                 if pending
                 else f"# done: the chosen model is {session.chosen}",
                 file=sys.stderr,
@@ -166,8 +167,8 @@ def _status(args: argparse.Namespace, session: Session, headline: str) -> None:
         )
     else:
         lines.append(
-            f"phase {status.phase}: {status.pending} pairs pending ('live next --dir {args.dir}'), "
-            f"{len(status.active)} models in it"
+            f"phase {status.phase}: {counted(status.pending, 'pair')} pending ('live next --dir {args.dir}'), "
+            f"{counted(len(status.active), 'model')} in it"
         )
     emit(args, payload, "\n".join(lines))
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from sysrs_ref._checks import check_int, check_seed
+from sysrs_ref._words import counted
 
 __all__ = ["EXAMPLE", "add_arguments", "run"]
 
@@ -69,6 +70,6 @@ def run(args: argparse.Namespace) -> None:
         print(json.dumps(payload))
         return
     print(
-        f"{len(study.cases)} cases x 4 algorithms, R = {settings.runs}, seed {settings.seed}: {study.seconds:.1f} s\n"
+        f"{counted(len(study.cases), 'case')} x 4 algorithms, R = {settings.runs}, seed {settings.seed}: {study.seconds:.1f} s\n"
         f"wrote {', '.join(path.name for path in files)} into {args.out} ({note})"
     )

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 
 from sysrs_ref._checks import check_int
+from sysrs_ref._words import counted
 from sysrs_ref.cli._progress import Progress
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.experiments import SubsetSettings, reproduce
@@ -112,7 +113,9 @@ def run(args: argparse.Namespace) -> None:
     with ExitStack() as stack:  # the progress bar, once reproduce knows how many cells are left, ends with it
 
         def progress(total: int, cached: int, reused: int) -> Callable[[int], None]:
-            label = f"runs of cells ({cached} cells cached" + (f", {reused} runs from checkpoints)" if reused else ")")
+            label = f"runs of cells ({counted(cached, 'cell')} cached" + (
+                f", {counted(reused, 'run')} from checkpoints)" if reused else ")"
+            )
             bar = stack.enter_context(Progress(total, label, enabled=False if args.quiet else None, start=reused))
             bar.update(0)
             return bar.update
@@ -167,9 +170,14 @@ def run(args: argparse.Namespace) -> None:
         return
     results = outcome.summary.results
     lines = [
-        f"{len(results.datasets)} datasets x {len(results.configs)} configurations, {len(results.grid)} budget levels, "
-        f"R = {results.runs}, seed {results.seed}: {outcome.computed} cells computed"
-        + (f" ({outcome.reused} of their runs from checkpoints)" if outcome.reused else "")
+        f"{counted(len(results.datasets), 'dataset')} x {counted(len(results.configs), 'configuration')}, "
+        f"{counted(len(results.grid), 'budget level')}, "
+        f"R = {results.runs}, seed {results.seed}: {counted(outcome.computed, 'cell')} computed"
+        + (
+            f" ({outcome.reused} of their {'run' if outcome.reused == 1 else 'runs'} from checkpoints)"
+            if outcome.reused
+            else ""
+        )
         + f", {outcome.cached} from the cache, "
         f"{outcome.seconds:.1f} s",
         f"wrote {len(outcome.files)} files into {outcome.out}: report.md, results.json, tables as CSV"
@@ -181,8 +189,8 @@ def run(args: argparse.Namespace) -> None:
     if outcome.top_m is not None:
         study = outcome.top_m
         lines.append(
-            f"top-m study: m in {{{', '.join(map(str, study.targets))}}}, {len(study.configs)} configurations, "
-            f"{len(study.grid)} budgets: {outcome.out / 'topm_report.md'}"
+            f"top-m study: m in {{{', '.join(map(str, study.targets))}}}, {counted(len(study.configs), 'configuration')}, "
+            f"{counted(len(study.grid), 'budget')}: {outcome.out / 'topm_report.md'}"
         )
     print("\n".join(lines))
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from sysrs_ref._words import counted
 from sysrs_ref.experiments._paper import CB_TABLE
 from sysrs_ref.experiments._tables import Results
 
@@ -210,7 +211,7 @@ def _sysrs_35(results: Results) -> Verdict:
     )
     if above:
         return Verdict(FAILS, f"100% CB above 35% on: {', '.join(above)}{caveat}")
-    return Verdict(HOLDS, f"largest 100% CB {_pct(worst)} over {len(budgets)} datasets{caveat}")
+    return Verdict(HOLDS, f"largest 100% CB {_pct(worst)} over {counted(len(budgets), 'dataset')}{caveat}")
 
 
 def _others_100(results: Results) -> Verdict:

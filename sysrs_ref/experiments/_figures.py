@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sysrs_ref._atomic import atomic_write
+from sysrs_ref._words import counted
 from sysrs_ref.experiments._tables import Results
 
 if TYPE_CHECKING:  # matplotlib is optional: imported where it is used
@@ -98,7 +99,7 @@ def write_plots(results: Results, out: Path) -> tuple[list[Path], str]:
     left.set(
         xlabel="budget (% of model/query pairs)",
         ylabel="error rate, mean over datasets",
-        title=f"a) mean error rate over {len(results.datasets)} datasets",
+        title=f"a) mean error rate over {counted(len(results.datasets), 'dataset')}",
     )
     right.set(
         xlabel="identification accuracy X (%)",

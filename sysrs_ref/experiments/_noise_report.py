@@ -17,6 +17,7 @@ from pathlib import Path
 
 from sysrs_ref._atomic import atomic_write
 from sysrs_ref._version import __version__
+from sysrs_ref._words import counted
 from sysrs_ref.experiments._figures import _save
 from sysrs_ref.experiments._noise_study import CaseResult, NoiseStudy, Theory
 from sysrs_ref.json_types import JsonValue
@@ -238,7 +239,7 @@ def _markdown(study: NoiseStudy) -> str:
         f"budgets {', '.join(s.budgets)} of K L; sysrs_ref {__version__}; {study.seconds:.0f} s. "
         "Accuracies in %, ± one Monte Carlo standard error.",
         "",
-        f"## Mean over the {len(s.benchmarks)} benchmarks, symmetric flip at rate eps",
+        f"## Mean over the {counted(len(s.benchmarks), 'benchmark')}, symmetric flip at rate eps",
         "",
         f"| eps | algorithm | {head} |",
         "|---" + rule,
@@ -333,7 +334,7 @@ def _figure(out: Path, study: NoiseStudy) -> Path | None:
     left.set(
         xlabel="budget (% of K L)",
         ylabel="SySRs - SR (accuracy points)",
-        title=f"a) mean over {len(s.benchmarks)} benchmarks, flip rate eps",
+        title=f"a) mean over {counted(len(s.benchmarks), 'benchmark')}, flip rate eps",
     )
     irt = [found for found in study.cases if found.case.family == "irt"]
     colours = {name: f"C{index}" for index, name in enumerate(dict.fromkeys(f.case.instance for f in irt))}

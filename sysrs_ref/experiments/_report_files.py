@@ -11,6 +11,7 @@ from pathlib import Path
 
 from sysrs_ref._atomic import atomic_write
 from sysrs_ref._version import __version__
+from sysrs_ref._words import counted
 from sysrs_ref.experiments._dataset_table import COLUMNS
 from sysrs_ref.experiments._metrics import wilson_interval
 from sysrs_ref.experiments._paper import CB_LEVELS, DIVERSITY_TABLE
@@ -131,11 +132,11 @@ def render_report(summary: Summary, plots_note: str) -> str:
     lines = [
         "# Reproduction of the paper's experiments",
         "",
-        f"sysrs-ref {__version__}; data `{summary.data}` ({n} datasets: {names}); grid `{summary.grid_name}` "
-        f"({len(results.grid)} budget levels, {fmt_cb(float(results.grid[0]))}% to {fmt_cb(float(results.grid[-1]))}%); "
+        f"sysrs-ref {__version__}; data `{summary.data}` ({counted(n, 'dataset')}: {names}); grid `{summary.grid_name}` "
+        f"({counted(len(results.grid), 'budget level')}, {fmt_cb(float(results.grid[0]))}% to {fmt_cb(float(results.grid[-1]))}%); "
         f"R = {results.runs} runs per cell; seed {results.seed}. Every number below is in results.json.",
         "",
-        f"The paper averages over its 15 benchmarks; these tables average over the {n} datasets above, so a "
+        f"The paper averages over its 15 benchmarks; these tables average over the {counted(n, 'dataset')} above, so a "
         "difference from the paper's value can come from the datasets as much as from the algorithms. The Monte "
         f"Carlo error of one dataset's accuracy is at most about {100 / math.sqrt(results.runs):.1f} points "
         "(95% Wilson intervals per cell are in results.json and cells.csv); a mean over datasets varies less.",
@@ -194,7 +195,7 @@ def render_report(summary: Summary, plots_note: str) -> str:
         "",
         "## Dataset diversity (Table dataset-diversity)",
         "",
-        f"Over the {n} datasets above (the paper: over its 15); standard deviation with divisor n - 1. "
+        f"Over the {counted(n, 'dataset')} above (the paper: over its 15); standard deviation with divisor n - 1. "
         "Each cell: ours (paper).",
         "",
     ]

@@ -27,6 +27,7 @@ import numpy.typing as npt
 
 from sysrs_ref._atomic import atomic_write
 from sysrs_ref._version import __version__
+from sysrs_ref._words import counted
 from sysrs_ref.datasets import Dataset
 from sysrs_ref.experiments._figures import _save
 from sysrs_ref.experiments._subset_comparison import (
@@ -248,10 +249,10 @@ def _markdown(study: SubsetStudy, names: Sequence[str], means: Mapping[tuple[str
     lines = [
         '# Subset selection against SySRs (Appendix "Subset Selection Experimental Details")',
         "",
-        f"Mean identification error (%) over {len(study.datasets)} datasets ({', '.join(study.datasets)}). "
-        f"Clustering methods: {s.seeds} seeds (anchor points: k-medoids by {s.kmedoids}); MetaBench: 1 run; SySRs: {s.sysrs_runs} runs. Held-out: "
-        f"{s.splits} random halves of the models; methods fitted on one half pick the best of the other, "
-        f"SySRs runs on that half ({max(1, s.sysrs_runs // s.splits)} runs per split).",
+        f"Mean identification error (%) over {counted(len(study.datasets), 'dataset')} ({', '.join(study.datasets)}). "
+        f"Clustering methods: {counted(s.seeds, 'seed')} (anchor points: k-medoids by {s.kmedoids}); MetaBench: 1 run; SySRs: {counted(s.sysrs_runs, 'run')}. Held-out: "
+        f"{counted(s.splits, 'random half', 'random halves')} of the models; methods fitted on one half pick the best of the other, "
+        f"SySRs runs on that half ({counted(max(1, s.sysrs_runs // s.splits), 'run')} per split).",
     ]
     for protocol, title in (
         ("full", "Fitted on the full matrix (the paper's protocol)"),

@@ -15,6 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sysrs_ref._words import counted
 from sysrs_ref.experiments._figures import CB_CURVE_LEVELS, _best_envelope, _save
 from sysrs_ref.experiments._topm_report import METRICS, TopMStudy
 
@@ -86,7 +87,7 @@ def write_topm_plots(study: TopMStudy, out: Path) -> tuple[list[Path], str]:
                 axis.set(xlabel="per-rank accuracy X (%)", ylabel="worst-case budget (%) for X", title=f"m = {m}")
                 axis.grid(alpha=0.3)
                 axis.legend(fontsize=7)
-        figure.suptitle(f"{title[0].upper() + title[1:]} over {len(study.datasets)} datasets")
+        figure.suptitle(f"{title[0].upper() + title[1:]} over {counted(len(study.datasets), 'dataset')}")
         figure.tight_layout()
         paths.append(_save(figure, out / f"topm_{metric}.png", 100))
     note = (

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from sysrs_ref._atomic import atomic_write
 from sysrs_ref._version import __version__
+from sysrs_ref._words import counted
 from sysrs_ref.datasets import Dataset
 from sysrs_ref.experiments._cache import Point
 from sysrs_ref.experiments._metrics import confidence_budget, summarize_cbs
@@ -170,8 +171,8 @@ def render_topm_report(study: TopMStudy, plots_note: str) -> str:
     lines = [
         '# Top-m identification and ranking (Appendix "Top-m Ranking and Identification")',
         "",
-        f"{len(study.datasets)} datasets ({', '.join(d.name for d in study.datasets)}), R = {study.runs} runs per "
-        f"cell, seed {study.seed}, {len(study.grid)} budgets from {float(study.grid[0]):g}% to "
+        f"{counted(len(study.datasets), 'dataset')} ({', '.join(d.name for d in study.datasets)}), R = {counted(study.runs, 'run')} per "
+        f"cell, seed {study.seed}, {counted(len(study.grid), 'budget')} from {float(study.grid[0]):g}% to "
         f"{float(study.grid[-1]):g}%, m in {{{', '.join(map(str, study.targets))}}}.",
         "",
         "Ties: a prediction counts as correct if it is correct for some true ranking consistent with the exact "

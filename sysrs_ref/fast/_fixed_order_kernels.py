@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy.typing as npt
 
-from sysrs_ref._fixed_order import FixedOrderKernels, FloatArray, exp, jacobi_sweeps, log, log1p, sigmoid
+from sysrs_ref._fixed_order import Elementwise, FixedOrderKernels, FloatArray, exp, jacobi_sweeps, log, log1p, sigmoid
 from sysrs_ref.fast import _compiled
 
 __all__ = ["COMPILED_KERNELS", "jacobi_sweeps_compiled"]
@@ -31,40 +31,27 @@ def jacobi_sweeps_compiled(joint: FloatArray, n: int, tol: float, max_sweeps: in
         jacobi_sweeps(joint, n, tol, max_sweeps)
 
 
-def _exp_compiled(x: npt.ArrayLike) -> FloatArray:
-    """:func:`~sysrs_ref._fixed_order.exp` in C where built, switched on and checked, else numpy's loop."""
-    module = _compiled.library()
-    out = None if module is None else _compiled.elementwise(module, "exp", x)
-    return exp(x) if out is None else out
+def _in_c(name: str, numpy_loop: Elementwise) -> Elementwise:
+    """The fixed-order function *name* in C where built, switched on and checked, else its *numpy_loop*."""
 
+    def function(x: npt.ArrayLike) -> FloatArray:
+        module = _compiled.library()
+        out = None if module is None else _compiled.elementwise(module, name, x)
+        return numpy_loop(x) if out is None else out
 
-def _log_compiled(x: npt.ArrayLike) -> FloatArray:
-    """:func:`~sysrs_ref._fixed_order.log` in C where built, switched on and checked, else numpy's loop."""
-    module = _compiled.library()
-    out = None if module is None else _compiled.elementwise(module, "log", x)
-    return log(x) if out is None else out
-
-
-def _log1p_compiled(x: npt.ArrayLike) -> FloatArray:
-    """:func:`~sysrs_ref._fixed_order.log1p` in C where built, switched on and checked, else numpy's loop."""
-    module = _compiled.library()
-    out = None if module is None else _compiled.elementwise(module, "log1p", x)
-    return log1p(x) if out is None else out
-
-
-def _sigmoid_compiled(z: npt.ArrayLike) -> FloatArray:
-    """:func:`~sysrs_ref._fixed_order.sigmoid` in C where built, switched on and checked, else numpy's loop."""
-    module = _compiled.library()
-    out = None if module is None else _compiled.elementwise(module, "sigmoid", z)
-    return sigmoid(z) if out is None else out
+    function.__name__ = function.__qualname__ = f"{name}_compiled"
+    function.__doc__ = (
+        f":func:`~sysrs_ref._fixed_order.{name}` in C where built, switched on and checked, else numpy's loop."
+    )
+    return function
 
 
 COMPILED_KERNELS = FixedOrderKernels(
     jacobi=jacobi_sweeps_compiled,
-    exp=_exp_compiled,
-    log=_log_compiled,
-    log1p=_log1p_compiled,
-    sigmoid=_sigmoid_compiled,
+    exp=_in_c("exp", exp),
+    log=_in_c("log", log),
+    log1p=_in_c("log1p", log1p),
+    sigmoid=_in_c("sigmoid", sigmoid),
 )
 """The fixed-order kernels in C where the compiled passes are built and on, numpy's loops elsewhere: the same doubles.
 

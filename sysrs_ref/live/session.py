@@ -48,6 +48,7 @@ from types import MappingProxyType, TracebackType
 from sysrs_ref._atomic import atomic_write
 from sysrs_ref._checks import check_int
 from sysrs_ref._version import __version__
+from sysrs_ref._words import counted
 from sysrs_ref.algorithms.base import AlgorithmRun, Batch, Outcome
 from sysrs_ref.algorithms.lrf import EnsembleFit
 from sysrs_ref.algorithms.registry import ParamValue, get_algorithm
@@ -319,7 +320,7 @@ class Session:
             if pair not in waiting:
                 raise LiveError(
                     f"model {model!r}, query {query!r} was not requested: the algorithm needs "
-                    f"{len(waiting)} pairs now ('live next' lists them); "
+                    f"{counted(len(waiting), 'pair')} now ('live next' lists them); "
                     + ("it has finished" if self.done else "later pairs are requested once this batch is complete")
                 )
             new[pair] = score

@@ -289,7 +289,7 @@ def test_the_cli_progress_bar_starts_at_the_runs_from_checkpoints(
     assert main(argv) == 0
     monkeypatch.undo()
     drawn = terminal.getvalue()
-    assert drawn.startswith("\rruns of cells (1 cells cached, 75 runs from checkpoints) [") and "75/450" in drawn
+    assert drawn.startswith("\rruns of cells (1 cell cached, 75 runs from checkpoints) [") and "75/450" in drawn
     assert "450/450" in drawn
     out = capsys.readouterr().out
     assert "3 cells computed (75 of their runs from checkpoints), 1 from the cache" in out

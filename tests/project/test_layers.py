@@ -25,6 +25,7 @@ LAYERS: dict[str, int] = {
             "_fixed_order",
             "_lazy",
             "_version",
+            "_words",
             "errors",
             "json_types",
             "scores",
