@@ -159,8 +159,8 @@ def elementwise(module: ModuleType, name: str, values: npt.ArrayLike) -> npt.NDA
     numpy loop, in its order (``_csrc/elementwise.c``): the same doubles, NaN
     where it gives NaN. None unless a check, once per process, found the C
     loops giving numpy's doubles on the special and random inputs of
-    :func:`_elementwise_probe` (a processor or C library whose rint, frexp or
-    ldexp round otherwise fails it).
+    :func:`_elementwise_probe` (a compiler that contracts or reorders the
+    operations, or a C library whose frexp or ldexp rounds otherwise, fails it).
     """
     if not _elementwise_matches_numpy(module):
         return None

@@ -531,6 +531,8 @@ def fixed_elementwise(name: str, values: Array, out: Array, constants: Array) ->
         raise ValueError(f"no compiled elementwise function {name!r}; there are {sorted(_ELEMENTWISE)}")
     if values.shape != out.shape or values.ndim != 1 or not out.flags.writeable:
         raise ValueError("a compiled elementwise function needs a 1-D input and a writable output of its shape")
+    if np.shares_memory(values, out):  # C reads the input again after it has written the output
+        raise ValueError("a compiled elementwise function needs an output apart from its input")
     arrays = _Arrays()
     _ELEMENTWISE[name](
         arrays.input(values, np.float64, values.shape),

@@ -225,6 +225,9 @@ def test_the_elementwise_c_call_refuses_what_it_cannot_take(name: str, out: Floa
     read_only.setflags(write=False)
     with pytest.raises(ValueError, match="writable"):
         _native.fixed_elementwise("exp", np.zeros(3), read_only, fixed_order.elementwise_constants())
+    both = np.zeros(3)
+    with pytest.raises(ValueError, match="apart from its input"):
+        _native.fixed_elementwise("exp", both, both, fixed_order.elementwise_constants())
 
 
 @needs_compiled
