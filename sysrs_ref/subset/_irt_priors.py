@@ -103,7 +103,9 @@ def log_posterior(
 
     ``scores`` is K x L, ``theta`` K x (D-1), ``alpha`` L x (D-1), ``beta`` (L,)
     and ``hyper`` the vector of :data:`HYPER_NAMES`. No validation: the caller
-    (:func:`sysrs_ref.subset.irt.fit_irt`) has checked the shapes.
+    (:func:`sysrs_ref.subset.irt.fit_irt`) has checked the shapes. *kernels*
+    runs exp, log1p and sigmoid, as in :func:`~sysrs_ref.subset.irt.fit_irt`
+    (the two functions below take it too).
 
     At zero, every prediction is 1/2 and costs log 2 whatever the score:
 
