@@ -100,10 +100,11 @@ def test_certification_stays_sound_with_wider_tolerances(problem: UcbProblem, to
     # inside a band) must hold for any tolerance at least the proved one: widened, it is put to
     # work on every near tie these small instances have, and must still give the reference's outcome.
     instance, _, draws, a, budgets = problem
-    assert_same(ucb_outcomes(score_table(instance), budgets, draws, a, tolerance=tolerance), reference(problem))
+    expected = reference(problem)
+    assert_same(ucb_outcomes(score_table(instance), budgets, draws, a, tolerance=tolerance), expected)
     # without the ranking only the chosen model's near ties are resolved: still the reference's choice
     chosen = ucb_outcomes(score_table(instance), budgets, draws, a, ranking=False, tolerance=tolerance)
-    assert chosen.ranking is None and np.array_equal(chosen.chosen, reference(problem).chosen)
+    assert chosen.ranking is None and np.array_equal(chosen.chosen, expected.chosen)
 
 
 def key_view(keys: np.ndarray, gap: float) -> RunView:
