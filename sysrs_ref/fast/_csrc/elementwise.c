@@ -18,8 +18,8 @@
  * coefficients (1/120, 1/24, 1/6, 1/2) and the log series' twelve (1/23, 1/21, ..., 1). */
 #define N_CONSTANTS (64 + 2 + 4 + 12)
 
-/* Elements a chunk: each pass below is a short loop over a chunk, whose iterations are independent (the processor
- * overlaps many of them), where one long loop per element would wait on each element's chain of operations. */
+/* Elements a chunk: each pass below is a short, simple loop over a chunk, with independent iterations and no calls,
+ * which the compiler vectorizes (PASSES); one loop doing every step of each element in turn would not be. */
 #define CHUNK 256
 
 /* The chunk passes are vectorized where the compiler can (GCC: each lane does the scalar operations, so the doubles
@@ -33,7 +33,7 @@
 /* rint(y) for |y| < 2^51 in the default rounding mode (to nearest, ties to even), without a call: adding 1.5 2^52
  * rounds y to an integer, and subtracting it again is exact (IEEE semantics: without -ffast-math the compiler keeps
  * both). Only the sign of a zero can differ from rint's (+0 for -0), and exp gives the same double for either: r is x
- * itself, and the polynomial of +-0 is +-0. */
+ * itself (a zero of either sign at x = -0, where the result is the table's 1), as n = +-0 subtracts a zero. */
 static inline double round_half_even(double y) {
     const double shift = 6755399441055744.0; /* 1.5 2^52 */
     return (y + shift) - shift;
