@@ -279,18 +279,22 @@ def softplus(z: npt.ArrayLike) -> FloatArray:
     return np.asarray(np.maximum(values, 0.0) + log1p(exp(-np.abs(values))), dtype=np.float64)
 
 
+@functools.cache
 def elementwise_constants() -> FloatArray:
-    """The doubles :func:`exp` and :func:`log` are built from, for a compiled copy: 82 of them, read-only.
+    """The doubles :func:`exp` and :func:`log` are built from, for a compiled copy: 88 of them, read-only.
 
     In order: the 64 entries ``2^(j/64)`` of exp's table, ``ln(2)/64`` split in
     two (high and low parts), the 4 coefficients of exp's polynomial and the
-    12 of log's series, each highest degree first.
+    12 of log's series (each highest degree first), the ends of exp's range
+    (above the first: inf; below the second: 0), ``64 / ln 2``,
+    ``sqrt(1/2)`` and ``ln 2`` split in two.
 
     >>> constants = elementwise_constants()
     >>> constants.size, float(constants[0]), bool(constants[64] + constants[65] == math.log(2) / 64)
-    (82, 1.0, True)
+    (88, 1.0, True)
     """
-    constants = np.concatenate([_EXP_TABLE, [_STEP_HI, _STEP_LO], _EXPM1_COEFFS, _LOG_COEFFS])
+    ends = [_EXP_MAX, _EXP_MIN, _EXP_SCALE, _SQRT_HALF, _LN2_HI, _LN2_LO]
+    constants = np.concatenate([_EXP_TABLE, [_STEP_HI, _STEP_LO], _EXPM1_COEFFS, _LOG_COEFFS, ends])
     constants.setflags(write=False)
     return constants
 

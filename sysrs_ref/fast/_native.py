@@ -60,7 +60,7 @@ def library_path() -> str:
 
 #: The interface of the C functions this module calls (``sysrs_native_interface()`` in ``_csrc/module.c``). Change
 #: both together whenever a C signature changes: a library of another build then answers another number.
-INTERFACE = 3
+INTERFACE = 4
 
 _ELF_MAGIC = b"\x7fELF"
 _SHT_NOBITS = 8  # a section with no bytes in the file (.bss)
@@ -184,7 +184,7 @@ _LRF_FIT = _function("lrf_fit", [_P, _I, _I, _U, _U, _I, _P, _I, _D, _I, _I, _P,
 _JACOBI = _function("jacobi_sweeps", [_P, _I, _I, _P, _P, _D, _I, _P])
 _ELEMENTWISE = {name: _function(f"fixed_{name}", [_P, _P, _I, _P]) for name in ("exp", "log", "log1p", "sigmoid")}
 #: The constants the elementwise functions take (N_CONSTANTS in _csrc/elementwise.c).
-ELEMENTWISE_CONSTANTS = 82
+ELEMENTWISE_CONSTANTS = 88
 
 
 class _Arrays:

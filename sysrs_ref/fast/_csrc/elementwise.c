@@ -1,22 +1,17 @@
 /*
  * The fixed-order elementwise functions (sysrs_ref._fixed_order: exp, log, log1p, sigmoid), the same doubles: each
  * element goes through the operations numpy's block applies to it, in the same order, each rounded once (no fused
- * multiply-adds: pyproject.toml builds with -ffp-contract=off, and without -ffast-math). The constants (the table
- * of 2^(j/64), ln(2)/64 split in two) are numpy's, passed in by sysrs_ref/fast/_compiled.py, which checks once per
- * process that these loops give numpy's very bits (it falls back to numpy otherwise).
+ * multiply-adds: pyproject.toml builds with -ffp-contract=off, and without -ffast-math). Every constant is numpy's,
+ * passed in (sysrs_ref._fixed_order.elementwise_constants), and sysrs_ref/fast/_compiled.py checks once per process
+ * that these loops give numpy's very bits (it falls back to numpy otherwise).
  */
 #include "common.h"
 
-#define EXP_MAX 709.782712893384   /* above: inf */
-#define EXP_MIN -745.1332191019412 /* below: 0 */
-#define EXP_SCALE 92.33248261689366 /* 64 / ln 2 */
-#define SQRT_HALF 0.7071067811865476
-#define LN2_HI 6.93147180369123816490e-01
-#define LN2_LO 1.90821492927058770002e-10
-
-/* The constants numpy's loop uses: table[64] = 2^(j/64), then step_hi, step_lo, then the expm1 polynomial's four
- * coefficients (1/120, 1/24, 1/6, 1/2) and the log series' twelve (1/23, 1/21, ..., 1). */
-#define N_CONSTANTS (64 + 2 + 4 + 12)
+/* Where each constant is in `c` (N_CONSTANTS doubles, in elementwise_constants' order): the table of 2^(j/64), ln(2)/64
+ * split in two, the expm1 polynomial's four coefficients and the log series' twelve (highest degree first), exp's
+ * range (above EXP_MAX: inf, below EXP_MIN: 0), 64 / ln 2, sqrt(1/2) and ln 2 split in two. */
+enum { TABLE = 0, STEP_HI = 64, STEP_LO, POLY, LOG_COEFFS = POLY + 4, EXP_MAX = LOG_COEFFS + 12, EXP_MIN, EXP_SCALE,
+       SQRT_HALF, LN2_HI, LN2_LO, N_CONSTANTS };
 
 /* Elements a chunk: each pass below is a short, simple loop over a chunk, with independent iterations and no calls,
  * which the compiler vectorizes (PASSES); one loop doing every step of each element in turn would not be. */
@@ -40,15 +35,16 @@ static inline double round_half_even(double y) {
 }
 
 /* e^x for a chunk of n <= CHUNK values: p 2^k, with 2^k built from its bits where it is a normal double (the very
- * value ldexp gives there), else ldexp; inf above EXP_MAX, 0 below EXP_MIN, NaN for NaN. */
+ * value ldexp gives there), else ldexp; inf above exp's range, 0 below it, NaN for NaN. */
 PASSES static void exp_chunk(const double *restrict values, double *restrict out, int64_t n, const double *restrict c) {
-    const double *table = c, step_hi = c[64], step_lo = c[65], *poly = c + 66;
+    const double *table = c + TABLE, step_hi = c[STEP_HI], step_lo = c[STEP_LO], *poly = c + POLY;
+    const double high = c[EXP_MAX], low = c[EXP_MIN], scale = c[EXP_SCALE];
     double r[CHUNK];
     int64_t whole[CHUNK];
     for (int64_t i = 0; i < n; i++) {
         double x = values[i];
-        x = (x >= EXP_MIN && x <= EXP_MAX) ? x : 0.0; /* outside (or NaN): set below */
-        double m = round_half_even(x * EXP_SCALE);
+        x = (x >= low && x <= high) ? x : 0.0; /* outside (or NaN): set below */
+        double m = round_half_even(x * scale);
         whole[i] = (int64_t)m;
         double t = x - m * step_hi;
         r[i] = t - m * step_lo;
@@ -77,7 +73,7 @@ PASSES static void exp_chunk(const double *restrict values, double *restrict out
     }
     for (int64_t i = 0; i < n; i++) {
         double x = values[i];
-        if (!(x >= EXP_MIN && x <= EXP_MAX)) out[i] = isnan(x) ? NAN : (x > EXP_MAX ? INFINITY : 0.0);
+        if (!(x >= low && x <= high)) out[i] = isnan(x) ? NAN : (x > high ? INFINITY : 0.0);
     }
 }
 
@@ -101,14 +97,14 @@ static inline double fraction_exponent(double x, int64_t *e) {
 
 /* log(x) for a chunk of n <= CHUNK values: -inf at 0, inf at inf, NaN below 0 and for NaN. */
 PASSES static void log_chunk(const double *restrict values, double *restrict out, int64_t n, const double *restrict c) {
-    const double *coeffs = c + 70;
+    const double *coeffs = c + LOG_COEFFS, sqrt_half = c[SQRT_HALF], ln2_hi = c[LN2_HI], ln2_lo = c[LN2_LO];
     double s[CHUNK], ef[CHUNK];
     for (int64_t i = 0; i < n; i++) {
         double x = values[i];
         double safe = (isfinite(x) && x > 0.0) ? x : 1.0;
         int64_t e;
         double m = fraction_exponent(safe, &e);
-        if (m < SQRT_HALF) {
+        if (m < sqrt_half) {
             m = 2.0 * m;
             e = e - 1;
         }
@@ -118,7 +114,7 @@ PASSES static void log_chunk(const double *restrict values, double *restrict out
     for (int64_t i = 0; i < n; i++) {
         double si = s[i], s2 = si * si, series = coeffs[0];
         for (int j = 1; j < 12; j++) series = series * s2 + coeffs[j];
-        out[i] = ef[i] * LN2_HI + (ef[i] * LN2_LO + 2.0 * si * series);
+        out[i] = ef[i] * ln2_hi + (ef[i] * ln2_lo + 2.0 * si * series);
     }
     for (int64_t i = 0; i < n; i++) {
         double x = values[i];
