@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,13 +24,87 @@ ALGORITHM_NAMES = tuple(name for name, spec in ALGORITHMS.items() if not spec.ce
 SYNCHRONIZED = tuple(name for name in ALGORITHM_NAMES if ALGORITHMS[name].synchronized)
 UNSYNCHRONIZED = tuple(name for name in ALGORITHM_NAMES if not ALGORITHMS[name].synchronized)
 
+#: Above this many values, :func:`fractions_in` draws a denominator and a numerator instead of one value of a list.
+_LISTED_FRACTIONS = 5000
+
+
+def fractions_in(low: Fraction | int, high: Fraction | int, max_denominator: int) -> st.SearchStrategy[Fraction]:
+    """Every fraction in [low, high] with a denominator up to *max_denominator*: st.fractions' values, drawn cheaply.
+
+    ``st.fractions(low, high, max_denominator=...)`` takes about 1.7 ms a draw (it builds a new strategy for each,
+    through ``flatmap`` and ``builds``), which made it the larger part of generating a matrix of rationals. Up to a
+    few thousand values this is one choice among them, simplest first (Hypothesis shrinks towards the smallest
+    denominator, then the smallest magnitude); beyond, a denominator and then a numerator in range.
+    """
+    return _fractions_in(Fraction(low), Fraction(high), max_denominator)
+
+
+@functools.lru_cache(maxsize=512)
+def _fractions_in(low: Fraction, high: Fraction, max_denominator: int) -> st.SearchStrategy[Fraction]:
+    numerators = {q: (math.ceil(low * q), math.floor(high * q)) for q in range(1, max_denominator + 1)}
+    denominators = tuple(q for q, (first, last) in numerators.items() if first <= last)
+    if not denominators:
+        raise ValueError(f"no fraction in [{low}, {high}] has a denominator up to {max_denominator}")
+    if sum(last - first + 1 for first, last in numerators.values() if first <= last) <= _LISTED_FRACTIONS:
+        return st.sampled_from(_listed_fractions(low, high, max_denominator))
+
+    @st.composite
+    def by_parts(draw: st.DrawFn) -> Fraction:
+        q = draw(st.sampled_from(denominators))
+        return Fraction(draw(st.integers(*numerators[q])), q)
+
+    return by_parts()
+
+
+def _listed_fractions(low: Fraction, high: Fraction, max_denominator: int) -> list[Fraction]:
+    """The fractions in [low, high] with a denominator up to *max_denominator*, simplest first."""
+    values = {
+        Fraction(p, q)
+        for q in range(1, max_denominator + 1)
+        for p in range(math.ceil(low * q), math.floor(high * q) + 1)
+    }
+    return sorted(values, key=lambda v: (v.denominator, abs(v), v))
+
+
+def _unrank(n: int, rank: int) -> tuple[int, ...]:
+    """The permutation of range(n) at *rank* in lexicographic order (rank 0 is the identity)."""
+    left, out = list(range(n)), []
+    for size in range(n, 0, -1):
+        index, rank = divmod(rank, math.factorial(size - 1))
+        out.append(left.pop(index))
+    return tuple(out)
+
+
+@functools.cache
+def permutations_of(n: int) -> st.SearchStrategy[tuple[int, ...]]:
+    """Every permutation of range(n), from one choice: its lexicographic rank (it shrinks towards the identity).
+
+    ``st.permutations`` makes n - 1 choices; drawing orders was a large part of the property tests' time.
+    """
+    return st.integers(0, math.factorial(n) - 1).map(functools.partial(_unrank, n))
+
+
 binary_scores = st.sampled_from([0, 1])
 #: Continuous scores with small denominators, so that exact ties between sums are common.
-coarse_scores = st.fractions(min_value=0, max_value=1, max_denominator=4)
+coarse_scores = fractions_in(0, 1, 4)
 #: Scores in {0, 1/2, 1}: ties between sums, and between means, are very common.
 half_scores: st.SearchStrategy[ScoreLike] = st.sampled_from([0, Fraction(1, 2), 1])
 #: Arbitrary floats in [0, 1] (held exactly by the reference).
 float_scores = st.floats(min_value=0.0, max_value=1.0, allow_nan=False, allow_infinity=False)
+
+
+_ELEMENTS: dict[str, st.SearchStrategy[ScoreLike]] = {
+    "binary": binary_scores,
+    "coarse": coarse_scores,
+    "float": float_scores,
+    "halves": half_scores,
+}
+
+
+@functools.cache
+def _rows(kind: str, n_queries: int) -> st.SearchStrategy[list[ScoreLike]]:
+    """One row of *n_queries* scores of *kind*, built once per shape (a strategy is costly to build per example)."""
+    return st.lists(_ELEMENTS[kind], min_size=n_queries, max_size=n_queries)
 
 
 @st.composite
@@ -46,16 +121,8 @@ def matrices(
     n_models = draw(st.integers(min_models, max_models))
     n_queries = draw(st.integers(min_queries, max_queries))
     chosen_kind = kind or draw(st.sampled_from(["binary", "coarse", "float"]))
-    elements: dict[str, st.SearchStrategy[ScoreLike]] = {
-        "binary": binary_scores,
-        "coarse": coarse_scores,
-        "float": float_scores,
-        "halves": half_scores,
-    }
-    element = elements[chosen_kind]
-    rows: list[list[ScoreLike]] = [
-        draw(st.lists(element, min_size=n_queries, max_size=n_queries)) for _ in range(n_models)
-    ]
+    row = _rows(chosen_kind, n_queries)
+    rows: list[list[ScoreLike]] = [draw(row) for _ in range(n_models)]
     if draw(st.booleans()):  # duplicate a model: exact ties everywhere
         source, target = draw(st.integers(0, n_models - 1)), draw(st.integers(0, n_models - 1))
         rows[target] = list(rows[source])
@@ -77,9 +144,10 @@ def instances(**kwargs: Unpack[MatrixShape]) -> st.SearchStrategy[Instance]:
     return matrices(**kwargs).map(Instance)
 
 
+@functools.cache
 def draws_for(n_models: int, n_queries: int, synchronized: bool) -> st.SearchStrategy[Draw]:
-    """A uniformly arbitrary draw for a K x L instance."""
-    order = st.permutations(range(n_queries)).map(tuple)
+    """A uniformly arbitrary draw for a K x L instance (built once per shape: building one per example is costly)."""
+    order = permutations_of(n_queries)
     orders = (
         st.lists(order, min_size=1, max_size=1)
         if synchronized
@@ -88,13 +156,13 @@ def draws_for(n_models: int, n_queries: int, synchronized: bool) -> st.SearchStr
     return st.builds(
         lambda qs, prio: Draw(tuple(qs), tuple(prio)),
         orders,
-        st.permutations(range(n_models)),
+        permutations_of(n_models),
     )
 
 
 exploration_values = st.one_of(
     st.sampled_from([Fraction(1, 10), Fraction(1), Fraction(10), Fraction(1, 4), Fraction(4)]),
-    st.fractions(min_value=Fraction(1, 50), max_value=100, max_denominator=50),
+    fractions_in(Fraction(1, 50), 100, 50),
 )
 
 
@@ -151,9 +219,9 @@ def topm_cases(
 @st.composite
 def lrf_draws(draw: st.DrawFn, n_models: int, n_queries: int) -> LRFDraw:
     """An arbitrary UCB-E-LRF draw for a K x L instance: cell order, arm priority, 64-bit seed."""
-    order = draw(st.permutations(range(n_models * n_queries)))
-    priority = draw(st.permutations(range(n_models)))
-    return LRFDraw(tuple(order), tuple(priority), draw(st.integers(0, 2**64 - 1)))
+    order = draw(permutations_of(n_models * n_queries))
+    priority = draw(permutations_of(n_models))
+    return LRFDraw(order, priority, draw(st.integers(0, 2**64 - 1)))
 
 
 @st.composite
@@ -390,25 +458,25 @@ def instance_and_budget(draw: st.DrawFn, max_models: int, max_queries: int) -> t
 @st.composite
 def bayes_parameters(draw: st.DrawFn) -> tuple[Fraction, Fraction]:
     """Delta and s of Theorem lower-bound's two hypotheses: 0 < Delta <= s <= 1/2 (denominators up to 100)."""
-    delta = draw(st.fractions(min_value=Fraction(1, 100), max_value=Fraction(49, 100), max_denominator=100))
-    s = draw(st.fractions(min_value=delta, max_value=Fraction(1, 2), max_denominator=100))
+    delta = draw(fractions_in(Fraction(1, 100), Fraction(49, 100), 100))
+    s = draw(fractions_in(delta, Fraction(1, 2), 100))
     return delta, s
 
 
 @st.composite
 def delta_and_s(draw: st.DrawFn) -> tuple[Fraction, Fraction]:
     """Delta and s of Theorem lower-bound's construction: 0 < Delta <= s <= 1/2 (denominators up to 40)."""
-    delta = draw(st.fractions(min_value=Fraction(1, 40), max_value=Fraction(19, 40), max_denominator=40))
-    s = draw(st.fractions(min_value=delta, max_value=Fraction(1, 2), max_denominator=40))
+    delta = draw(fractions_in(Fraction(1, 40), Fraction(19, 40), 40))
+    s = draw(fractions_in(delta, Fraction(1, 2), 40))
     return delta, s
 
 
 Distribution = list[tuple[Fraction, Fraction]]  # (value, probability)
 
 #: Values of the Bernstein lemmas' populations: in [-1, 1], denominators up to 6.
-grid = st.fractions(min_value=-1, max_value=1, max_denominator=6)
+grid = fractions_in(-1, 1, 6)
 #: Values in [0, 1], denominators up to 4.
-unit = st.fractions(min_value=0, max_value=1, max_denominator=4)
+unit = fractions_in(0, 1, 4)
 #: The probability of a two-point distribution's first value.
 probability = st.sampled_from([Fraction(1, 2), Fraction(1, 3), Fraction(3, 4), Fraction(1, 5)])
 
@@ -425,11 +493,11 @@ def distributions(draw: st.DrawFn, values: st.SearchStrategy[Fraction]) -> Distr
 
 # -- UCB indices mu + sqrt(a/N) (sysrs_ref.algorithms.ucb_index) ------------------------------------
 
-rationals = st.fractions(min_value=-4, max_value=4, max_denominator=30)
-nonneg = st.fractions(min_value=0, max_value=9, max_denominator=30)
-means = st.fractions(min_value=0, max_value=1, max_denominator=40)
+rationals = fractions_in(-4, 4, 30)
+nonneg = fractions_in(0, 9, 30)
+means = fractions_in(0, 1, 40)
 counts = st.integers(1, 60)
-a_values = st.fractions(min_value=Fraction(1, 20), max_value=100, max_denominator=20)
+a_values = fractions_in(Fraction(1, 20), 100, 20)
 
 
 @st.composite
@@ -439,7 +507,7 @@ def near_ties(draw: st.DrawFn) -> tuple[Fraction, int, Fraction, int, Fraction]:
     n1, n2 = draw(st.sampled_from([1, 4, 9, 16, 25, 36])), draw(st.sampled_from([1, 4, 9, 16, 25, 36]))
     root1 = Fraction(math.isqrt(a.numerator), math.isqrt(a.denominator)) / math.isqrt(n1)
     root2 = Fraction(math.isqrt(a.numerator), math.isqrt(a.denominator)) / math.isqrt(n2)
-    m1 = draw(st.fractions(min_value=0, max_value=1, max_denominator=12))
+    m1 = draw(fractions_in(0, 1, 12))
     m2 = m1 + root1 - root2  # then U1 == U2 exactly
     nudge = draw(st.sampled_from([Fraction(0), Fraction(1, 10**18), -Fraction(1, 10**18), Fraction(1, 2**60)]))
     m2 += nudge
@@ -1141,12 +1209,12 @@ def separated_bernoulli_cases(
 
 
 #: Gaps Delta in (0, 1/2) for Theorem lower-bound's hypotheses at s = Delta (a product law on {0, 1}^2).
-lower_bound_gaps = st.fractions(min_value=Fraction(1, 16), max_value=Fraction(7, 16), max_denominator=16)
+lower_bound_gaps = fractions_in(Fraction(1, 16), Fraction(7, 16), 16)
 
 
 #: Flip rates eps in [0, 1/2) for the noise study's symmetric flip: the dyadic levels of the study, and other rationals.
-flip_rates = st.sampled_from([Fraction(0), Fraction(1, 16), Fraction(1, 8), Fraction(1, 4)]) | st.fractions(
-    min_value=0, max_value=Fraction(5, 12), max_denominator=12
+flip_rates = st.sampled_from([Fraction(0), Fraction(1, 16), Fraction(1, 8), Fraction(1, 4)]) | fractions_in(
+    0, Fraction(5, 12), 12
 )
 
 

@@ -42,6 +42,7 @@ from sysrs_ref.theory import (
 )
 from tests.exact_tails import mean_of_sum_at_least
 from tests.strategies import (
+    fractions_in,
     lower_bound_gaps,
     matrices,
     realisation_count,
@@ -214,7 +215,7 @@ def test_bernstein_without_replacement_on_a_row_of_stochastic_cells(
     assume(bound_m > 0)
     sigma2 = sum((z * z * p for cell in population for z, p in cell), Fraction(0)) / len(population)
     n = data.draw(st.integers(1, len(population)))
-    epsilon = bound_m * data.draw(st.fractions(min_value=Fraction(1, 20), max_value=1, max_denominator=20))
+    epsilon = bound_m * data.draw(fractions_in(Fraction(1, 20), 1, 20))
     exact = mean_of_sum_at_least([list(cell) for cell in population], n, n * epsilon)
     _count("lemma bernstein-bounded-wor", "conditions held")
     if exact > 0:

@@ -17,7 +17,7 @@ from hypothesis import assume, given, settings, strategies as st
 from sysrs_ref import BoundConditionError
 from sysrs_ref.theory import bernstein_paired_bound, bernstein_wor_bound, h3_two_arm, lower_bound, lower_bound_pair
 from tests.exact_tails import mean_of_sum_at_least
-from tests.strategies import Distribution, delta_and_s, distributions, grid, unit
+from tests.strategies import Distribution, delta_and_s, distributions, fractions_in, grid, unit
 
 
 @pytest.mark.slow
@@ -31,7 +31,7 @@ def test_bernstein_without_replacement(raw: list[Distribution], data: st.DataObj
     assume(bound_m > 0)
     sigma2 = sum((sum((v * v * p for v, p in d), Fraction(0)) for d in population), Fraction(0)) / len(population)
     n = data.draw(st.integers(1, len(population)))
-    epsilon = bound_m * data.draw(st.fractions(min_value=Fraction(1, 20), max_value=1, max_denominator=20))
+    epsilon = bound_m * data.draw(fractions_in(Fraction(1, 20), 1, 20))
     exact = mean_of_sum_at_least(population, n, n * epsilon)
     bound = bernstein_wor_bound(n, len(population), epsilon, sigma2, bound_m)
     assert bound.holds_for(exact), (exact, float(bound))
@@ -105,7 +105,7 @@ def test_lower_bound_holds_for_the_best_test(case: tuple[Fraction, Fraction], n:
     assert lower_bound(n, delta, s).compare(exact_minimax_error(n, delta, s)) >= 0
 
 
-@given(st.fractions(min_value=Fraction(1, 200), max_value=Fraction(1, 10), max_denominator=200), st.integers(1, 12))
+@given(fractions_in(Fraction(1, 200), Fraction(1, 10), 200), st.integers(1, 12))
 def test_bhattacharyya_formula_and_tv_bound(k: Fraction, n: int) -> None:
     """With s = 5k, Delta = 3k: sqrt(s^2 - Delta^2) = 4k is rational, so BC is exact.
 

@@ -9,7 +9,7 @@ import sympy
 from hypothesis import given, strategies as st
 
 from sysrs_ref.algorithms.ucb_index import IndexKey, compare_indices, sign_of_root_sum
-from tests.strategies import a_values, counts, means, near_ties, nonneg, rationals
+from tests.strategies import a_values, counts, fractions_in, means, near_ties, nonneg, rationals
 
 
 def sympy_sign(r: Fraction, p: Fraction, q: Fraction) -> int:
@@ -25,8 +25,8 @@ def test_sign_of_root_sum_matches_sympy(r: Fraction, p: Fraction, q: Fraction) -
 
 
 @given(
-    st.fractions(min_value=0, max_value=3, max_denominator=12),
-    st.fractions(min_value=0, max_value=3, max_denominator=12),
+    fractions_in(0, 3, 12),
+    fractions_in(0, 3, 12),
 )
 def test_exact_ties_between_rational_roots(x: Fraction, y: Fraction) -> None:
     """sqrt(x^2) - sqrt(y^2) + (y - x) is exactly 0: perfect squares make true ties."""
