@@ -91,12 +91,15 @@ coarse_scores = fractions_in(0, 1, 4)
 half_scores: st.SearchStrategy[ScoreLike] = st.sampled_from([0, Fraction(1, 2), 1])
 #: Arbitrary floats in [0, 1] (held exactly by the reference).
 float_scores = st.floats(min_value=0.0, max_value=1.0, allow_nan=False, allow_infinity=False)
+#: Floats among which subnormals and tiny normals are common: the common denominator is then up to 2^1074.
+tiny_scores = st.sampled_from([5e-324, 1e-310, 2.0**-1022, 1e-300, 2.0**-60, 0.0]) | float_scores
 
 
 _ELEMENTS: dict[str, st.SearchStrategy[ScoreLike]] = {
     "binary": binary_scores,
     "coarse": coarse_scores,
     "float": float_scores,
+    "tiny": tiny_scores,
     "halves": half_scores,
 }
 
@@ -117,7 +120,8 @@ def matrices(
     max_queries: int = 6,
     kind: str | None = None,
 ) -> list[list[ScoreLike]]:
-    """A K x L score matrix: binary, coarse rationals or floats (or, on request, halves); sometimes with duplicate rows."""
+    """A K x L score matrix: binary, coarse rationals or floats (or, on request, halves or tiny floats); sometimes with
+    duplicate rows."""
     n_models = draw(st.integers(min_models, max_models))
     n_queries = draw(st.integers(min_queries, max_queries))
     chosen_kind = kind or draw(st.sampled_from(["binary", "coarse", "float"]))

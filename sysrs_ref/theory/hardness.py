@@ -143,20 +143,24 @@ class _Moments:
         self.second = second
         # Sums of products of numerators (>= 0) at C speed, exactly: numpy int64 dot products of the
         # numerators split into limbs of _LIMB_BITS bits (one limb when largest^2 L < 2^62), combined
-        # as Python integers; numerators of more than 63 bits take Python's integers throughout.
+        # as Python integers. Larger numerators (floats whose common denominator a subnormal made 2^1074)
+        # are split as odd * 2^shift: the odd parts in limbs, the products summed per shift. Odd parts of
+        # more than 63 bits take Python's integers throughout.
         largest = max((max(row, default=0) for row in self.rows), default=0)
         self._limbs: npt.NDArray[np.int64] | None = None
+        self._shifts: npt.NDArray[np.int64] | None = None
         self._width = 0
         if largest * largest * max(1, self.n) < 2**62:
             self._limbs, self._width = np.array(self.rows, dtype=np.int64)[None], 0
-        elif largest < 2**63 and self.n < 2 ** (62 - 2 * _LIMB_BITS):
-            matrix = np.array(self.rows, dtype=np.uint64)
-            count = -(-largest.bit_length() // _LIMB_BITS)
-            mask = np.uint64(2**_LIMB_BITS - 1)
-            self._limbs = np.stack(
-                [((matrix >> np.uint64(_LIMB_BITS * limb)) & mask).astype(np.int64) for limb in range(count)]
-            )
-            self._width = _LIMB_BITS
+        elif self.n < 2 ** (62 - 2 * _LIMB_BITS) and largest < 2**63:
+            self._limbs, self._width = _split(self.rows, largest), _LIMB_BITS
+        elif self.n < 2 ** (62 - 2 * _LIMB_BITS):
+            shifts = [[(x & -x).bit_length() - 1 if x else 0 for x in row] for row in self.rows]
+            odd = [[x >> t for x, t in zip(row, ts, strict=True)] for row, ts in zip(self.rows, shifts, strict=True)]
+            widest = max((max(row, default=0) for row in odd), default=0)
+            if widest < 2**63:
+                self._limbs, self._width = _split(odd, widest), _LIMB_BITS
+                self._shifts = np.array(shifts, dtype=np.int64)
         self._totals = [sum(row) for row in self.rows]
 
     def _dot(self, first: int, second: int) -> int:
@@ -168,8 +172,22 @@ class _Moments:
         """
         if self._limbs is None:
             return sum(x * y for x, y in zip(self.rows[first], self.rows[second], strict=True))
-        products = self._limbs[:, first] @ self._limbs[:, second].T  # (limbs, limbs), each exact in int64
-        return sum(int(products[i, j]) << (self._width * (i + j)) for i, j in np.ndindex(products.shape))
+        if self._shifts is None:
+            products = self._limbs[:, first] @ self._limbs[:, second].T  # (limbs, limbs), each exact in int64
+            return sum(int(products[i, j]) << (self._width * (i + j)) for i, j in np.ndindex(products.shape))
+        # odd * 2^shift: the products of the odd parts' limbs, summed per shift of the product (exact in int64)
+        shift = self._shifts[first] + self._shifts[second]
+        order = np.argsort(shift, kind="stable")
+        ordered = shift[order]
+        starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+        left, right = self._limbs[:, first][:, order], self._limbs[:, second][:, order]
+        cells = left[:, None, :] * right[None, :, :]  # (limbs, limbs, L), each below 2^(2 _LIMB_BITS)
+        sums = np.add.reduceat(cells, starts, axis=2).tolist()
+        limbs = range(len(sums))
+        total = 0
+        for group, at in enumerate(ordered[starts].tolist()):
+            total += sum(sums[i][j][group] << (self._width * (i + j)) for i in limbs for j in limbs) << at
+        return total
 
     def variance(self, model: int, sample: bool = False) -> Fraction:
         """Var(S_{model, J}); with ``sample`` the L - 1 divisor (paper convention for H3', deterministic only)."""
@@ -183,6 +201,14 @@ class _Moments:
         """Cov(S_{first, J}, S_{second, J}) of two different models (cells independent given J)."""
         cross = self._dot(first, second)
         return Fraction(self.n * cross - self._totals[first] * self._totals[second], self.n * self.n * self.d * self.d)
+
+
+def _split(rows: Sequence[Sequence[int]], largest: int) -> npt.NDArray[np.int64]:
+    """(limbs, K, L): non-negative integers below 2^63 in limbs of _LIMB_BITS bits, the lowest first."""
+    matrix = np.array(rows, dtype=np.uint64)
+    mask = np.uint64(2**_LIMB_BITS - 1)
+    count = max(1, -(-largest.bit_length() // _LIMB_BITS))
+    return np.stack([((matrix >> np.uint64(_LIMB_BITS * limb)) & mask).astype(np.int64) for limb in range(count)])
 
 
 def _scores(

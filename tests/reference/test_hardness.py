@@ -7,9 +7,10 @@ import statistics
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
-from sysrs_ref import Instance, hardness, logbar
+from sysrs_ref import Instance, ScoreLike, hardness, logbar
+from sysrs_ref.theory import arm_hardness
 from tests.real_data import real
 from tests.strategies import matrices
 
@@ -150,3 +151,17 @@ def test_exact_hardness_of_a_float_matrix_prints_however_long() -> None:
     exact = Fraction(int(Decimal(numerator)), int(Decimal(denominator)))
     assert exact == hardness(real("wmt_14")).h1
     assert abs(payload["H1"] - 335590.6) < 0.1 and abs(payload["H3"] - 4234.8) < 0.1
+
+
+@given(matrices(min_models=2, max_models=4, max_queries=8, kind="tiny"))
+def test_variances_and_covariances_are_exact_whatever_the_common_denominator(rows: list[list[ScoreLike]]) -> None:
+    """Subnormal scores make the common denominator 2^1074: the moments are still the exact Fractions."""
+    inst = Instance(rows)
+    assume(len(inst.best) == 1)
+    (best,) = inst.best
+    for arm in arm_hardness(inst):
+        first, second = inst.rows[best], inst.rows[arm.model]
+        assert arm.var_best == statistics.pvariance(first) and arm.var == statistics.pvariance(second)
+        cross = sum((x * y for x, y in zip(first, second, strict=True)), Fraction(0)) / len(first)
+        assert arm.cov == cross - inst.means[best] * inst.means[arm.model]
+        assert arm.v_star == statistics.pvariance([x - y for x, y in zip(first, second, strict=True)])
