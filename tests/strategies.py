@@ -32,9 +32,9 @@ def fractions_in(low: Fraction | int, high: Fraction | int, max_denominator: int
     """Every fraction in [low, high] with a denominator up to *max_denominator*: st.fractions' values, drawn cheaply.
 
     ``st.fractions(low, high, max_denominator=...)`` takes about 1.7 ms a draw (it builds a new strategy for each,
-    through ``flatmap`` and ``builds``), which made it the larger part of generating a matrix of rationals. Up to a
-    few thousand values this is one choice among them, simplest first (Hypothesis shrinks towards the smallest
-    denominator, then the smallest magnitude); beyond, a denominator and then a numerator in range.
+    through ``flatmap`` and ``builds``), which would make it the larger part of generating a matrix of rationals.
+    Up to a few thousand values this is one choice among them, simplest first (Hypothesis shrinks towards the
+    smallest denominator, then the smallest magnitude); beyond, a denominator and then a numerator in range.
     """
     return _fractions_in(Fraction(low), Fraction(high), max_denominator)
 
@@ -79,7 +79,7 @@ def _unrank(n: int, rank: int) -> tuple[int, ...]:
 def permutations_of(n: int) -> st.SearchStrategy[tuple[int, ...]]:
     """Every permutation of range(n), from one choice: its lexicographic rank (it shrinks towards the identity).
 
-    ``st.permutations`` makes n - 1 choices; drawing orders was a large part of the property tests' time.
+    ``st.permutations`` makes n - 1 choices, and drawing orders is a large part of the property tests' time.
     """
     return st.integers(0, math.factorial(n) - 1).map(functools.partial(_unrank, n))
 

@@ -152,15 +152,16 @@ class _Moments:
         self._width = 0
         if largest * largest * max(1, self.n) < 2**62:
             self._limbs, self._width = np.array(self.rows, dtype=np.int64)[None], 0
-        elif self.n < 2 ** (62 - 2 * _LIMB_BITS) and largest < 2**63:
-            self._limbs, self._width = _split(self.rows, largest), _LIMB_BITS
-        elif self.n < 2 ** (62 - 2 * _LIMB_BITS):
-            shifts = [[(x & -x).bit_length() - 1 if x else 0 for x in row] for row in self.rows]
-            odd = [[x >> t for x, t in zip(row, ts, strict=True)] for row, ts in zip(self.rows, shifts, strict=True)]
-            widest = max((max(row, default=0) for row in odd), default=0)
-            if widest < 2**63:
-                self._limbs, self._width = _split(odd, widest), _LIMB_BITS
-                self._shifts = np.array(shifts, dtype=np.int64)
+        elif self.n < 2 ** (62 - 2 * _LIMB_BITS):  # a sum of L products of two limbs stays below 2^62
+            if largest < 2**63:
+                self._limbs, self._width = _split(self.rows, largest), _LIMB_BITS
+            else:
+                shifts = [[(x & -x).bit_length() - 1 if x else 0 for x in row] for row in self.rows]
+                odd = [[x >> t for x, t in zip(r, ts, strict=True)] for r, ts in zip(self.rows, shifts, strict=True)]
+                widest = max((max(row, default=0) for row in odd), default=0)
+                if widest < 2**63:
+                    self._limbs, self._width = _split(odd, widest), _LIMB_BITS
+                    self._shifts = np.array(shifts, dtype=np.int64)
         self._totals = [sum(row) for row in self.rows]
 
     def _dot(self, first: int, second: int) -> int:
