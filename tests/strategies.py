@@ -41,11 +41,11 @@ def fractions_in(low: Fraction | int, high: Fraction | int, max_denominator: int
 
 @functools.lru_cache(maxsize=512)
 def _fractions_in(low: Fraction, high: Fraction, max_denominator: int) -> st.SearchStrategy[Fraction]:
-    numerators = {q: (math.ceil(low * q), math.floor(high * q)) for q in range(1, max_denominator + 1)}
-    denominators = tuple(q for q, (first, last) in numerators.items() if first <= last)
+    numerators = _numerators(low, high, max_denominator)
+    denominators = tuple(numerators)
     if not denominators:
         raise ValueError(f"no fraction in [{low}, {high}] has a denominator up to {max_denominator}")
-    if sum(last - first + 1 for first, last in numerators.values() if first <= last) <= _LISTED_FRACTIONS:
+    if sum(last - first + 1 for first, last in numerators.values()) <= _LISTED_FRACTIONS:
         return st.sampled_from(_listed_fractions(low, high, max_denominator))
 
     @st.composite
@@ -56,13 +56,16 @@ def _fractions_in(low: Fraction, high: Fraction, max_denominator: int) -> st.Sea
     return by_parts()
 
 
+def _numerators(low: Fraction, high: Fraction, max_denominator: int) -> dict[int, tuple[int, int]]:
+    """Denominator q -> (first, last) numerator p with p / q in [low, high], for each q up to *max_denominator*."""
+    ranges = {q: (math.ceil(low * q), math.floor(high * q)) for q in range(1, max_denominator + 1)}
+    return {q: (first, last) for q, (first, last) in ranges.items() if first <= last}
+
+
 def _listed_fractions(low: Fraction, high: Fraction, max_denominator: int) -> list[Fraction]:
     """The fractions in [low, high] with a denominator up to *max_denominator*, simplest first."""
-    values = {
-        Fraction(p, q)
-        for q in range(1, max_denominator + 1)
-        for p in range(math.ceil(low * q), math.floor(high * q) + 1)
-    }
+    numerators = _numerators(low, high, max_denominator).items()
+    values = {Fraction(p, q) for q, (first, last) in numerators for p in range(first, last + 1)}
     return sorted(values, key=lambda v: (v.denominator, abs(v), v))
 
 

@@ -173,11 +173,7 @@ def run(args: argparse.Namespace) -> None:
         f"{counted(len(results.datasets), 'dataset')} x {counted(len(results.configs), 'configuration')}, "
         f"{counted(len(results.grid), 'budget level')}, "
         f"R = {results.runs}, seed {results.seed}: {counted(outcome.computed, 'cell')} computed"
-        + (
-            f" ({outcome.reused} of their {'run' if outcome.reused == 1 else 'runs'} from checkpoints)"
-            if outcome.reused
-            else ""
-        )
+        + (f" ({outcome.reused} of their runs from checkpoints)" if outcome.reused else "")
         + f", {outcome.cached} from the cache, "
         f"{outcome.seconds:.1f} s",
         f"wrote {len(outcome.files)} files into {outcome.out}: report.md, results.json, tables as CSV"
