@@ -9,6 +9,7 @@ from hypothesis import settings
 
 from sysrs_ref.fast import compiled
 from tests.real_data import exported
+from tests.untraced import pytest_runtest_protocol
 
 # The suite starts hundreds of Python processes (the command line, the docs' console blocks, worker pools). Where
 # the environment turns bytecode caches off (PYTHONDONTWRITEBYTECODE, common in containers) and the venv was
@@ -23,7 +24,7 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 settings.register_profile("sysrs", deadline=None, print_blob=True)
 settings.load_profile("sysrs")
 
-__all__ = ["backend", "exported"]
+__all__ = ["backend", "exported", "pytest_runtest_protocol"]
 
 
 @pytest.fixture(scope="module", params=["compiled", "numpy"])

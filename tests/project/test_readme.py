@@ -21,7 +21,7 @@ def readme_commands() -> list[str]:
 def test_readme_starts_with_the_two_commands() -> None:
     demo, tests = readme_commands()
     assert "\n" not in demo and demo.endswith("python -m sysrs_ref demo")
-    assert "\n" not in tests and tests.endswith("pytest -q -n 2")
+    assert "\n" not in tests and tests.endswith("pytest -q -n 2 --cov")
     assert "ruff check . && .venv/bin/ruff format --check . &&" in tests
     assert "mypy --strict sysrs_ref proofs_check tests benchmarks" in tests
     assert demo.startswith("python3 -m venv --clear .venv") and tests.startswith("python3 -m venv --clear .venv")
