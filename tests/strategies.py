@@ -123,8 +123,10 @@ def matrices(
     max_queries: int = 6,
     kind: str | None = None,
 ) -> list[list[ScoreLike]]:
-    """A K x L score matrix: binary, coarse rationals or floats (or, on request, halves or tiny floats); sometimes with
-    duplicate rows."""
+    """A K x L score matrix of one kind of score, sometimes with duplicate rows.
+
+    The kind is binary, coarse rationals or floats, drawn; or, on request, halves or tiny floats (subnormals).
+    """
     n_models = draw(st.integers(min_models, max_models))
     n_queries = draw(st.integers(min_queries, max_queries))
     chosen_kind = kind or draw(st.sampled_from(["binary", "coarse", "float"]))
