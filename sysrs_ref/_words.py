@@ -1,8 +1,8 @@
-"""Counts in the words of a report: ``1 dataset``, ``11 datasets``."""
+"""Counts in the words of a report: ``1 dataset``, ``11 datasets``, ``2 models x 1 query``."""
 
 from __future__ import annotations
 
-__all__ = ["counted"]
+__all__ = ["counted", "matrix_shape"]
 
 
 def counted(number: int, noun: str, plural: str | None = None) -> str:
@@ -14,3 +14,12 @@ def counted(number: int, noun: str, plural: str | None = None) -> str:
     ('2 queries', '1000 runs')
     """
     return f"{number} {noun if number == 1 else plural if plural is not None else noun + 's'}"
+
+
+def matrix_shape(n_models: int, n_queries: int, column: str = "query", columns: str = "queries") -> str:
+    """The shape of a score matrix in words: its models by its queries (or *column*, plural *columns*).
+
+    >>> matrix_shape(14, 1319), matrix_shape(2, 1), matrix_shape(3, 40, "sample", "samples")
+    ('14 models x 1319 queries', '2 models x 1 query', '3 models x 40 samples')
+    """
+    return f"{counted(n_models, 'model')} x {counted(n_queries, column, columns)}"

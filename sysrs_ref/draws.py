@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sysrs_ref._checks import check_int, generator_of
+from sysrs_ref._words import matrix_shape
 from sysrs_ref.errors import DrawError
 
 __all__ = ["Draw", "random_draw"]
@@ -94,7 +95,7 @@ class Draw:
         """Raise DrawError unless the draw fits a K x L instance and *who*'s kind of algorithm."""
         if (self.n_models, self.n_queries) != (n_models, n_queries):
             raise DrawError(
-                f"the draw is for {self.n_models} models x {self.n_queries} queries, "
+                f"the draw is for {matrix_shape(self.n_models, self.n_queries)}, "
                 f"the instance has {n_models} x {n_queries}"
             )
         if synchronized and not self.synchronized:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from sysrs_ref._words import matrix_shape
 from sysrs_ref.cli._common import JsonValue, emit
 from sysrs_ref.loaders import EPOCH_MODES, MISSING_POLICIES, SOURCES, ResultsTable, convert, save_table
 
@@ -117,7 +118,7 @@ def _names(names: tuple[str, ...]) -> str:
 
 def _text(table: ResultsTable, matrix: str, ids: str) -> str:
     n_models, n_queries = table.shape
-    shape = f"{n_models} models x {n_queries} queries"
+    shape = matrix_shape(n_models, n_queries)
     what = "float64 scores in [0, 1]"
     if table.samples is not None:
         shape += f" x {table.samples.shape[2]} epochs"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from fractions import Fraction
 
+from sysrs_ref._words import matrix_shape
 from sysrs_ref.cli._common import JSON_HELP, JsonValue, emit, run_arguments, run_from, stochastic_fields
 from sysrs_ref.errors import SysrsError
 from sysrs_ref.scores import decimal_text, fraction_text
@@ -82,7 +83,7 @@ def run(args: argparse.Namespace) -> None:
         else ""
     )
     text = (
-        f"{spec.title} on {args.scores} ({instance.n_models} models x {instance.n_queries} queries), "
+        f"{spec.title} on {args.scores} ({matrix_shape(instance.n_models, instance.n_queries)}), "
         f"budget {budget}: {event} = {fraction_text(error)} = {float(error):.6g}\n"
         f"exact, over {over}; {size:,} cases enumerated at most"
     )

@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
+from sysrs_ref._words import counted
 from sysrs_ref.cli._common import (
     JSON_HELP,
     SCORES_HELP,
@@ -85,7 +86,7 @@ def run(args: argparse.Namespace) -> None:
         **stochastic_fields(instance),
     }
     lines = [
-        f"{args.scores}: K = {h.n_models} models, L = {h.n_queries} queries",
+        f"{args.scores}: K = {counted(h.n_models, 'model')}, L = {counted(h.n_queries, 'query', 'queries')}",
         f"  best mean (mu*)   {float(h.best_mean):.4f}",
         f"  mean of all       {float(h.mean):.4f}",
         f"  Delta_2           {float(h.delta2):.4f}",

@@ -22,7 +22,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from sysrs_ref._checks import check_int
-from sysrs_ref._words import counted
+from sysrs_ref._words import counted, matrix_shape
 from sysrs_ref.algorithms.registry import ALGORITHMS
 from sysrs_ref.cli._common import WARMUP_HELP, algorithm_params, emit
 from sysrs_ref.errors import LiveError, LoaderError
@@ -147,7 +147,7 @@ def _init(args: argparse.Namespace) -> None:
         params=algorithm_params(args),
     ) as session:
         _status(
-            args, session, f"started {session.algorithm} on {len(models)} models x {len(queries)} queries in {args.dir}"
+            args, session, f"started {session.algorithm} on {matrix_shape(len(models), len(queries))} in {args.dir}"
         )
 
 
@@ -157,7 +157,7 @@ def _status(args: argparse.Namespace, session: Session, headline: str) -> None:
     lines = [headline] if headline else []
     lines.append(
         f"{status.algorithm}: spent {status.spent} of {status.budget} evaluations "
-        f"({status.models} models x {status.queries} queries = {status.models * status.queries})"
+        f"({matrix_shape(status.models, status.queries)} = {status.models * status.queries})"
     )
     if status.done:
         ranking = status.ranking or ()

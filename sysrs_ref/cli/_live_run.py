@@ -13,6 +13,7 @@ import argparse
 from pathlib import Path
 
 from sysrs_ref._checks import check_int
+from sysrs_ref._words import matrix_shape
 from sysrs_ref.cli._common import JsonValue, algorithm_params, emit
 from sysrs_ref.errors import LiveError
 from sysrs_ref.live.config import CONFIG_NAME
@@ -109,7 +110,7 @@ def run_harness(args: argparse.Namespace) -> None:
     emit(
         args,
         payload,
-        f"{started} {session.algorithm} on {len(session.models)} models x {len(session.queries)} samples in {folder}\n"
+        f"{started} {session.algorithm} on {matrix_shape(len(session.models), len(session.queries), 'sample', 'samples')} in {folder}\n"
         f"{harness} ran {report.calls} calls for {report.recorded} (model, sample) pairs; spent {status.spent} "
         f"of {status.budget}\nthe chosen model is {report.chosen}\n{harness} logs: {len(logs)} in {log_dir}",
     )

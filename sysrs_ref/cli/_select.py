@@ -15,6 +15,7 @@ import argparse
 from typing import Any
 
 from sysrs_ref._checks import check_int
+from sysrs_ref._words import matrix_shape
 from sysrs_ref.algorithms.driver import select
 from sysrs_ref.cli._common import (
     JSON_HELP,
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> None:
     more = ", ..." if instance.n_models > 10 else ""
     text = "\n".join(
         [
-            f"{spec.title} on {args.scores}: {instance.n_models} models x {instance.n_queries} queries, "
+            f"{spec.title} on {args.scores}: {matrix_shape(instance.n_models, instance.n_queries)}, "
             f"seed {args.seed}"
             + "".join(f", {key} = {checked[key]}" for key in list(checked)[:1]),  # its first parameter
             f"budget:  {budget.n:,} evaluations ({100 * budget.n / full:.4g}% of {full:,})",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from sysrs_ref._words import matrix_shape
 from sysrs_ref.cli._common import SCORES_HELP, emit, labelled, with_names
 from sysrs_ref.datasets import resolve_scores
 from sysrs_ref.fast import COMPILED_KERNELS
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace) -> None:
     text = "\n".join(
         [
             f"{args.method}{'' if args.dim is None else f' (D = {args.dim})'} on {args.scores}: "
-            f"{n_models} models x {n_queries} queries, seed {args.seed}",
+            f"{matrix_shape(n_models, n_queries)}, seed {args.seed}",
             f"anchors: k = {k} of {n_queries} queries ({k * n_models:,} evaluations): {shown}",
             f"chose:   model {labelled(result.chosen, instance.model_names)}, estimate {result.estimates[result.chosen]:.4f}, true mean "
             f"{float(instance.means[result.chosen]):.4f} ({'a true best model' if correct else 'NOT a best model'})",

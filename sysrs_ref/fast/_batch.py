@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sysrs_ref._checks import check_int, check_seed, generator_of
+from sysrs_ref._words import matrix_shape
 from sysrs_ref.draws import Draw
 from sysrs_ref.errors import DrawError
 from sysrs_ref.fast import _compiled
@@ -121,7 +122,7 @@ class DrawBatch:
         """Raise DrawError unless the batch fits a K x L instance and *who*'s kind of algorithm."""
         if (self.n_models, self.n_queries) != (n_models, n_queries):
             raise DrawError(
-                f"the draws are for {self.n_models} models x {self.n_queries} queries, "
+                f"the draws are for {matrix_shape(self.n_models, self.n_queries)}, "
                 f"the instance has {n_models} x {n_queries}"
             )
         if synchronized != self.synchronized:

@@ -37,6 +37,7 @@ from itertools import repeat
 import numpy as np
 
 from sysrs_ref._checks import check_int
+from sysrs_ref._words import counted
 from sysrs_ref.algorithms.base import Outcome
 from sysrs_ref.errors import LiveError, ParameterError, ScoreError
 from sysrs_ref.live.session import Session
@@ -160,10 +161,11 @@ def run(
                     if on_failure is not None:
                         on_failure(failures[-1])
                     if delay is None:
+                        spent = session.status().spent
                         raise EvaluationFailed(
-                            f"evaluate({model!r}, {len(queries)} queries) failed {attempt} times, last with "
-                            f"{error!r}; the {session.status().spent} scores recorded so far are kept: run again "
-                            "to resume",
+                            f"evaluate({model!r}, {counted(len(queries), 'query', 'queries')}) failed "
+                            f"{counted(attempt, 'time')}, last with {error!r}; the {counted(spent, 'score')} "
+                            f"recorded so far {'is' if spent == 1 else 'are'} kept: run again to resume",
                             failures,
                         ) from error
                     waiting.appendleft((model, queries, attempt + 1, delay))
@@ -226,7 +228,8 @@ def _record(session: Session, model: str, queries: tuple[str, ...], scores: obje
             else type(scores).__name__
         )
         raise EvaluationFailed(
-            f"evaluate({model!r}, {len(queries)} queries) returned {shown} instead of {len(queries)} scores, "
+            f"evaluate({model!r}, {counted(len(queries), 'query', 'queries')}) returned {shown} instead of "
+            f"{counted(len(queries), 'score')}, "
             "one per query in the order given",
             failures,
         )

@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref._words import matrix_shape
 from sysrs_ref.errors import InstanceError
 from sysrs_ref.instance import Instance
 from sysrs_ref.json_types import JsonValue
@@ -119,7 +120,7 @@ def npy_instance(file: Path, loaded: npt.NDArray[np.generic]) -> Instance:
     if loaded.ndim == 3:
         models, queries, epochs = loaded.shape
         raise InstanceError(
-            f"{file} holds {epochs} repeated scores for each of {models} models x {queries} queries (a models x "
+            f"{file} holds {epochs} repeated scores for each of {matrix_shape(models, queries)} (a models x "
             "queries x epochs array, as convert --epochs all writes): select, simulate, exact, hardness and "
             "reproduce read it as samples of random scores, but this needs one score per model and query; "
             "convert again with --epochs mean (or first, median, ...), or reduce the last axis yourself"

@@ -46,6 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sysrs_ref._atomic import atomic_write
+from sysrs_ref._words import counted
 from sysrs_ref.errors import LoaderError, ParameterError
 from sysrs_ref.instance import Instance
 from sysrs_ref.json_types import JsonValue
@@ -183,7 +184,7 @@ class ResultsTable:
         if scores.shape != (len(self.models), len(self.queries)):
             raise LoaderError(
                 f"a score table needs one row per model and one column per query: the scores have shape "
-                f"{scores.shape}, for {len(self.models)} models and {len(self.queries)} queries"
+                f"{scores.shape}, for {counted(len(self.models), 'model')} and {counted(len(self.queries), 'query', 'queries')}"
             )
         scores.setflags(write=False)
         object.__setattr__(self, "scores", scores)

@@ -165,7 +165,7 @@ def test_long_lists_of_dropped_ids_are_cut(capsys: pytest.CaptureFixture[str], t
     )
     shown = ", ".join(f"'q{j}'" for j in range(1, 11))
     assert f"dropped queries: {shown}, ... (11 in all)\n" in text
-    assert "long-csv, metric score: 2 models x 1 queries" in text and "  'b' lacked 11" in text
+    assert "long-csv, metric score: 2 models x 1 query" in text and "  'b' lacked 11" in text
 
 
 def test_missing_cells_fail_by_default_and_write_nothing(tmp_path: Path) -> None:

@@ -100,6 +100,28 @@ def test_a_call_that_keeps_failing_stops_the_run_and_keeps_every_score(tmp_path:
     assert report.recorded == report.outcome.spent - kept
 
 
+def test_a_failure_message_counts_in_words_that_agree(tmp_path: Path) -> None:
+    """One query per call; the first call succeeds and the second fails: '1 query', '1 time', '1 score ... is'."""
+    calls = 0
+
+    def once(model: str, queries: Sequence[str]) -> list[object]:
+        nonlocal calls
+        calls += 1
+        if calls > 1:
+            raise ConnectionError("down")
+        return _lookup(model, queries)
+
+    with _session(tmp_path / "run") as session, pytest.raises(EvaluationFailed) as info:
+        run(session, once, workers=1, chunk=1, retries=0)
+    assert str(info.value).endswith(
+        "1 query) failed 1 time, last with ConnectionError('down'); the 1 score recorded so far is kept: "
+        "run again to resume"
+    )
+    shown = r", 1 query\) returned 2 instead of 1 score, one per query"
+    with _session(tmp_path / "again") as session, pytest.raises(EvaluationFailed, match=shown):
+        run(session, lambda model, queries: [1, 1], chunk=1)
+
+
 @pytest.mark.parametrize(
     ("answer", "message"),
     [
