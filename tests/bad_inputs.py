@@ -158,7 +158,7 @@ CASES: tuple[Case, ...] = (
     _case(
         "rows of different lengths",
         "select --scores ragged.csv --budget 4",
-        "line 2 has 1 columns",
+        "line 2 has 1 column",
         files={"ragged.csv": "0.5,1\n1\n"},
     ),
     _case("empty .csv", "select --scores empty.csv --budget 4", "holds no scores", files={"empty.csv": "\n"}),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from sysrs_ref._words import matrix_shape
+from sysrs_ref._words import counted, matrix_shape
 from sysrs_ref.cli._common import SCORES_HELP, emit, labelled, with_names
 from sysrs_ref.datasets import resolve_scores
 from sysrs_ref.fast import COMPILED_KERNELS
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> None:
         [
             f"{args.method}{'' if args.dim is None else f' (D = {args.dim})'} on {args.scores}: "
             f"{matrix_shape(n_models, n_queries)}, seed {args.seed}",
-            f"anchors: k = {k} of {n_queries} queries ({k * n_models:,} evaluations): {shown}",
+            f"anchors: k = {k} of {counted(n_queries, 'query', 'queries')} ({k * n_models:,} evaluations): {shown}",
             f"chose:   model {labelled(result.chosen, instance.model_names)}, estimate {result.estimates[result.chosen]:.4f}, true mean "
             f"{float(instance.means[result.chosen]):.4f} ({'a true best model' if correct else 'NOT a best model'})",
         ]

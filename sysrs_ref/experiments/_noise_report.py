@@ -235,7 +235,7 @@ def _markdown(study: NoiseStudy) -> str:
     lines = [
         "# How much of SySRs' advantage over SR survives sampling noise",
         "",
-        f"R = {s.runs} runs per case and algorithm (common random numbers), seed {s.seed}, "
+        f"R = {counted(s.runs, 'run')} per case and algorithm (common random numbers), seed {s.seed}, "
         f"budgets {', '.join(s.budgets)} of K L; sysrs_ref {__version__}; {study.seconds:.0f} s. "
         "Accuracies in %, ± one Monte Carlo standard error.",
         "",

@@ -134,7 +134,7 @@ def render_report(summary: Summary, plots_note: str) -> str:
         "",
         f"sysrs-ref {__version__}; data `{summary.data}` ({counted(n, 'dataset')}: {names}); grid `{summary.grid_name}` "
         f"({counted(len(results.grid), 'budget level')}, {fmt_cb(float(results.grid[0]))}% to {fmt_cb(float(results.grid[-1]))}%); "
-        f"R = {results.runs} runs per cell; seed {results.seed}. Every number below is in results.json.",
+        f"R = {counted(results.runs, 'run')} per cell; seed {results.seed}. Every number below is in results.json.",
         "",
         f"The paper averages over its 15 benchmarks; these tables average over the {counted(n, 'dataset')} above, so a "
         "difference from the paper's value can come from the datasets as much as from the algorithms. The Monte "

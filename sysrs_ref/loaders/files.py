@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from sysrs_ref._words import matrix_shape
+from sysrs_ref._words import counted, matrix_shape
 from sysrs_ref.errors import InstanceError
 from sysrs_ref.instance import Instance
 from sysrs_ref.json_types import JsonValue
@@ -262,7 +262,7 @@ def _parse_matrix(lines: list[tuple[int, list[str]]]) -> Instance:
     for model, (number, cells) in enumerate(lines):
         if len(cells) != width:
             raise InstanceError(
-                f"line {number} has {len(cells)} columns but line {lines[0][0]} has {width}:"
+                f"line {number} has {counted(len(cells), 'column')} but line {lines[0][0]} has {width}:"
                 " a .csv matrix needs one score per query on every line"
             )
         rows.append(

@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sysrs_ref._fixed_order import NUMPY_KERNELS, FixedOrderKernels
+from sysrs_ref._words import counted
 from sysrs_ref.errors import BudgetError, ParameterError
 from sysrs_ref.schedule import parse_percentage
 from sysrs_ref.subset.anchor import anchor_points
@@ -55,14 +56,14 @@ def anchors_for_budget(budget: int | str, n_models: int, n_queries: int) -> int:
     """
     if isinstance(budget, str) and budget.strip().endswith("%"):
         k = int(parse_percentage(budget.strip()) * n_queries / 100)  # Fraction: floor, exactly
-        where = f"{budget.strip()} of L = {n_queries} queries"
+        where = f"{budget.strip()} of L = {counted(n_queries, 'query', 'queries')}"
     else:
         try:
             evaluations = int(budget) if not isinstance(budget, bool) else -1
         except ValueError:
             raise BudgetError(f"budget must be evaluations (8000) or a percentage (10%), got {budget!r}") from None
         k = evaluations // n_models
-        where = f"{evaluations} evaluations for K = {n_models} models"
+        where = f"{counted(evaluations, 'evaluation')} for K = {n_models} models"
     if not 1 <= k <= n_queries:
         raise BudgetError(f"{where} buys k = {k} anchor questions; k must be between 1 and L = {n_queries}")
     return k

@@ -39,6 +39,13 @@ def test_budgets_that_buy_no_anchor_are_refused(budget: int | str, message: str)
         anchors_for_budget(budget, 8, 60)
 
 
+def test_a_refusal_counts_in_agreeing_words() -> None:
+    with pytest.raises(BudgetError, match=r"^50% of L = 1 query buys k = 0 anchor questions"):
+        anchors_for_budget("50%", 2, 1)
+    with pytest.raises(BudgetError, match=r"^1 evaluation for K = 2 models buys k = 0 "):
+        anchors_for_budget(1, 2, 1)
+
+
 def test_select_subset_is_the_methods() -> None:
     """Each name runs its module with the same inputs (kmeans-irt on the fixed-seed IRT fit of dimension D)."""
     assert select_subset(SCORES, "anchor", 6, seed=3) == anchor_points(SCORES, 6, seed=3)

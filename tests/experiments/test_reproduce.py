@@ -229,6 +229,14 @@ def test_cli_json_and_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert labels == ["sysrs", "ucbe(a=0.5)"]
 
 
+def test_the_report_counts_one_run_in_the_singular(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = make_data_folder(tmp_path / "data")
+    argv = ["reproduce", "--data", str(data), "--out", str(tmp_path / "out"), "--grid", "table", "--runs", "1"]
+    assert main([*argv, "--algorithms", "sysrs", "--no-plots"]) == 0
+    capsys.readouterr()
+    assert "; R = 1 run per cell; seed " in (tmp_path / "out" / "report.md").read_text()
+
+
 def test_cli_on_a_dask_scheduler_gives_the_local_numbers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import distributed  # the dev extra installs it
 
