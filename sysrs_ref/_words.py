@@ -5,15 +5,17 @@ from __future__ import annotations
 __all__ = ["counted", "matrix_shape"]
 
 
-def counted(number: int, noun: str, plural: str | None = None) -> str:
+def counted(number: int, noun: str, plural: str | None = None, *, grouped: bool = False) -> str:
     """*number* and *noun*, the noun in the plural (``noun + "s"`` unless *plural* is given) unless *number* is 1.
+
+    With *grouped*, the number's thousands are separated by commas.
 
     >>> counted(1, "dataset"), counted(11, "dataset"), counted(0, "cell"), counted(1, "budget level")
     ('1 dataset', '11 datasets', '0 cells', '1 budget level')
-    >>> counted(2, "query", "queries"), counted(1000, "run")
-    ('2 queries', '1000 runs')
+    >>> counted(2, "query", "queries"), counted(1000, "run"), counted(1000, "run", grouped=True)
+    ('2 queries', '1000 runs', '1,000 runs')
     """
-    return f"{number} {noun if number == 1 else plural if plural is not None else noun + 's'}"
+    return f"{number:{',' if grouped else ''}} {noun if number == 1 else plural if plural is not None else noun + 's'}"
 
 
 def matrix_shape(n_models: int, n_queries: int, column: str = "query", columns: str = "queries") -> str:

@@ -110,7 +110,8 @@ def run_harness(args: argparse.Namespace) -> None:
     emit(
         args,
         payload,
-        f"{started} {session.algorithm} on {matrix_shape(len(session.models), len(session.queries), 'sample', 'samples')} in {folder}\n"
+        f"{started} {session.algorithm} on "
+        f"{matrix_shape(len(session.models), len(session.queries), 'sample', 'samples')} in {folder}\n"
         f"{harness} ran {report.calls} calls for {report.recorded} (model, sample) pairs; spent {status.spent} "
         f"of {status.budget}\nthe chosen model is {report.chosen}\n{harness} logs: {len(logs)} in {log_dir}",
     )

@@ -13,7 +13,7 @@ import time
 from collections.abc import Sequence
 
 from sysrs_ref._checks import check_int
-from sysrs_ref._words import matrix_shape
+from sysrs_ref._words import counted, matrix_shape
 from sysrs_ref.algorithms.registry import ALGORITHMS, get_algorithm
 from sysrs_ref.cli._common import (
     JSON_HELP,
@@ -159,8 +159,8 @@ def _one(
     width = max(len("correct"), 2 * len(str(result.runs)) + 1)
     header = f"{'budget':>8}  {'n':>10}  {'accuracy':>8}  {'correct':>{width}}  {'spent_max':>10}"
     lines = [
-        f"{spec.title} on {args.scores}: {matrix_shape(result.K, result.L)}, {result.runs:,} runs, "
-        f"seed {result.seed}{extra}, {where}, {seconds:.2f} s",
+        f"{spec.title} on {args.scores}: {matrix_shape(result.K, result.L)}, "
+        f"{counted(result.runs, 'run', grouped=True)}, seed {result.seed}{extra}, {where}, {seconds:.2f} s",
         header,
         "-" * len(header),
     ]
@@ -193,8 +193,8 @@ def _several(
     widths = [max(8, len(label)) for label in labels]
     header = f"{'budget':>8}  {'n':>10}  " + "  ".join(f"{label:>{w}}" for label, w in zip(labels, widths, strict=True))
     lines = [
-        f"{len(results)} algorithms on {args.scores}: {matrix_shape(first.K, first.L)}, {first.runs:,} runs each, "
-        f"seed {first.seed}, {where}, {seconds:.2f} s",
+        f"{len(results)} algorithms on {args.scores}: {matrix_shape(first.K, first.L)}, "
+        f"{counted(first.runs, 'run', grouped=True)} each, seed {first.seed}, {where}, {seconds:.2f} s",
         header,
         "-" * len(header),
     ]

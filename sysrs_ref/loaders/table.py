@@ -184,7 +184,8 @@ class ResultsTable:
         if scores.shape != (len(self.models), len(self.queries)):
             raise LoaderError(
                 f"a score table needs one row per model and one column per query: the scores have shape "
-                f"{scores.shape}, for {counted(len(self.models), 'model')} and {counted(len(self.queries), 'query', 'queries')}"
+                f"{scores.shape}, for {counted(len(self.models), 'model')} and "
+                f"{counted(len(self.queries), 'query', 'queries')}"
             )
         scores.setflags(write=False)
         object.__setattr__(self, "scores", scores)

@@ -99,6 +99,17 @@ def test_text_output(capsys: pytest.CaptureFixture[str], gsm: str) -> None:
     assert "true best model (model 0)" in lines[5]
 
 
+def test_one_run_and_one_query_are_counted_in_the_singular(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "tiny.csv").write_text("1\n0\n")
+    common = ["simulate", "--scores", str(tmp_path / "tiny.csv"), "--budgets", "100%", "--runs", "1"]
+    status, out, err = run_main(capsys, *common, "--algorithm", "sr")
+    assert status == 0, err
+    assert out.startswith(f"SR on {tmp_path / 'tiny.csv'}: 2 models x 1 query, 1 run, seed 0, ")
+    status, out, err = run_main(capsys, *common, "--algorithm", "sr,sysrs")
+    assert status == 0, err
+    assert out.startswith(f"2 algorithms on {tmp_path / 'tiny.csv'}: 2 models x 1 query, 1 run each, seed 0, ")
+
+
 def test_a_is_passed_to_ucbe(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run_main(
         capsys,
