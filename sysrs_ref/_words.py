@@ -15,7 +15,8 @@ def counted(number: int, noun: str, plural: str | None = None, *, grouped: bool 
     >>> counted(2, "query", "queries"), counted(1000, "run"), counted(1000, "run", grouped=True)
     ('2 queries', '1000 runs', '1,000 runs')
     """
-    return f"{number:{',' if grouped else ''}} {noun if number == 1 else plural if plural is not None else noun + 's'}"
+    word = noun if number == 1 else plural if plural is not None else noun + "s"
+    return f"{number:,} {word}" if grouped else f"{number} {word}"
 
 
 def matrix_shape(n_models: int, n_queries: int, column: str = "query", columns: str = "queries") -> str:

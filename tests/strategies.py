@@ -46,7 +46,7 @@ def _fractions_in(low: Fraction, high: Fraction, max_denominator: int) -> st.Sea
     if not denominators:
         raise ValueError(f"no fraction in [{low}, {high}] has a denominator up to {max_denominator}")
     if sum(last - first + 1 for first, last in numerators.values()) <= _LISTED_FRACTIONS:
-        return st.sampled_from(_listed_fractions(low, high, max_denominator))
+        return st.sampled_from(_listed_fractions(numerators))
 
     @st.composite
     def by_parts(draw: st.DrawFn) -> Fraction:
@@ -62,10 +62,9 @@ def _numerators(low: Fraction, high: Fraction, max_denominator: int) -> dict[int
     return {q: (first, last) for q, (first, last) in ranges.items() if first <= last}
 
 
-def _listed_fractions(low: Fraction, high: Fraction, max_denominator: int) -> list[Fraction]:
-    """The fractions in [low, high] with a denominator up to *max_denominator*, simplest first."""
-    numerators = _numerators(low, high, max_denominator).items()
-    values = {Fraction(p, q) for q, (first, last) in numerators for p in range(first, last + 1)}
+def _listed_fractions(numerators: dict[int, tuple[int, int]]) -> list[Fraction]:
+    """The fractions p / q of *numerators* (q -> first and last p, as :func:`_numerators` gives), simplest first."""
+    values = {Fraction(p, q) for q, (first, last) in numerators.items() for p in range(first, last + 1)}
     return sorted(values, key=lambda v: (v.denominator, abs(v), v))
 
 
