@@ -499,6 +499,8 @@ def _instance_bounds() -> tuple[str | None, int]:
                     got: bounds.Bound | None = function(instance, budget, stochastic=stochastic)
                 except BoundConditionError:
                     got = None
+                except Exception as error:  # anything but a refusal is a failure of the code, not of the check
+                    return f"{where}: raised {type(error).__name__}: {error}", cases
                 if measure is None or not covered:
                     if got is not None:
                         return f"{where}: gave a bound outside its conditions (tied best or uncovered budget)", cases
