@@ -1,6 +1,6 @@
 """The formula and exact-engine claims of proofs_check fail, with a counterexample, on deliberately broken code.
 
-Each mutation compiles the real function with one change (:func:`tests.project.test_proofs_check_code.mutated`)
+Each mutation compiles the real function with one change (:func:`tests.code_mutants.mutated`)
 and patches it in where the claim's code finds it; every claim stops at its first counterexample, so these are quick.
 """
 
@@ -17,7 +17,7 @@ import sysrs_ref.theory.exact_unsync as exact_unsync
 import sysrs_ref.theory.threshold as threshold
 from proofs_check import code_exact, code_formulas
 from proofs_check.common import sym
-from tests.project.test_proofs_check_code import assert_fails, mutated
+from tests.code_mutants import assert_fails, mutated
 
 hardness_module = importlib.import_module("sysrs_ref.theory.hardness")  # the package re-exports a function of that name
 
