@@ -85,7 +85,7 @@ def _parser() -> _Parser:
         metavar="K,L",
         type=_contracts,
         default=None,
-        help="check the exact engines against brute force on every K' <= K and L' <= L (default: K = 2 with L <= 2 "
+        help="check the exact engines against brute force on every K' <= K and L' <= L (default: K = 2 with L <= 3 "
         "and K = 3 with L <= 2)",
     )
     parser.add_argument(
