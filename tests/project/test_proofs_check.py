@@ -29,6 +29,10 @@ CODE_CLAIMS = {
     "code-algorithm-contracts",
     "code-contracts-symbolic",
     "code-ucb-contracts-symbolic",
+    "code-decisions-uniform",
+    "code-decisions-sr",
+    "code-decisions-sar",
+    "code-decisions-ucb",
 }
 
 
@@ -77,6 +81,10 @@ def test_code_claims_state_method_and_domain(results: Results) -> None:
     ucb = by_id["code-ucb-contracts-symbolic"]
     assert ucb.all_methods == ("symbolic",)
     assert "K = 2 with L <= 3, K in [3, 3] with L <= 2" in ucb.domain and "over-approximation" in ucb.domain
+    for claim_id in ("code-decisions-uniform", "code-decisions-sr", "code-decisions-sar", "code-decisions-ucb"):
+        decisions = by_id[claim_id]
+        assert decisions.all_methods == ("symbolic", "bounded-exhaustive")
+        assert "every score matrix in [0, 1]^(K x L)" in decisions.domain and "{0, 1/2, 1}" in decisions.domain
     assert by_id["lb-constant-11"].all_methods == ("sympy",)
 
 

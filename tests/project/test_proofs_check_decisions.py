@@ -27,7 +27,7 @@ from proofs_check.decision_rules import (
 )
 from sysrs_ref.algorithms.ucb_index import IndexKey, compare_indices
 from sysrs_ref.draws import Draw
-from tests.project.test_proofs_check_code import assert_fails, mutated
+from tests.planted import assert_fails, mutated
 
 TINY = ContractsBound(max_k=3, max_l=1, max_l_two=2)  # K = 2 with L <= 2, K = 3 with L = 1: well under a second
 SMALL_CELLS = Cells(binary=6, ternary=4, max_k=3)
