@@ -355,7 +355,7 @@ def _symbolic_problem(variants: Sequence[Variant], bound: ContractsBound) -> tup
         found = explore_contracts(bound.shapes(), plain, check=decision_problem)
         paths, runs = found.paths, found.runs
         if found.problem is not None:
-            return f"{found.where} ({found.problem})", paths, runs
+            return found.where, paths, runs
     for variant in variants:
         if not isinstance(variant.params, Exploration):
             continue
@@ -373,7 +373,7 @@ def _symbolic_problem(variants: Sequence[Variant], bound: ContractsBound) -> tup
         found = explore_contracts(bound.shapes(), [variant], extras, check)
         paths, runs = paths + found.paths, runs + found.runs
         if found.problem is not None:
-            return f"{found.where} ({found.problem})", paths, runs
+            return found.where, paths, runs
     return None, paths, runs
 
 
