@@ -195,3 +195,17 @@ def test_a_ucb_index_without_its_square_root_fails(monkeypatch: pytest.MonkeyPat
     )
     problem, _ = exhaustive_problem(FAMILY["ucb"].exhaustive, SMALL_CELLS)
     assert problem is not None and "has a larger index" in problem, problem
+
+
+def test_the_command_line_widens_the_decision_domains(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from proofs_check.__main__ import main
+
+    argv = ["--claim", "code-decisions-uniform", "--decisions", "2,2", "--decision-cells", "4,3", "--json"]
+    assert main(argv) == 0
+    (record,) = json.loads(capsys.readouterr().out)["claims"]
+    assert record["status"] == "holds" and record["methods"] == ["symbolic", "bounded-exhaustive"]
+    assert "K = 2 with L <= 4," in record["domain"]  # K = 2 keeps the default L <= 4
+    assert "{0, 1} for K L <= 4, and in {0, 1/2, 1} for K L <= 3 (2 <= K <= 6)" in record["domain"]
+    assert main(["--decision-cells", "4"]) == 2
