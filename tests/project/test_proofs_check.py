@@ -32,6 +32,10 @@ CODE_CLAIMS = {
     "code-bound-formulas",
     "code-hardness-formulas",
     "code-exact-engines",
+    "code-decisions-uniform",
+    "code-decisions-sr",
+    "code-decisions-sar",
+    "code-decisions-ucb",
 }
 
 
@@ -87,6 +91,10 @@ def test_code_claims_state_method_and_domain(results: Results) -> None:
     exact = by_id["code-exact-engines"]
     assert exact.all_methods == ("bounded-exhaustive",)
     assert "K = 2, L = 3, scores in {0, 1}" in exact.domain and "bayes_error" in exact.domain
+    for claim_id in ("code-decisions-uniform", "code-decisions-sr", "code-decisions-sar", "code-decisions-ucb"):
+        decisions = by_id[claim_id]
+        assert decisions.all_methods == ("symbolic", "bounded-exhaustive")
+        assert "every score matrix in [0, 1]^(K x L)" in decisions.domain and "{0, 1/2, 1}" in decisions.domain
     assert by_id["lb-constant-11"].all_methods == ("sympy",)
 
 

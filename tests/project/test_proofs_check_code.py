@@ -29,7 +29,7 @@ from proofs_check.code_symbolic import ContractsBound
 from sysrs_ref.algorithms import drive, sr
 from sysrs_ref.algorithms.base import Outcome as RunOutcome
 from sysrs_ref.draws import Draw
-from tests.code_mutants import assert_fails, mutated
+from tests.planted import assert_fails, mutated
 
 SMALL_K = 8  # the SMT half for K <= 8 in these tests; the model check half runs its full domain
 
@@ -377,6 +377,10 @@ def test_every_code_claim_has_a_failing_variant_here() -> None:
         "code-bound-formulas",
         "code-hardness-formulas",
         "code-exact-engines",
+        "code-decisions-uniform",  # the decision claims' planted bugs: test_proofs_check_decisions.py
+        "code-decisions-sr",
+        "code-decisions-sar",
+        "code-decisions-ucb",
     }
     assert tested == {claim.id for claim in all_claims(SMALL_K) if claim.id.startswith("code-")}
 

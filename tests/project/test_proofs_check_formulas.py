@@ -17,7 +17,7 @@ import sysrs_ref.theory.exact_unsync as exact_unsync
 import sysrs_ref.theory.threshold as threshold
 from proofs_check import code_exact, code_formulas
 from proofs_check.common import sym
-from tests.code_mutants import assert_fails, mutated
+from tests.planted import assert_fails, mutated
 
 hardness_module = importlib.import_module("sysrs_ref.theory.hardness")  # the package re-exports a function of that name
 

@@ -1,4 +1,7 @@
-"""Deliberately broken copies of real functions, for the tests that check that a claim of proofs_check fails on them."""
+"""Planting a bug in the real code for a test: a function recompiled from its source with one change.
+
+Shared by the tests that show a proofs_check claim fails, with a counterexample, on broken code.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +11,8 @@ from collections.abc import Callable
 
 from proofs_check import Status
 from proofs_check.registry import Outcome
+
+__all__ = ["assert_fails", "mutated"]
 
 
 def mutated(function: Callable[..., object], old: str, new: str) -> Callable[..., object]:
@@ -22,7 +27,7 @@ def mutated(function: Callable[..., object], old: str, new: str) -> Callable[...
 
 
 def assert_fails(outcome: Outcome, *fragments: str) -> None:
-    """The claim's outcome is ``fails`` with a counterexample holding every fragment."""
+    """*outcome* is ``fails`` with a counterexample holding every fragment."""
     assert outcome.status == Status.FAILS, outcome.detail
     assert outcome.counterexample
     for fragment in fragments:
