@@ -124,27 +124,27 @@ MUTANTS: tuple[Mutant, ...] = (
     # -- written for this check
     Mutant(
         "cache-checksum-without-top-m",
-        "sysrs_ref/experiments/_cache.py",
+        "sysrs_ref/experiments/_entry.py",
         'if name != "checksum"}',
         'if name not in ("checksum", "top_m")}',
     ),
     Mutant(
         "cache-checksum-ignored",
-        "sysrs_ref/experiments/_cache.py",
+        "sysrs_ref/experiments/_entry.py",
         'if entry["checksum"] != entry_checksum(entry):',
         'if not entry["checksum"]:',
     ),
     Mutant(
         "cache-stale-dataset",
-        "sysrs_ref/experiments/_cache.py",
-        '_STALE_FIELDS = frozenset({"format", "version", "sha256"})',
-        '_STALE_FIELDS = frozenset({"format", "version"})',
+        "sysrs_ref/experiments/_entry.py",
+        'STALE_FIELDS = frozenset({"format", "version", "sha256"})',
+        'STALE_FIELDS = frozenset({"format", "version"})',
         equivalent="a changed sha256 changes the key, hence the entry's path: an entry of another file is never "
         "found there, stale or not; the field only chooses the word of the warning, which no run shows",
     ),
     Mutant(
         "cache-count-upper-bound",
-        "sysrs_ref/experiments/_cache.py",
+        "sysrs_ref/experiments/_entry.py",
         "if value < least or (most is not None and value > most):",
         "if value < least:",
     ),
