@@ -1,7 +1,7 @@
 """The mutation check: realistic one-line bugs, each written into a copy of the tree, and its area's tests run on it.
 
 Run: .venv/bin/python -m benchmarks.mutants [--area NAME ...] [--only NAME ...] [--judge tests|proofs]
-[--jobs N] [--root TREE] [--list]
+[--marks EXPR] [--jobs N] [--root TREE] [--list]
 
 Each mutant of :mod:`benchmarks.mutant_catalog` is a (file, old text, new
 text) record. The runner copies the tree (``sysrs_ref``, ``proofs_check``,
@@ -63,7 +63,7 @@ def _build(tree: Path) -> None:
     subprocess.run([*command, *sources, "-o", str(output)], check=True, capture_output=True)
 
 
-def _command(mutant: Mutant, work: Path, judge: str) -> list[str] | None:
+def _command(mutant: Mutant, work: Path, judge: str, marks: str) -> list[str] | None:
     """The command that judges *mutant* in *work*, or None when the tree has none of its tests."""
     if judge == "proofs":
         return [sys.executable, "-m", "proofs_check", "--json"]
@@ -84,11 +84,11 @@ def _command(mutant: Mutant, work: Path, judge: str) -> list[str] | None:
     ] + [*tests]
 
 
-def _run(mutant: Mutant, source: Path, work: Path, judge: str) -> tuple[str, float]:
+def _run(mutant: Mutant, source: Path, work: Path, judge: str, marks: str) -> tuple[str, float]:
     """'killed', 'missed' or 'n/a', and the seconds the judge took."""
     target = work / mutant.file
     original = (source / mutant.file).read_text(encoding="utf-8")
-    command = _command(mutant, work, judge)
+    command = _command(mutant, work, judge, marks)
     if original.count(mutant.old) != 1 or command is None:
         return "n/a", 0.0
     target.write_text(original.replace(mutant.old, mutant.new), encoding="utf-8")
@@ -119,7 +119,7 @@ def _worker(jobs: queue.Queue[Mutant], source: Path, judge: str, results: dict[s
                 mutant = jobs.get_nowait()
             except queue.Empty:
                 return
-            status, seconds = _run(mutant, source, work, judge)
+            status, seconds = _run(mutant, source, work, judge, marks)
             with lock:
                 results[mutant.name] = status
                 print(f"{status:7} {mutant.area.name:12} {mutant.name:36} {seconds:6.1f} s  {mutant.file}", flush=True)
@@ -158,6 +158,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--judge", choices=("tests", "proofs"), default="tests", help="the area's tests, or python -m proofs_check"
     )
+    parser.add_argument(
+        "--marks",
+        default="not harness",
+        metavar="EXPR",
+        help="pytest's -m for the area's tests (default 'not harness'; 'not slow and not harness': the fast target)",
+    )
     parser.add_argument("--jobs", type=int, default=1, metavar="N", help="mutants judged at once, each in a copy")
     parser.add_argument("--root", type=Path, default=ROOT, help="the tree to mutate (default: this checkout)")
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
@@ -182,7 +188,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     lock = threading.Lock()
     source = args.root.resolve()
     threads = [
-        threading.Thread(target=_worker, args=(jobs, source, args.judge, results, lock))
+        threading.Thread(target=_worker, args=(jobs, source, args.judge, args.marks, results, lock))
         for _ in range(min(args.jobs, len(chosen)))
     ]
     for thread in threads:
