@@ -108,7 +108,9 @@ def _run(mutant: Mutant, source: Path, work: Path, judge: str, marks: str) -> tu
     return status, time.perf_counter() - began
 
 
-def _worker(jobs: queue.Queue[Mutant], source: Path, judge: str, results: dict[str, str], lock: threading.Lock) -> None:
+def _worker(
+    jobs: queue.Queue[Mutant], source: Path, judge: str, marks: str, results: dict[str, str], lock: threading.Lock
+) -> None:
     with tempfile.TemporaryDirectory(prefix="sysrs-mutants-") as folder:
         work = Path(folder)
         _copy(source, work)
