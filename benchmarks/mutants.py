@@ -1,249 +1,45 @@
-"""A curated mutation check: realistic one-line bugs, each written into a copy of the tree, and the tests run on it.
+"""The mutation check: realistic one-line bugs, each written into a copy of the tree, and its area's tests run on it.
 
-Run: .venv/bin/python -m benchmarks.mutants [--only NAME ...] [--root TREE] [--list]
+Run: .venv/bin/python -m benchmarks.mutants [--area NAME ...] [--only NAME ...] [--judge tests|proofs]
+[--marks EXPR] [--jobs N] [--root TREE] [--list]
 
-Each :class:`Mutant` is a (file, old text, new text, tests) record: the
-runner copies the tree (``sysrs_ref``, ``tests``, ``data``, ``pyproject.toml``;
-*--root* another checkout, e.g. an older one to compare), replaces the old
-text once in the copy (it must occur exactly once), rebuilds the compiled
-library when a C source changed, and runs pytest on the mutant's tests in
-the copy. A mutant is *killed* when the tests fail (or time out), *missed*
-when they pass, *n/a* when its old text is not in that tree. Test files the
-tree lacks are left out, so an older tree is measured with its own tests.
-The score is killed / (killed + missed). Not part of the default test run:
-it takes several minutes (docs/benchmarks.md, "Mutation check").
+Each mutant of :mod:`benchmarks.mutant_catalog` is a (file, old text, new
+text) record. The runner copies the tree (``sysrs_ref``, ``proofs_check``,
+``tests``, ``data``, ``examples``, ``docs``, ``pyproject.toml``; *--root*
+another checkout, e.g. an older one to compare) once per job, replaces the
+old text once in the copy (it must occur exactly once), rebuilds the
+compiled library when a C source changed, and runs the tests of the
+mutant's *area* (its folder of ``tests/``; the harness tier left out) in
+the copy. A mutant is *killed* when they fail (or time out), *missed* when
+they pass, *n/a* when its old text is not in that tree. The score is
+killed / (killed + missed), overall and per area; equivalent mutants are
+reported apart.
 
-The mutants cover the reference (bounds, the stochastic exact law), the
-schedule, the loaders, the cache and live sessions: each changes what a
-user sees, except those marked ``equivalent`` (with the reason), which are
-kept to show that the check does not count them.
+``--judge proofs`` runs ``python -m proofs_check`` (its default domains)
+instead of the tests: how many of the bugs the audit alone catches.
+
+Not part of the default test run: it takes tens of minutes (docs/benchmarks.md, "Mutation check").
 """
 
 from __future__ import annotations
 
 import argparse
+import queue
 import shutil
 import subprocess
 import sys
 import sysconfig
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple
+
+from benchmarks.mutant_catalog import AREAS, MUTANTS, Mutant
 
 ROOT = Path(__file__).resolve().parent.parent
-_COPIED = ("sysrs_ref", "tests", "data", "pyproject.toml")
-_TIMEOUT = 900
-
-
-class Mutant(NamedTuple):
-    """One bug: in *file*, *old* becomes *new*; *tests* (paths or node ids) should fail."""
-
-    name: str
-    file: str
-    old: str
-    new: str
-    tests: tuple[str, ...]
-    equivalent: str = ""
-    """Why the mutant cannot change any outcome, when it cannot (it is then expected to be missed)."""
-
-
-# the quick files first: pytest stops at the first failure (-x)
-_BOUNDS = ("tests/reference/test_guarded_conditions.py", "tests/reference/test_theory_lemmas.py")
-_LIVE = (
-    "tests/reference/test_guarded_conditions.py",
-    "tests/live/test_live_session.py",
-    "tests/live/test_live_crash.py",
-)
-_CACHE = ("tests/reference/test_guarded_conditions.py", "tests/experiments/test_experiments.py")
-_SCHEDULE = (
-    "tests/reference/test_guarded_conditions.py",
-    "tests/core/test_schedule.py",
-    "tests/core/test_schedule_coverage.py",
-)
-_ARRAYS = ("tests/io/test_input_limits.py", "tests/cli/test_hostile_input.py")
-_INSPECT = ("tests/reference/test_guarded_conditions.py", "tests/io/test_loaders_inspect.py")
-
-MUTANTS: tuple[Mutant, ...] = (
-    # -- found by review: the suite used to miss each of these
-    Mutant(
-        "paired-bound-n-check",
-        "sysrs_ref/theory/bounds.py",
-        '    if not 1 <= n <= population:\n        raise BoundConditionError(f"the lemma needs 1 <= n <= N, got n = {n}, '
-        'N = {population}")\n    if sigma2 < 0:',
-        "    if sigma2 < 0:",
-        _BOUNDS,
-    ),
-    Mutant(
-        "wor-bound-variance-check",
-        "sysrs_ref/theory/bounds.py",
-        "if bound_m <= 0 or not 0 <= sigma2 <= bound_m**2:",
-        "if bound_m <= 0 or not 0 <= sigma2:",
-        _BOUNDS,
-    ),
-    Mutant("live-stray-scores", "sysrs_ref/live/session.py", "        if stray:\n", "        if stray[:0]:\n", _LIVE),
-    Mutant("live-score-above-one", "sysrs_ref/live/session.py", "if not 0 <= score <= 1:", "if not 0 <= score:", _LIVE),
-    Mutant(
-        "live-open-logs-batches",
-        "sysrs_ref/live/session.py",
-        "            session._log_new_batches()  # a crash may have come",
-        "            pass  # a crash may have come",
-        _LIVE,
-    ),
-    Mutant(
-        "compiled-cut-lower-gap",
-        "sysrs_ref/fast/_csrc/cut.inc",
-        "nearest[2 * cut] > value + gap && nearest[2 * cut + 1] < value - gap",
-        "nearest[2 * cut] > value + gap",
-        (
-            "tests/fast/test_fast_ucb.py::test_float_keys_in_the_opposite_order_to_the_exact_ones",
-            "tests/fast/test_fast_ucb.py::test_fast_equals_reference",
-        ),
-    ),
-    Mutant(
-        "sysar-reject-tie-first",
-        "sysrs_ref/theory/exact_stochastic.py",
-        "(split_first if accept else split_last)",
-        "(split_first if accept else split_first)",
-        ("tests/reference/test_guarded_conditions.py", "tests/reference/test_stochastic_exact.py"),
-    ),
-    Mutant(
-        "inspect-first-scored-epoch",
-        "sysrs_ref/loaders/_inspect_epochs.py",
-        "first = sample.epochs.get(1)",
-        "first = epochs[0]",
-        _INSPECT,
-        equivalent="with --epochs first the reader keeps epoch 1 alone (_inspect_reading._samples skips every other "
-        "epoch, and an .eval's later epoch files are not even opened), so a sample's only scored epoch is epoch 1",
-    ),
-    Mutant(
-        "cache-top-m-targets",
-        "sysrs_ref/experiments/_cache.py",
-        "if [item[0] for item in items] != list(targets):",
-        "if len(items) != len(targets):",
-        _CACHE,
-    ),
-    # -- written for this check
-    Mutant(
-        "cache-checksum-without-top-m",
-        "sysrs_ref/experiments/_cache.py",
-        'if name != "checksum"}',
-        'if name not in ("checksum", "top_m")}',
-        _CACHE,
-    ),
-    Mutant(
-        "cache-checksum-ignored",
-        "sysrs_ref/experiments/_cache.py",
-        'if entry["checksum"] != entry_checksum(entry):',
-        'if not entry["checksum"]:',
-        _CACHE,
-    ),
-    Mutant(
-        "cache-stale-dataset",
-        "sysrs_ref/experiments/_cache.py",
-        '_STALE_FIELDS = frozenset({"format", "version", "sha256"})',
-        '_STALE_FIELDS = frozenset({"format", "version"})',
-        _CACHE,
-        equivalent="a changed sha256 changes the key, hence the entry's path: an entry of another file is never "
-        "found there, stale or not; the field only chooses the word of the warning, which no run shows",
-    ),
-    Mutant(
-        "cache-count-upper-bound",
-        "sysrs_ref/experiments/_cache.py",
-        "if value < least or (most is not None and value > most):",
-        "if value < least:",
-        _CACHE,
-    ),
-    Mutant(
-        "schedule-no-cap",
-        "sysrs_ref/schedule.py",
-        "return tuple(min(n_queries, -(-level // (n_models + 1 - k))) for k in range(1, n_models))",
-        "return tuple(-(-level // (n_models + 1 - k)) for k in range(1, n_models))",
-        _SCHEDULE,
-    ),
-    Mutant(
-        "schedule-spend-last-once",
-        "sysrs_ref/schedule.py",
-        "return sum(lengths) + lengths[-1]",
-        "return sum(lengths)",
-        _SCHEDULE,
-    ),
-    Mutant(
-        "schedule-full-budget-uncapped",
-        "sysrs_ref/schedule.py",
-        "if lengths[-1] > n_queries or budget == n_models * n_queries:",
-        "if lengths[-1] > n_queries:",
-        _SCHEDULE,
-    ),
-    Mutant(
-        "budget-above-full",
-        "sysrs_ref/schedule.py",
-        "    if budget > full:",
-        "    if budget > full + 1:",
-        _SCHEDULE,
-    ),
-    Mutant(
-        "npy-header-offset",
-        "sysrs_ref/loaders/arrays.py",
-        "if declared > available - stream.tell():",
-        "if declared > available:",
-        _ARRAYS,
-    ),
-    Mutant(
-        "npy-object-dtype",
-        "sysrs_ref/loaders/arrays.py",
-        "    if dtype.hasobject:\n        raise InstanceError(_pickle_message(where))",
-        "    if dtype.hasobject and False:\n        raise InstanceError(_pickle_message(where))",
-        _ARRAYS,
-        equivalent="read_array(allow_pickle=False) refuses the same arrays, and _read_array turns its ValueError "
-        "into the same message; the header check only refuses earlier",
-    ),
-    Mutant(
-        "npz-stored-bound",
-        "sysrs_ref/loaders/arrays.py",
-        "return min(info.file_size, compressed)",
-        "return info.file_size",
-        _ARRAYS,
-    ),
-    Mutant(
-        "live-second-score",
-        "sysrs_ref/live/session.py",
-        "if self._scores.setdefault(pair, score) != score:",
-        "if self._scores.setdefault(pair, score) is None:",
-        _LIVE,
-    ),
-    Mutant(
-        "h3-zero-gap",
-        "sysrs_ref/theory/bounds.py",
-        '    if delta <= 0:\n        raise BoundConditionError(f"H3(Delta, V) needs Delta > 0',
-        '    if delta < 0:\n        raise BoundConditionError(f"H3(Delta, V) needs Delta > 0',
-        _BOUNDS,
-    ),
-    Mutant(
-        "lower-bound-half",
-        "sysrs_ref/theory/bounds.py",
-        "if not 0 < delta < Fraction(1, 2):",
-        "if not 0 < delta <= Fraction(1, 2):",
-        _BOUNDS,
-    ),
-    Mutant(
-        "sidecar-size",
-        "sysrs_ref/loaders/files.py",
-        "    if size > MAX_SIDECAR_BYTES:",
-        "    if size > 2 * MAX_SIDECAR_BYTES:",
-        ("tests/io/test_names.py", "tests/cli/test_hostile_input.py"),
-    ),
-    Mutant(
-        "inspect-first-unscored-count",
-        "sysrs_ref/loaders/_inspect_epochs.py",
-        "                unscored_first += 1\n",
-        "                pass\n",
-        _INSPECT,
-        equivalent="unreachable through the reader: with --epochs first a sample holds epoch 1 alone, and a sample "
-        "with no scored epoch 1 has no epochs at all, so it is a missing cell before this branch",
-    ),
-)
+_COPIED = ("sysrs_ref", "proofs_check", "tests", "data", "examples", "docs", "pyproject.toml", "README.md")
+_TIMEOUT = 1800
 
 
 def _copy(source: Path, target: Path) -> None:
@@ -267,21 +63,39 @@ def _build(tree: Path) -> None:
     subprocess.run([*command, *sources, "-o", str(output)], check=True, capture_output=True)
 
 
-def _run(mutant: Mutant, source: Path, work: Path) -> tuple[str, float]:
-    """'killed', 'missed' or 'n/a', and the seconds the tests took."""
+def _command(mutant: Mutant, work: Path, judge: str, marks: str) -> list[str] | None:
+    """The command that judges *mutant* in *work*, or None when the tree has none of its tests."""
+    if judge == "proofs":
+        return [sys.executable, "-m", "proofs_check", "--json"]
+    tests = [test for test in mutant.area.tests if (work / test).exists()]
+    if not tests:
+        return None
+    return [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-x",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--no-header",
+        "-m",
+        "not harness",
+    ] + [*tests]
+
+
+def _run(mutant: Mutant, source: Path, work: Path, judge: str, marks: str) -> tuple[str, float]:
+    """'killed', 'missed' or 'n/a', and the seconds the judge took."""
     target = work / mutant.file
     original = (source / mutant.file).read_text(encoding="utf-8")
-    if original.count(mutant.old) != 1:
-        return "n/a", 0.0
-    tests = [test for test in mutant.tests if (work / test.split("::")[0]).exists()]
-    if not tests:
+    command = _command(mutant, work, judge, marks)
+    if original.count(mutant.old) != 1 or command is None:
         return "n/a", 0.0
     target.write_text(original.replace(mutant.old, mutant.new), encoding="utf-8")
     began = time.perf_counter()
     try:
         if "_csrc" in mutant.file:
             _build(work)
-        command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "--no-header", *tests]
         try:
             done = subprocess.run(command, cwd=work, capture_output=True, timeout=_TIMEOUT, check=False)
             status = "missed" if done.returncode == 0 else "killed"
@@ -294,40 +108,97 @@ def _run(mutant: Mutant, source: Path, work: Path) -> tuple[str, float]:
     return status, time.perf_counter() - began
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the mutants; print one line each and the score."""
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.mutants", description=__doc__.splitlines()[0])
-    parser.add_argument("--only", nargs="+", metavar="NAME", help="run only these mutants")
-    parser.add_argument("--root", type=Path, default=ROOT, help="the tree to mutate (default: this checkout)")
-    parser.add_argument("--list", action="store_true", help="list the mutants and stop")
-    args = parser.parse_args(argv)
-    chosen = [m for m in MUTANTS if not args.only or m.name in args.only]
-    if args.list:
-        for mutant in chosen:
-            print(f"{mutant.name:32} {mutant.file}{'  (equivalent)' if mutant.equivalent else ''}")
-        return 0
-    source = args.root.resolve()
-    counts = {"killed": 0, "missed": 0, "n/a": 0}
-    missed: list[Mutant] = []
+def _worker(
+    jobs: queue.Queue[Mutant], source: Path, judge: str, marks: str, results: dict[str, str], lock: threading.Lock
+) -> None:
     with tempfile.TemporaryDirectory(prefix="sysrs-mutants-") as folder:
         work = Path(folder)
         _copy(source, work)
         if not list((work / "sysrs_ref" / "fast").glob("_native_lib*")):  # an archive of the sources: built here
             _build(work)
-        for mutant in chosen:
-            status, seconds = _run(mutant, source, work)
-            counts[status] += 1
-            if status == "missed":
-                missed.append(mutant)
-            print(f"{status:7} {mutant.name:32} {seconds:6.1f} s  {mutant.file}", flush=True)
-    judged = counts["killed"] + counts["missed"]
-    real = [m for m in missed if not m.equivalent]
-    print(
-        f"killed {counts['killed']} of {judged} ({100 * counts['killed'] / max(judged, 1):.0f} %), n/a {counts['n/a']}"
+        while True:
+            try:
+                mutant = jobs.get_nowait()
+            except queue.Empty:
+                return
+            status, seconds = _run(mutant, source, work, judge, marks)
+            with lock:
+                results[mutant.name] = status
+                print(f"{status:7} {mutant.area.name:12} {mutant.name:36} {seconds:6.1f} s  {mutant.file}", flush=True)
+
+
+def _summary(chosen: Sequence[Mutant], results: dict[str, str]) -> list[str]:
+    """The per-area table and the missed mutants, as printed lines."""
+    lines = [f"{'area':12} {'killed':>6} {'missed':>6} {'equiv.':>6} {'n/a':>4}  score (of the non-equivalent)"]
+    total = [0, 0]
+    for area in AREAS:
+        mine = [m for m in chosen if m.area.name == area.name]
+        if not mine:
+            continue
+        killed = sum(results[m.name] == "killed" for m in mine)
+        missed = sum(results[m.name] == "missed" and not m.equivalent for m in mine)
+        equivalent = sum(bool(m.equivalent) and results[m.name] != "n/a" for m in mine)
+        absent = sum(results[m.name] == "n/a" for m in mine)
+        total[0] += killed
+        total[1] += missed
+        score = f"{100 * killed / (killed + missed):.0f} %" if killed + missed else "-"
+        lines.append(f"{area.name:12} {killed:6} {missed:6} {equivalent:6} {absent:4}  {score}")
+    judged = total[0] + total[1]
+    lines.append(f"{'all':12} {total[0]:6} {total[1]:6}" + (f"  {100 * total[0] / judged:.0f} %" if judged else ""))
+    for mutant in chosen:
+        if results[mutant.name] == "missed":
+            why = f" (equivalent: {mutant.equivalent})" if mutant.equivalent else ""
+            lines.append(f"missed: {mutant.name}{why}")
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the mutants; print one line each, then the score per area."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.mutants", description=__doc__.splitlines()[0])
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="run only these mutants")
+    parser.add_argument("--area", nargs="+", metavar="AREA", choices=[a.name for a in AREAS], help="only these areas")
+    parser.add_argument(
+        "--judge", choices=("tests", "proofs"), default="tests", help="the area's tests, or python -m proofs_check"
     )
-    for mutant in missed:
-        print(f"missed: {mutant.name}" + (f" (equivalent: {mutant.equivalent})" if mutant.equivalent else ""))
-    return 1 if real else 0
+    parser.add_argument(
+        "--marks",
+        default="not harness",
+        metavar="EXPR",
+        help="pytest's -m for the area's tests (default 'not harness'; 'not slow and not harness': the fast target)",
+    )
+    parser.add_argument("--jobs", type=int, default=1, metavar="N", help="mutants judged at once, each in a copy")
+    parser.add_argument("--root", type=Path, default=ROOT, help="the tree to mutate (default: this checkout)")
+    parser.add_argument("--list", action="store_true", help="list the mutants and stop")
+    args = parser.parse_args(argv)
+    unknown = set(args.only or ()) - {m.name for m in MUTANTS}
+    if unknown:
+        parser.error(f"no mutant named {', '.join(sorted(unknown))} (--list lists them)")
+    if not 1 <= args.jobs <= 16:
+        parser.error(f"--jobs takes 1 to 16, got {args.jobs}")
+    chosen = [
+        m for m in MUTANTS if (not args.only or m.name in args.only) and (not args.area or m.area.name in args.area)
+    ]
+    if args.list:
+        for mutant in chosen:
+            note = "  (equivalent)" if mutant.equivalent else ""
+            print(f"{mutant.area.name:12} {mutant.name:36} {mutant.file}{note}")
+        return 0
+    jobs: queue.Queue[Mutant] = queue.Queue()
+    for mutant in chosen:
+        jobs.put(mutant)
+    results: dict[str, str] = {}
+    lock = threading.Lock()
+    source = args.root.resolve()
+    threads = [
+        threading.Thread(target=_worker, args=(jobs, source, args.judge, args.marks, results, lock))
+        for _ in range(min(args.jobs, len(chosen)))
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    print("\n".join(_summary(chosen, results)))
+    return 1 if any(results[m.name] == "missed" and not m.equivalent for m in chosen) else 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,480 @@
+"""The mutation check's catalogue: realistic one-line bugs, each with the area whose tests must catch it.
+
+A :class:`Mutant` is a (file, old text, new text) record; its *area* is read
+off the file's place in the package (:data:`AREAS`), and the mutant counts
+as killed only when the tests of that area's folder fail: a contributor who
+changes the loaders and runs ``tests/io`` alone must meet every loader bug
+listed here. ``equivalent`` gives the reason a mutant cannot change any
+outcome, when it cannot; the runner (:mod:`benchmarks.mutants`) then expects
+it to be missed and does not count it against the score.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+__all__ = ["AREAS", "MUTANTS", "Area", "Mutant", "area_of"]
+
+
+class Area(NamedTuple):
+    """A part of the package: the files it holds (path prefixes) and the tests that guard it."""
+
+    name: str
+    sources: tuple[str, ...]
+    tests: tuple[str, ...]
+
+
+#: Every part of the package, most specific prefix first; ``core`` holds the modules at the package's top.
+AREAS: tuple[Area, ...] = (
+    Area("fast", ("sysrs_ref/fast/",), ("tests/fast",)),
+    Area("io", ("sysrs_ref/loaders/", "sysrs_ref/datasets/"), ("tests/io",)),
+    Area("live", ("sysrs_ref/live/",), ("tests/live",)),
+    Area("experiments", ("sysrs_ref/experiments/",), ("tests/experiments",)),
+    Area("conformance", ("sysrs_ref/conformance/",), ("tests/conformance",)),
+    Area("simulation", ("sysrs_ref/simulation/",), ("tests/simulation",)),
+    Area("subset", ("sysrs_ref/subset/",), ("tests/subset",)),
+    Area("cli", ("sysrs_ref/cli/",), ("tests/cli",)),
+    Area("reference", ("sysrs_ref/algorithms/", "sysrs_ref/theory/"), ("tests/reference",)),
+    Area("core", ("sysrs_ref/",), ("tests/core",)),
+    Area(
+        "proofs",
+        ("proofs_check/",),
+        (
+            "tests/project/test_proofs_check_code.py",
+            "tests/project/test_proofs_check_mutations.py",
+            "tests/project/test_proofs_check.py",
+        ),
+    ),
+)
+
+
+def area_of(path: str) -> Area:
+    """The area that holds *path* (a path relative to the repository's root)."""
+    for area in AREAS:
+        if path.startswith(area.sources):
+            return area
+    raise ValueError(f"{path} is in no area of benchmarks.mutant_catalog.AREAS")
+
+
+class Mutant(NamedTuple):
+    """One bug: in *file*, *old* (which occurs there exactly once) becomes *new*."""
+
+    name: str
+    file: str
+    old: str
+    new: str
+    equivalent: str = ""
+    """Why the mutant cannot change any outcome, when it cannot (it is then expected to be missed)."""
+
+    @property
+    def area(self) -> Area:
+        """The area whose tests must kill this mutant."""
+        return area_of(self.file)
+
+
+MUTANTS: tuple[Mutant, ...] = (
+    # -- found by review: the suite used to miss each of these
+    Mutant(
+        "paired-bound-n-check",
+        "sysrs_ref/theory/bounds.py",
+        '    if not 1 <= n <= population:\n        raise BoundConditionError(f"the lemma needs 1 <= n <= N, got n = {n}, '
+        'N = {population}")\n    if sigma2 < 0:',
+        "    if sigma2 < 0:",
+    ),
+    Mutant(
+        "wor-bound-variance-check",
+        "sysrs_ref/theory/bounds.py",
+        "if bound_m <= 0 or not 0 <= sigma2 <= bound_m**2:",
+        "if bound_m <= 0 or not 0 <= sigma2:",
+    ),
+    Mutant("live-stray-scores", "sysrs_ref/live/session.py", "        if stray:\n", "        if stray[:0]:\n"),
+    Mutant("live-score-above-one", "sysrs_ref/live/session.py", "if not 0 <= score <= 1:", "if not 0 <= score:"),
+    Mutant(
+        "live-open-logs-batches",
+        "sysrs_ref/live/session.py",
+        "            session._log_new_batches()  # a crash may have come",
+        "            pass  # a crash may have come",
+    ),
+    Mutant(
+        "compiled-cut-lower-gap",
+        "sysrs_ref/fast/_csrc/cut.inc",
+        "nearest[2 * cut] > value + gap && nearest[2 * cut + 1] < value - gap",
+        "nearest[2 * cut] > value + gap",
+    ),
+    Mutant(
+        "sysar-reject-tie-first",
+        "sysrs_ref/theory/exact_stochastic.py",
+        "(split_first if accept else split_last)",
+        "(split_first if accept else split_first)",
+    ),
+    Mutant(
+        "inspect-first-scored-epoch",
+        "sysrs_ref/loaders/_inspect_epochs.py",
+        "first = sample.epochs.get(1)",
+        "first = epochs[0]",
+        equivalent="with --epochs first the reader keeps epoch 1 alone (_inspect_reading._samples skips every other "
+        "epoch, and an .eval's later epoch files are not even opened), so a sample's only scored epoch is epoch 1",
+    ),
+    Mutant(
+        "cache-top-m-targets",
+        "sysrs_ref/experiments/_cache.py",
+        "if [item[0] for item in items] != list(targets):",
+        "if len(items) != len(targets):",
+    ),
+    # -- written for this check
+    Mutant(
+        "cache-checksum-without-top-m",
+        "sysrs_ref/experiments/_entry.py",
+        'if name != "checksum"}',
+        'if name not in ("checksum", "top_m")}',
+    ),
+    Mutant(
+        "cache-checksum-ignored",
+        "sysrs_ref/experiments/_entry.py",
+        'if entry["checksum"] != entry_checksum(entry):',
+        'if not entry["checksum"]:',
+    ),
+    Mutant(
+        "cache-stale-dataset",
+        "sysrs_ref/experiments/_entry.py",
+        'STALE_FIELDS = frozenset({"format", "version", "sha256"})',
+        'STALE_FIELDS = frozenset({"format", "version"})',
+        equivalent="a changed sha256 changes the key, hence the entry's path: an entry of another file is never "
+        "found there, stale or not; the field only chooses the word of the warning, which no run shows",
+    ),
+    Mutant(
+        "cache-count-upper-bound",
+        "sysrs_ref/experiments/_entry.py",
+        "if value < least or (most is not None and value > most):",
+        "if value < least:",
+    ),
+    Mutant(
+        "schedule-no-cap",
+        "sysrs_ref/schedule.py",
+        "return tuple(min(n_queries, -(-level // (n_models + 1 - k))) for k in range(1, n_models))",
+        "return tuple(-(-level // (n_models + 1 - k)) for k in range(1, n_models))",
+    ),
+    Mutant(
+        "schedule-spend-last-once",
+        "sysrs_ref/schedule.py",
+        "return sum(lengths) + lengths[-1]",
+        "return sum(lengths)",
+    ),
+    Mutant(
+        "schedule-full-budget-uncapped",
+        "sysrs_ref/schedule.py",
+        "if lengths[-1] > n_queries or budget == n_models * n_queries:",
+        "if lengths[-1] > n_queries:",
+    ),
+    Mutant(
+        "budget-above-full",
+        "sysrs_ref/schedule.py",
+        "    if budget > full:",
+        "    if budget > full + 1:",
+    ),
+    Mutant(
+        "npy-header-offset",
+        "sysrs_ref/loaders/arrays.py",
+        "if declared > available - stream.tell():",
+        "if declared > available:",
+    ),
+    Mutant(
+        "npy-object-dtype",
+        "sysrs_ref/loaders/arrays.py",
+        "    if dtype.hasobject:\n        raise InstanceError(_pickle_message(where))",
+        "    if dtype.hasobject and False:\n        raise InstanceError(_pickle_message(where))",
+        equivalent="read_array(allow_pickle=False) refuses the same arrays, and _read_array turns its ValueError "
+        "into the same message; the header check only refuses earlier",
+    ),
+    Mutant(
+        "npz-stored-bound",
+        "sysrs_ref/loaders/arrays.py",
+        "return min(info.file_size, compressed)",
+        "return info.file_size",
+    ),
+    Mutant(
+        "live-second-score",
+        "sysrs_ref/live/session.py",
+        "if self._scores.setdefault(pair, score) != score:",
+        "if self._scores.setdefault(pair, score) is None:",
+    ),
+    Mutant(
+        "h3-zero-gap",
+        "sysrs_ref/theory/bounds.py",
+        '    if delta <= 0:\n        raise BoundConditionError(f"H3(Delta, V) needs Delta > 0',
+        '    if delta < 0:\n        raise BoundConditionError(f"H3(Delta, V) needs Delta > 0',
+    ),
+    Mutant(
+        "lower-bound-half",
+        "sysrs_ref/theory/bounds.py",
+        "if not 0 < delta < Fraction(1, 2):",
+        "if not 0 < delta <= Fraction(1, 2):",
+    ),
+    Mutant(
+        "sidecar-size",
+        "sysrs_ref/loaders/files.py",
+        "    if size > MAX_SIDECAR_BYTES:",
+        "    if size > 2 * MAX_SIDECAR_BYTES:",
+    ),
+    Mutant(
+        "inspect-first-unscored-count",
+        "sysrs_ref/loaders/_inspect_epochs.py",
+        "                unscored_first += 1\n",
+        "                pass\n",
+        equivalent="unreachable through the reader: with --epochs first a sample holds epoch 1 alone, and a sample "
+        "with no scored epoch 1 has no epochs at all, so it is a missing cell before this branch",
+    ),
+    # -- the whole package, area by area: each must die in its own area's tests
+    Mutant(
+        "sr-tie-rule-flipped",
+        "sysrs_ref/algorithms/successive_rejects.py",
+        "heap = [(place[sums[model]], -rank[model], model) for model in models]",
+        "heap = [(place[sums[model]], rank[model], model) for model in models]",
+    ),
+    Mutant(
+        "sar-accept-at-equal-gaps",
+        "sysrs_ref/algorithms/successive_accepts_rejects.py",
+        "    return accept_gap > reject_gap",
+        "    return accept_gap >= reject_gap",
+    ),
+    Mutant(
+        "sar-order-tie-flipped",
+        "sysrs_ref/algorithms/successive_accepts_rejects.py",
+        "ordered = sorted(active, key=lambda model: (-sums[model], draw.rank[model]))",
+        "ordered = sorted(active, key=lambda model: (-sums[model], -draw.rank[model]))",
+    ),
+    Mutant(
+        "sar-reject-gap-first-place",
+        "sysrs_ref/algorithms/successive_accepts_rejects.py",
+        "reject_gap = ordered_sums[to_accept - 1] - ordered_sums[-1]",
+        "reject_gap = ordered_sums[to_accept] - ordered_sums[-1]",
+    ),
+    Mutant(
+        "us-allocation-ceil",
+        "sysrs_ref/algorithms/uniform.py",
+        "per_model = budget_n(budget, n_models, draw.n_queries) // n_models",
+        "per_model = -(-budget_n(budget, n_models, draw.n_queries) // n_models)",
+    ),
+    Mutant(
+        "ucb-tie-rule-flipped",
+        "sysrs_ref/algorithms/ucb_index.py",
+        "        return self.rank < other.rank",
+        "        return self.rank > other.rank",
+    ),
+    Mutant(
+        "ucb-filter-no-tolerance",
+        "sysrs_ref/algorithms/ucb_index.py",
+        "        if gap > self.tolerance:\n            return True",
+        "        if gap > 0:\n            return True",
+    ),
+    Mutant(
+        "ucb-equal-counts-compare-flipped",
+        "sysrs_ref/algorithms/ucb_index.py",
+        "        return (mean1 > mean2) - (mean1 < mean2)",
+        "        return (mean1 >= mean2) - (mean1 < mean2)",
+    ),
+    Mutant(
+        "ucb-warm-up-skipped-count",
+        "sysrs_ref/algorithms/ucb.py",
+        "    for _ in range(n - n_models):",
+        "    for _ in range(n - n_models - 1):",
+    ),
+    Mutant(
+        "rank-by-mean-tie",
+        "sysrs_ref/algorithms/base.py",
+        "return tuple(sorted(models, key=lambda i: (-sums[i] / counts[i], rank[i])))",
+        "return tuple(sorted(models, key=lambda i: (-sums[i] / counts[i], -rank[i])))",
+    ),
+    Mutant(
+        "h3-bonus-constant",
+        "sysrs_ref/theory/hardness.py",
+        "        bonus = Fraction(2, 3) * (1 + delta) * delta",
+        "        bonus = Fraction(1, 3) * (1 + delta) * delta",
+    ),
+    Mutant(
+        "h3-prime-covariance",
+        "sysrs_ref/theory/hardness.py",
+        "h3_prime=(2 * var_best + 2 * var + bonus) / delta**2 if delta else None,",
+        "h3_prime=(2 * v_star + bonus) / delta**2 if delta else None,",
+    ),
+    Mutant(
+        "theta-condition-factor",
+        "sysrs_ref/theory/hardness.py",
+        "condition_correlation=theta is not None and theta > 2 * delta,",
+        "condition_correlation=theta is not None and theta > delta,",
+    ),
+    Mutant(
+        "lower-bound-constant",
+        "sysrs_ref/theory/bounds.py",
+        "11 * n / h3_two_arm(delta, s - delta**2))",
+        "10 * n / h3_two_arm(delta, s - delta**2))",
+    ),
+    Mutant(
+        "ucbe-bound-constant",
+        "sysrs_ref/theory/bounds.py",
+        "2 * exploration / 25)",
+        "exploration / 25)",
+    ),
+    Mutant(
+        "ucbe-max-a-constant",
+        "sysrs_ref/theory/bounds.py",
+        "return Fraction(25, 36) * (budget - instance.n_models) / h1",
+        "return Fraction(25, 36) * budget / h1",
+    ),
+    Mutant(
+        "h3-two-arm-bonus",
+        "sysrs_ref/theory/bounds.py",
+        "return (2 * variance + Fraction(2, 3) * (1 + delta) * delta) / delta**2",
+        "return (2 * variance + Fraction(2, 3) * delta) / delta**2",
+    ),
+    Mutant(
+        "threshold-corollary-gap",
+        "sysrs_ref/theory/threshold.py",
+        "    return Fraction(3, 2) * mu_star - 1",
+        "    return Fraction(3, 2) * mu_star - Fraction(1, 2)",
+    ),
+    Mutant(
+        "fixed-order-solve-signed-pivot",
+        "sysrs_ref/_fixed_order.py",
+        "pivot = col + np.argmax(np.abs(matrix[..., col:, col]), axis=-1)",
+        "pivot = col + np.argmax(matrix[..., col:, col], axis=-1)",
+    ),
+    Mutant(
+        "fixed-order-qr-zero-sign",
+        "sysrs_ref/_fixed_order.py",
+        "alpha = -norm if column[0] >= 0.0 else norm",
+        "alpha = -norm if column[0] > 0.0 else norm",
+    ),
+    Mutant(
+        "topm-ranking-error-any",
+        "sysrs_ref/topm.py",
+        "return TopMErrors(identification, int(wrong > 0), Fraction(wrong, m))",
+        "return TopMErrors(identification, int(wrong > 1), Fraction(wrong, m))",
+    ),
+    Mutant(
+        "scores-above-one",
+        "sysrs_ref/scores.py",
+        "    if exact < _ZERO or exact > _ONE:",
+        "    if exact < _ZERO:",
+    ),
+    Mutant(
+        "instance-nan-check",
+        "sysrs_ref/instance.py",
+        "bad = ~((as_float >= 0) & (as_float <= 1))",
+        "bad = (as_float < 0) | (as_float > 1)",
+    ),
+    Mutant(
+        "draws-one-query",
+        "sysrs_ref/draws.py",
+        "        if n_queries < 1:",
+        "        if n_queries < 0:",
+    ),
+    Mutant(
+        "fast-sr-ignores-tolerance",
+        "sysrs_ref/fast/_elimination.py",
+        "near = sums <= (smallest + tolerance(n_k, sums.max(axis=1)))[:, None]",
+        "near = sums <= smallest[:, None]",
+    ),
+    Mutant(
+        "fast-certify-tolerance-small",
+        "sysrs_ref/fast/certify.py",
+        "bound: FloatArray = (n_terms + 1) * 2.0**-50 * largest",
+        "bound: FloatArray = (n_terms + 1) * 2.0**-60 * largest",
+    ),
+    Mutant(
+        "fast-sar-margin-ignored",
+        "sysrs_ref/fast/_accept_reject.py",
+        "sure = forced | (left == 1) | (np.abs(difference) > margin)",
+        "sure = forced | (left == 1) | (np.abs(difference) > 0)",
+    ),
+    Mutant(
+        "fast-sar-top-margin",
+        "sysrs_ref/fast/_accept_reject.py",
+        "top = sums >= (ordered[:, 0] - margin)[:, None]",
+        "top = sums >= ordered[:, 0][:, None]",
+    ),
+    Mutant(
+        "fast-us-close-margin",
+        "sysrs_ref/fast/_uniform.py",
+        "close = (ordered[:, :-1] - ordered[:, 1:] <= margin) & (ordered[:, :-1] > 0.0)",
+        "close = (ordered[:, :-1] - ordered[:, 1:] <= 0.0) & (ordered[:, :-1] > 0.0)",
+    ),
+    Mutant(
+        "fast-us-tie-rank",
+        "sysrs_ref/fast/_uniform.py",
+        "order = np.lexsort((rank, -sums), axis=1).astype(np.int32)",
+        "order = np.lexsort((-rank, -sums), axis=1).astype(np.int32)",
+    ),
+    Mutant(
+        "conform-float-tolerance-loose",
+        "sysrs_ref/conformance/compare.py",
+        "FLOAT_TOLERANCE = 1e-12",
+        "FLOAT_TOLERANCE = 1e-6",
+    ),
+    Mutant(
+        "table-drop-queries-keeps-partial",
+        "sysrs_ref/loaders/table.py",
+        'keep_queries = [j for j, count in enumerate(per_query) if policy != "drop-queries" or count == len(model_names)]',
+        'keep_queries = [j for j, count in enumerate(per_query) if policy != "drop-queries" or count > 0]',
+    ),
+    Mutant(
+        "helm-first-trial-last",
+        "sysrs_ref/loaders/_helm_read.py",
+        'trials = sorted(by_trial)[:1] if mode == "first" else sorted(by_trial)',
+        'trials = sorted(by_trial)[-1:] if mode == "first" else sorted(by_trial)',
+    ),
+    Mutant(
+        "lighteval-empty-id-accepted",
+        "sysrs_ref/loaders/lighteval.py",
+        'if not isinstance(sample_id, (str, int)) or isinstance(sample_id, bool) or sample_id == "":',
+        "if not isinstance(sample_id, (str, int)) or isinstance(sample_id, bool):",
+    ),
+    Mutant(
+        "metrics-wilson-all-correct",
+        "sysrs_ref/experiments/_metrics.py",
+        "    high = 1.0 if correct == runs else (centre + spread) / scale",
+        "    high = (centre + spread) / scale",
+    ),
+    Mutant(
+        "checkpoint-top-m-order",
+        "sysrs_ref/experiments/_checkpoint.py",
+        "if [item[0] for item in items] != list(self.top_m):",
+        "if sorted(item[0] for item in items) != sorted(self.top_m):",
+    ),
+    Mutant(
+        "checkpoint-count-type",
+        "sysrs_ref/experiments/_checkpoint.py",
+        "not all(type(item) is int for item in items):",
+        "not all(isinstance(item, int) for item in items):",
+    ),
+    Mutant(
+        "kmeans-empty-cluster",
+        "sysrs_ref/subset/clustering.py",
+        "movable = np.where(counts[labels] > 1, own, -1.0)",
+        "movable = np.where(counts[labels] > 0, own, -1.0)",
+    ),
+    Mutant(
+        "irt-sign-convention",
+        "sysrs_ref/subset/irt.py",
+        "if d == 1 and alpha.mean() < 0.0:",
+        "if d == 1 and alpha.mean() > 0.0:",
+    ),
+    Mutant(
+        "live-retry-backoff-last",
+        "sysrs_ref/live/driver.py",
+        "delay = backoff * 2 ** (attempt - 1) if attempt <= retries else None",
+        "delay = backoff * 2 ** (attempt - 1) if attempt <= retries + 1 else None",
+    ),
+    Mutant(
+        "live-scores-length",
+        "sysrs_ref/live/driver.py",
+        "or not isinstance(scores, Sequence) or len(scores) != len(queries):",
+        "or not isinstance(scores, Sequence) or len(scores) < len(queries):",
+    ),
+    Mutant(
+        "cli-npy-suffix",
+        "sysrs_ref/cli/_common.py",
+        'if suffix == ".npz" or (suffix == ".npy" and path.is_file()):',
+        'if suffix == ".npz" or suffix == ".npy":',
+    ),
+)
