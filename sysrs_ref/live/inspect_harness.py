@@ -85,7 +85,10 @@ def load_task(spec: str) -> object:
     found = getattr(module, name, None)
     if found is None:
         raise LiveError(f"--inspect {spec!r}: {path} defines no {name}")
-    task = found() if callable(found) and not hasattr(found, "dataset") else found
+    try:
+        task = found() if callable(found) and not hasattr(found, "dataset") else found
+    except Exception as err:  # the user's task function: whatever it raises is one line
+        raise LiveError(f"--inspect {spec!r}: {name}() raised {err!r}") from None
     _samples(task)  # a LiveError now if it is not a task
     return task
 
