@@ -172,7 +172,8 @@ def run_harness(args: argparse.Namespace) -> None:
         status = session.status()
     patterns = ("*.eval", "*.json") if args.inspect else ("samples_*.jsonl",)
     logs = sorted(str(path) for pattern in patterns for path in log_dir.rglob(pattern))
-    per_call = report.call_seconds / report.calls if report.calls else None
+    succeeded = report.calls - len(report.failures)
+    per_call = report.call_seconds / succeeded if succeeded else None
     payload: dict[str, JsonValue] = {
         "chosen": report.chosen,
         "spent": status.spent,
@@ -183,11 +184,11 @@ def run_harness(args: argparse.Namespace) -> None:
         "seconds_per_call": None if per_call is None else round(per_call, 3),
         "logs": list(logs),
     }
-    timing = f" in {_duration(report.seconds)}, {_duration(per_call)} a call" if per_call is not None else ""
+    timing = f" in {_duration(report.seconds)} ({_duration(per_call)} a call)" if per_call is not None else ""
     emit(
         args,
         payload,
-        f"{harness} ran {counted(report.calls, 'call')}{timing} for {counted(report.recorded, '(model, sample) pair')}; "
+        f"{harness} ran {counted(report.calls, 'call')} for {counted(report.recorded, '(model, sample) pair')}{timing}; "
         f"spent {status.spent} of {status.budget}\nthe chosen model is {report.chosen}\n"
         f"{harness} logs: {len(logs)} in {log_dir}",
     )
@@ -262,18 +263,18 @@ def progress_line(progress: RunProgress) -> str:
     >>> from sysrs_ref.live.status import SessionStatus
     >>> status = SessionStatus("sysrs", 3, 12, 20, 14, 2, 2, ("a", "b"), False, None, None)
     >>> progress_line(RunProgress("call", status, 6, 4, 5, 1, (), 14, 3.0, 0.6, 1.3))
-    'phase 2: 4 of 6 pairs | spent 14 of 20 | 2 models active | 5 calls, 1 failed and retried | 0.60 s a call | about 1.30 s left'
+    'phase 2: 4 of 6 pairs | spent 14 of 20 | 2 models active | 5 calls, 1 failed | 0.60 s a call | about 1.30 s left'
     """
     status = progress.status
     parts = [
-        f"phase {status.phase}: {progress.batch_done} of {counted(progress.batch, 'pair')}",
+        "done" if status.done else f"phase {status.phase}: {progress.batch_done} of {counted(progress.batch, 'pair')}",
         f"spent {status.spent} of {status.budget}",
-        f"{counted(len(status.active), 'model')} active",
-        f"{counted(progress.calls, 'call')}" + (f", {progress.failed} failed and retried" if progress.failed else ""),
+        *([] if status.done else [f"{counted(len(status.active), 'model')} active"]),
+        f"{counted(progress.calls, 'call')}" + (f", {progress.failed} failed" if progress.failed else ""),
     ]
     if progress.call_seconds is not None:
         parts.append(f"{_duration(progress.call_seconds)} a call")
-    if progress.left is not None:
+    if progress.left is not None and not status.done:
         parts.append(f"about {_duration(progress.left)} left")
     return " | ".join(parts)
 
@@ -287,9 +288,10 @@ class _Reporter:
         isatty = getattr(stream, "isatty", None)
         self.terminal = bool(isatty()) if callable(isatty) else False
         self._open = False  # a line drawn in place and not ended yet
+        self._last = ""
 
     def __call__(self, progress: RunProgress) -> None:
-        if not self.enabled:
+        if not self.enabled or progress.event == "failure":  # a failure has its own line (:meth:`failure`)
             return
         if progress.event == "stopping":
             calls = "; ".join(f"{model}: {counted(n, 'sample')}" for model, n in progress.running)
@@ -304,21 +306,21 @@ class _Reporter:
             self.stream.write("\r\x1b[K" + line)
             self.stream.flush()
             self._open = True
-        else:
+        elif line != self._last:  # a batch that starts as the previous call left it: said already
             self._line(line)
 
     def failure(self, failure: Failure) -> None:
         """A failed call, as one line."""
-        if self.enabled:
-            then = "given up" if failure.retry_in is None else f"retrying in {_duration(failure.retry_in)}"
+        if self.enabled and failure.retry_in is not None:  # the last one is the error the run stops with
             self._line(
                 f"call {failure.model} ({counted(failure.queries, 'sample')}) failed, try {failure.attempt}: "
-                f"{failure.error}; {then}"
+                f"{failure.error}; retrying in {_duration(failure.retry_in)}"
             )
 
     def _line(self, text: str) -> None:
         self.close()
         print(text, file=self.stream, flush=True)
+        self._last = text
 
     def close(self) -> None:
         """End the line drawn in place, if any."""
