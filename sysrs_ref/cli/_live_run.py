@@ -15,6 +15,7 @@ second Ctrl-C stops at once and says which evaluations are lost.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import importlib.util
 import os
@@ -147,7 +148,8 @@ def run_harness(args: argparse.Namespace) -> None:
             resumed.close()
         raise
     session, started = (resumed, "resumed") if resumed is not None else (_started(args, folder, queries), "started")
-    out = sys.stderr if args.json else sys.stdout
+    err = sys.stderr  # as it is now: a harness may put a proxy of its own in its place while it runs (rich's)
+    out = err if args.json else sys.stdout
     with session:
         shape = matrix_shape(len(session.models), len(session.queries), "sample", "samples")
         status = session.status()
@@ -160,10 +162,9 @@ def run_harness(args: argparse.Namespace) -> None:
         except RunInterrupted as stop:
             reporter.close()
             if stop.lost:  # a second Ctrl-C: end now, without waiting for the harness's threads
-                print(f"interrupted: {stop}", file=sys.stderr, flush=True)
-                with_flush = getattr(sys.stdout, "flush", None)
-                if callable(with_flush):
-                    with_flush()
+                print(f"interrupted: {stop}", file=err, flush=True)
+                with contextlib.suppress(OSError, ValueError):
+                    out.flush()
                 session.close()
                 os._exit(STOPPED_AT_ONCE)
             raise

@@ -377,7 +377,8 @@ def _stopped(session: Session, kept: Sequence[_Running], lost: Sequence[_Running
         parts.append("no call was in flight")
     if session.writable:
         status = session.status()
-        parts.append(f"spent {status.spent} of {status.budget}; run again to resume")
+        then = "the session is finished: run again for its result" if status.done else "run again to resume"
+        parts.append(f"spent {status.spent} of {status.budget}; {then}")
     else:
         parts.append("open the session again to resume: its log holds every score recorded")
     return ", ".join(parts[:2]) + "".join(f"; {part}" for part in parts[2:])
