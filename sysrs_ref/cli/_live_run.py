@@ -7,8 +7,8 @@ and records every score as its call returns; ``--lm-eval TASK`` does the same th
 (:mod:`sysrs_ref.live.lm_eval_harness`), its results and samples files written under ``RUN/logs``. ``--import``
 names modules (or ``.py`` files) imported first: the ones that register a model class with the harness.
 
-While it runs it prints where it stands after each call (:class:`_Reporter`): redrawn in place on a terminal, one
-plain line a call otherwise, nothing with ``--quiet``. Ctrl-C lets the calls in flight finish and records them; a
+While it runs it prints where it stands after each call (:class:`_Reporter`): one plain line a call (on a terminal
+too, where the harness draws its own progress bars), nothing with ``--quiet``. Ctrl-C lets the calls in flight finish and records them; a
 second Ctrl-C stops at once and says which evaluations are lost.
 """
 
@@ -160,7 +160,6 @@ def run_harness(args: argparse.Namespace) -> None:
         try:
             report = drive(session, evaluator, chunk=args.chunk, on_progress=reporter, on_failure=reporter.failure)
         except RunInterrupted as stop:
-            reporter.close()
             if stop.lost:  # a second Ctrl-C: end now, without waiting for the harness's threads
                 print(f"interrupted: {stop}", file=err, flush=True)
                 with contextlib.suppress(OSError, ValueError):
@@ -168,8 +167,6 @@ def run_harness(args: argparse.Namespace) -> None:
                 session.close()
                 os._exit(STOPPED_AT_ONCE)
             raise
-        finally:
-            reporter.close()
         status = session.status()
     patterns = ("*.eval", "*.json") if args.inspect else ("samples_*.jsonl",)
     logs = sorted(str(path) for pattern in patterns for path in log_dir.rglob(pattern))
@@ -281,14 +278,11 @@ def progress_line(progress: RunProgress) -> str:
 
 
 class _Reporter:
-    """Progress while ``live run`` runs: one line redrawn in place on a terminal, plain lines otherwise."""
+    """Progress while ``live run`` runs: a line after each call (on a terminal too: the harness writes its own)."""
 
     def __init__(self, stream: TextIO, *, enabled: bool) -> None:
         self.stream = stream
         self.enabled = enabled
-        isatty = getattr(stream, "isatty", None)
-        self.terminal = bool(isatty()) if callable(isatty) else False
-        self._open = False  # a line drawn in place and not ended yet
         self._last = ""
 
     def __call__(self, progress: RunProgress) -> None:
@@ -303,11 +297,7 @@ class _Reporter:
             )
             return
         line = progress_line(progress)
-        if self.terminal:
-            self.stream.write("\r\x1b[K" + line)
-            self.stream.flush()
-            self._open = True
-        elif line != self._last:  # a batch that starts as the previous call left it: said already
+        if line != self._last:  # a batch that starts as the previous call left it: said already
             self._line(line)
 
     def failure(self, failure: Failure) -> None:
@@ -319,13 +309,5 @@ class _Reporter:
             )
 
     def _line(self, text: str) -> None:
-        self.close()
         print(text, file=self.stream, flush=True)
         self._last = text
-
-    def close(self) -> None:
-        """End the line drawn in place, if any."""
-        if self._open:
-            self.stream.write("\n")
-            self.stream.flush()
-            self._open = False
