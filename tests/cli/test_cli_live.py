@@ -349,3 +349,31 @@ def test_float_reads_scores_as_a_npy_holds_them(tmp_path: Path, capsys: pytest.C
             assert picks[seed, as_float] == f"m{chosen}"
     assert {picks[seed, True] for seed in range(6)} == {"m0"}  # as floats, model 0 is ahead
     assert {picks[seed, False] for seed in range(6)} == {"m0", "m1"}  # as decimals, a tie: the draw decides
+
+
+def test_live_run_refuses_to_resume_with_other_settings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Another --budget, --algorithm, --seed or --model than the session's: one line naming both values, exit 2.
+
+    The check comes before the harness loads (here, a task file that does not exist is never read).
+    """
+    models, queries = _ids(tmp_path)
+    run = str(tmp_path / "run")
+    init = ["live", "init", "--models", str(models), "--queries", str(queries), "--budget", "30", "--seed", "3"]
+    assert main([*init, "--dir", run]) == 0
+    capsys.readouterr()
+    resume = ["live", "run", "--inspect", str(tmp_path / "absent.py@task"), "--scorer", "match", "--dir", run]
+    for extra, message in (
+        (["--budget", "40"], "--budget 40 (the session's: 30)"),
+        (["--budget", "25%"], "--budget 25% (the session's: 30)"),
+        (["--algorithm", "ucbe"], "--algorithm ucbe (the session's: sysrs)"),
+        (["--seed", "0"], "--seed 0 (the session's: 3)"),
+        (["--budget", "40", "--seed", "1"], "--budget 40 (the session's: 30); --seed 1 (the session's: 3)"),
+        (["--model", "a", "--model", "b"], "--model a, b (the session's: model-0, model-1, model-2, "),
+    ):
+        assert main([*resume, *extra]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: {run} holds a session with other settings: {message}"), err
+        assert err.count("\n") == 1 and "leave th" in err
+    assert main([*resume, "--budget", "20%", "--algorithm", "SySRs", "--seed", "3"]) == 2  # the same settings
+    err = capsys.readouterr().err  # then the harness loads: no task file there (or no inspect-ai installed)
+    assert "no such file" in err or "the optional 'inspect' extra" in err
