@@ -153,7 +153,7 @@ class _Models:
         from lm_eval.api.registry import get_model
 
         try:  # as simple_evaluate builds a model from its name and arguments
-            built: object = get_model(name).create_from_arg_string(  # type: ignore[attr-defined]  # lm-eval is an optional extra, imported at run time as a plain object
+            built: object = get_model(name).create_from_arg_string(
                 args, {"batch_size": None, "max_batch_size": None, "device": None}
             )
         except Exception as err:
