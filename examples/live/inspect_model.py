@@ -15,7 +15,7 @@ from typing import Any
 from inspect_ai.model import ModelAPI, ModelOutput, modelapi
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from example_skills import answer  # noqa: E402  (the folder of this file, put on the path above)
+from example_skills import answer  # from the folder of this file, put on the path above
 
 
 @modelapi(name="example")

@@ -15,7 +15,7 @@ from lm_eval.api.model import LM
 from lm_eval.api.registry import register_model
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from example_skills import answer  # noqa: E402  (the folder of this file, put on the path above)
+from example_skills import answer  # from the folder of this file, put on the path above
 
 
 @register_model("example")
