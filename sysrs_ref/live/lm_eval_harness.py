@@ -6,13 +6,17 @@ registered with ``lm_eval.api.registry.register_model`` works the same way).
 :func:`lm_eval_queries` names a task's documents as ``convert --from lm-eval``
 does (``"<task>/<doc_id>"``, doc ids 0, 1, ...); :func:`lm_eval_evaluator`
 makes the evaluation function of :func:`~sysrs_ref.live.driver.run`: for a
-model and some of those queries it calls ``lm_eval.simple_evaluate(model=NAME,
-model_args=ARGS, tasks=[task], samples={task: [doc ids]}, log_samples=True)``,
+model and some of those queries it calls ``lm_eval.simple_evaluate(model=LM,
+tasks=[the loaded task], samples={task: [doc ids]}, log_samples=True)``, the
+model ``LM`` built from ``NAME`` and ``ARGS`` as ``simple_evaluate`` builds it,
 writes the run's ``results_<timestamp>.json`` (its ``model_name`` the
 session's model id) and ``samples_<task>_<timestamp>.jsonl`` under
 ``<output_path>/<model id, / and : as __>/`` with lm-eval's own
 ``EvaluationTracker``, and reads the scores back from the samples file with
-:func:`~sysrs_ref.loaders.load_lm_eval`. lm-eval is the optional ``lm-eval``
+:func:`~sysrs_ref.loaders.load_lm_eval`. lm-eval's task index and the task
+are built once per evaluation function (:func:`lm_eval_harness` shares them
+with the query ids), and a model is kept while the calls are its own.
+lm-eval is the optional ``lm-eval``
 extra; without it these functions raise a :class:`~sysrs_ref.errors.LiveError`
 naming it.
 """

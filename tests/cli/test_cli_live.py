@@ -377,3 +377,38 @@ def test_live_run_refuses_to_resume_with_other_settings(tmp_path: Path, capsys: 
     assert main([*resume, "--budget", "20%", "--algorithm", "SySRs", "--seed", "3"]) == 2  # the same settings
     err = capsys.readouterr().err  # then the harness loads: no task file there (or no inspect-ai installed)
     assert "no such file" in err or "the optional 'inspect' extra" in err
+
+
+def test_live_runs_progress_is_a_plain_line_a_call_and_says_what_a_stop_waits_for() -> None:
+    import io
+
+    from sysrs_ref.cli._live_run import _Reporter
+    from sysrs_ref.live.driver import Failure, RunProgress
+    from sysrs_ref.live.status import SessionStatus
+
+    def status(spent: int, done: bool = False) -> SessionStatus:
+        return SessionStatus("sysrs", 3, 40, 60, spent, 0, 1, () if done else ("a", "b", "c"), done, None, None)
+
+    out = io.StringIO()
+    reporter = _Reporter(out, enabled=True)
+    reporter(RunProgress("batch", status(0), 45, 0, 0, 0, (), 0, 0.5, None, None))
+    reporter(RunProgress("call", status(15), 45, 15, 1, 0, (), 15, 20.0, 19.5, 60.0))
+    reporter(RunProgress("batch", status(15), 45, 15, 1, 0, (), 15, 20.0, 19.5, 60.0))  # said already
+    reporter.failure(Failure("b", 15, 1, "TimeoutError()", 1.0))
+    reporter.failure(Failure("b", 15, 4, "TimeoutError()", None))  # the error the run stops with: said by it
+    reporter(RunProgress("failure", status(15), 45, 15, 2, 1, (), 15, 21.0, 19.5, 60.0))
+    reporter(RunProgress("stopping", status(15), 45, 15, 2, 1, (("c", 15),), 15, 22.0, 19.5, 60.0))
+    reporter(RunProgress("call", status(59, done=True), 0, 0, 5, 1, (), 59, 90.0, 18.0, 0.0))
+    assert out.getvalue().splitlines() == [
+        "phase 1: 0 of 45 pairs | spent 0 of 60 | 3 models active | 0 calls",
+        "phase 1: 15 of 45 pairs | spent 15 of 60 | 3 models active | 1 call | 19.5 s a call | about 1:00 left",
+        "call b (15 samples) failed, try 1: TimeoutError(); retrying in 1.00 s",
+        "Ctrl-C: waiting for the call in flight (c: 15 samples) to finish, so that no evaluation is lost; "
+        "Ctrl-C again to stop at once and lose it",
+        "done | spent 59 of 60 | 5 calls, 1 failed | 18.0 s a call",
+    ]
+    quiet = io.StringIO()
+    silent = _Reporter(quiet, enabled=False)
+    silent(RunProgress("call", status(15), 45, 15, 1, 0, (), 15, 20.0, 19.5, 60.0))
+    silent.failure(Failure("b", 15, 1, "TimeoutError()", 1.0))
+    assert quiet.getvalue() == ""
