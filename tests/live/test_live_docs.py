@@ -147,6 +147,9 @@ def test_ctrl_c_in_a_call_keeps_it_and_the_resume_evaluates_nothing_twice(
     assert last.startswith("interrupted: stopped, ") and last.endswith("; run again to resume"), err
     stopped = _spent(scratch, folder)
     assert len(_answers(scratch)) == stopped  # the call in flight was recorded: nothing evaluated and lost
+    back = _read_back(flag)  # the documented read-back, after a stop
+    read = subprocess.run([sys.executable, *back[1:]], cwd=scratch, env=_env(scratch), capture_output=True, text=True)
+    assert read.returncode == 0, read.stderr
     done = subprocess.run(
         [sys.executable, *_resume(run)[1:]], cwd=scratch, env=_env(scratch), capture_output=True, text=True
     )
@@ -154,3 +157,40 @@ def test_ctrl_c_in_a_call_keeps_it_and_the_resume_evaluates_nothing_twice(
     assert done.stdout.startswith(f"resumed sysrs on 3 models x 40 samples in {folder}; spent {stopped} of 60")
     answers = _answers(scratch)
     assert len(answers) == len(set(answers)) == _spent(scratch, folder) == 59
+
+
+def test_a_second_ctrl_c_stops_at_once_and_the_read_back_still_works(scratch: Path) -> None:
+    """inspect leaves the log of a call given up unfinished: the documented read-back leaves it out."""
+    harness("inspect_ai")
+    run = _run("--inspect")
+    folder = run[run.index("--dir") + 1]
+    process = subprocess.Popen(
+        [sys.executable, *run[1:]],
+        cwd=scratch,
+        env=_env(scratch, EXAMPLE_SECONDS="5"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    for line in process.stdout:
+        if "spent 15 of 60" in line:
+            time.sleep(0.5)  # not a measurement: lets the second call start
+            process.send_signal(signal.SIGINT)
+        if line.startswith("Ctrl-C: waiting for the call in flight"):
+            process.send_signal(signal.SIGINT)  # the second Ctrl-C, while the call runs (5 s an answer)
+            break
+    _, err = process.communicate(timeout=600)
+    assert process.returncode == 130, err
+    assert err.splitlines()[-1].startswith("interrupted: stopped at once, the call in flight (example/"), err
+    assert _spent(scratch, folder) == 15
+    read = subprocess.run(
+        [sys.executable, *_read_back("--inspect")[1:]], cwd=scratch, env=_env(scratch), capture_output=True, text=True
+    )
+    assert read.returncode == 0, read.stderr
+    assert "left out by --unfinished drop" in read.stdout  # the call given up
+    done = subprocess.run(
+        [sys.executable, *_resume(run)[1:]], cwd=scratch, env=_env(scratch), capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert len(set(_answers(scratch))) == _spent(scratch, folder) == 59
