@@ -159,6 +159,8 @@ class Session:
         """
         folder = Path(directory)
         model_ids, query_ids = check_ids(models, "model"), check_ids(queries, "query")
+        if len(model_ids) < 2:
+            raise LiveError(f"a session needs two or more models to choose between, got one: {model_ids[0]!r}")
         spec = get_algorithm(algorithm)
         check_int(seed, "seed", least=0, error=LiveError)
         checked = spec.check_params(dict(params or {}))
@@ -277,6 +279,13 @@ class Session:
         if self._outcome is not None or not self._batches:
             return ()
         return tuple(pair for pair in self._batches[-1] if pair in self._waiting)
+
+    def batch(self) -> tuple[Pair, ...]:
+        """Every (model id, query id) pair of the algorithm's current batch, recorded or not; empty when done."""
+        self._require_intact()
+        if self._outcome is not None or not self._batches:
+            return ()
+        return self._batches[-1]
 
     def recorded(self) -> Mapping[Pair, Fraction]:
         """Every score recorded so far, by (model id, query id), exactly (a read-only view)."""
