@@ -104,7 +104,7 @@ def reduced_cells(
             if absent:
                 shown = ", ".join(str(epoch) for epoch in absent)
                 raise LoaderError(
-                    f"{path} sample {sample.sample_id}: epoch(s) {shown} of {count} have no score, and --epochs all "
+                    f"{path} sample {sample.sample_id}: {"epoch" if len(absent) == 1 else "epochs"} {shown} of {count} {"has" if len(absent) == 1 else "have"} no score, and --epochs all "
                     "keeps every epoch of every sample; reduce them instead (--epochs mean) or take --epochs first"
                 )
             values = Samples(epoch.number for epoch in epochs)

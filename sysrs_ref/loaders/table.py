@@ -322,8 +322,8 @@ def assemble(
     if not keep_models or not keep_queries:
         left = "model" if not keep_models else "query"
         raise LoaderError(
-            f"{prefix}no {left} is left after --missing {policy}: {len(lacking)} of {len(model_names)} models lack "
-            f"some of the {len(query_names)} queries; try the other policy or convert fewer files together"
+            f"{prefix}no {left} is left after --missing {policy}: {len(lacking)} of {counted(len(model_names), 'model')} "
+            f"lack some of the {counted(len(query_names), 'query', 'queries')}; try the other policy or convert fewer files together"
         )
     depth = epochs[0] if epochs is not None else 0
     scores = np.empty((len(keep_models), len(keep_queries)), dtype=np.float64)
@@ -366,7 +366,7 @@ def _checked_scores(score: object, where: str) -> tuple[Fraction, ...]:
 
 def _epochs_message(first: tuple[int, str], other: tuple[int, str]) -> str:
     def phrase(count: int) -> str:
-        return f"{count} epoch(s) kept" if count else "a single (reduced) score"
+        return f"{counted(count, 'epoch')} kept" if count else "a single (reduced) score"
 
     return (
         f"{other[1]}: {phrase(other[0])}, but {first[1]} has {phrase(first[0])}; with every epoch kept "
@@ -388,7 +388,8 @@ def _missing_message(
         parts.append(f"'{name}' lacks {count} (first: '{first}')")
     more = f" and {len(lacking) - _LISTED} more" if len(lacking) > _LISTED else ""
     return (
-        f"{len(lacking)} of {len(model_names)} models lack scores for some of the {len(query_names)} queries: "
+        f"{len(lacking)} of {counted(len(model_names), 'model')} lack scores for some of the "
+        f"{counted(len(query_names), 'query', 'queries')}: "
         + "; ".join(parts)
         + more
         + ". Every model needs a score on every query: score the missing ones, or pass --missing drop-models "

@@ -120,7 +120,7 @@ def test_text_report(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
         f"wrote {out} (float64 scores in [0, 1]) and {tmp_path / 'gsm.ids.json'} (model and query ids)",
         "settings: reruns latest; filter flexible-extract",
         "files: 7 of 7 used",
-        "missing: 1 model(s) lacked some queries:",
+        "missing: 1 model lacked some queries:",
         "  'model-c' lacked 2",
         "dropped models: none",
         "dropped queries: 'gsm8k_cot/0', 'gsm8k_cot/1'",
