@@ -87,7 +87,7 @@ from sysrs_ref.loaders._lm_eval_model import directory_model
 from sysrs_ref.loaders._lm_eval_runs import limited_note, newer_without_samples
 from sysrs_ref.loaders._lm_eval_samples import cells, choose_filter, name_unlabelled_filters, read_run, with_metric
 from sysrs_ref.loaders._reading import PathsArg, describe_paths
-from sysrs_ref.loaders.table import FileLog, ResultsTable, assemble, check_missing_policy
+from sysrs_ref.loaders.table import RERUNS_HINT, FileLog, ResultsTable, assemble, check_missing_policy
 
 __all__ = ["RERUNS_MODES", "RESULTS_NAME", "SAMPLES_NAME", "RerunsMode", "load_lm_eval", "model_id_for"]
 
@@ -184,6 +184,7 @@ def load_lm_eval(
         origin=origin,
         files=in_order(log, met, {run.path.parent for run in every_run}),
         settings=settings,
+        conflict_hint=RERUNS_HINT if mode == "merge" else "",
     )
 
 

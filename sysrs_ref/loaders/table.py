@@ -55,6 +55,7 @@ from sysrs_ref.scores import checked_score
 
 __all__ = [
     "MISSING_POLICIES",
+    "RERUNS_HINT",
     "Cell",
     "FileLog",
     "FileUse",
@@ -65,6 +66,9 @@ __all__ = [
     "check_missing_policy",
     "save_table",
 ]
+
+#: The end of the refusal of a conflicting duplicate (``assemble``'s *conflict_hint*) when several runs are merged.
+RERUNS_HINT = "; or, for two runs of one model and task, read the latest alone with --reruns latest"
 
 #: What to do when a model lacks some query that another model has.
 MissingPolicy = Literal["fail", "drop-models", "drop-queries"]
@@ -260,13 +264,16 @@ def assemble(
     origin: str = "",
     files: FileLog | None = None,
     settings: Mapping[str, str] | None = None,
+    conflict_hint: str = "",
 ) -> ResultsTable:
     """Build a :class:`ResultsTable` from *cells* (model, query, score, where), as the module docstring describes.
 
     *origin* names the inputs (files or directories) in the messages about the
     whole table; each cell's ``where`` names its own place. *files* is read
     after the last cell (so a loader may record into it while *cells* runs)
-    and *settings* is passed on, both for the report. Raises
+    and *settings* is passed on, both for the report. *conflict_hint* ends the
+    refusal of a conflicting duplicate with the option that resolves it, where
+    the loader has one (``--reruns latest`` for two runs of one model). Raises
     :class:`~sysrs_ref.errors.LoaderError` for a bad score, a conflicting
     duplicate, missing cells under ``missing="fail"``, or an empty result, and
     :class:`~sysrs_ref.errors.ParameterError` for an unknown policy.
@@ -299,7 +306,8 @@ def assemble(
         else:
             raise LoaderError(
                 f"model '{model}', query '{query}' has two different scores: {seen[1]} at {seen[2]} and "
-                f"{score} at {where}; keep one of them (remove the other file or entry) and convert again"
+                f"{score} at {where}; keep one of them (remove the other file or entry{conflict_hint}) and convert "
+                "again"
             )
     prefix = f"{origin}: " if origin else ""
     if not values:

@@ -714,7 +714,7 @@ def test_convert_passes_the_options_on() -> None:
     assert sum(use.used for use in table.files) == 3 and len(table.files) == 13
 
 
-NEW_FIXTURES = ("zstd", "epochs", "eval-set", "unfinished")
+NEW_FIXTURES = ("zstd", "epochs", "eval-set", "unfinished", "settings", "agents")
 
 
 def test_the_generator_reproduces_the_new_fixtures(tmp_path: Path) -> None:
