@@ -146,4 +146,5 @@ def _text(table: ResultsTable, matrix: str, ids: str) -> str:
     lines.append(f"dropped models: {_names(table.dropped_models) if table.dropped_models else 'none'}")
     lines.append(f"dropped queries: {_names(table.dropped_queries) if table.dropped_queries else 'none'}")
     lines.append(f"duplicates merged: {table.duplicates}")
+    lines.extend(f"warning: {warning}" for warning in table.warnings)
     return "\n".join(lines)

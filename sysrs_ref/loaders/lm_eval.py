@@ -85,7 +85,14 @@ from sysrs_ref.errors import ParameterError
 from sysrs_ref.loaders._lm_eval_files import RESULTS_NAME, SAMPLES_NAME, in_order, latest, samples_runs, select_tasks
 from sysrs_ref.loaders._lm_eval_model import directory_model
 from sysrs_ref.loaders._lm_eval_runs import limited_note, newer_without_samples
-from sysrs_ref.loaders._lm_eval_samples import cells, choose_filter, name_unlabelled_filters, read_run, with_metric
+from sysrs_ref.loaders._lm_eval_samples import (
+    Read,
+    cells,
+    choose_filter,
+    name_unlabelled_filters,
+    read_run,
+    with_metric,
+)
 from sysrs_ref.loaders._reading import PathsArg, describe_paths
 from sysrs_ref.loaders.table import RERUNS_HINT, FileLog, ResultsTable, assemble, check_missing_policy
 
@@ -154,14 +161,7 @@ def load_lm_eval(
     kept = newer_without_samples(kept, every_run, models, log)
     reads = with_metric(
         [
-            name_unlabelled_filters(
-                read_run(
-                    run,
-                    models[run.path.parent],
-                    metric_name,
-                    "; ".join(part for part in (note, limited_note(run)) if part),
-                )
-            )
+            _limited(name_unlabelled_filters(read_run(run, models[run.path.parent], metric_name, "")), note, log)
             for run, note in kept
         ],
         metric_name,
@@ -186,6 +186,14 @@ def load_lm_eval(
         settings=settings,
         conflict_hint=RERUNS_HINT if mode == "merge" else "",
     )
+
+
+def _limited(read: Read, rerun: str, log: FileLog) -> Read:
+    """*read* with its *rerun* note, and a note and a warning in *log* when its run scored only part of its task."""
+    note = limited_note(read.run, len({row.doc_id for row in read.rows}))
+    if note:
+        log.warn(f"{read.run.path}: {note}: the table holds only those documents of the task for this model")
+    return read._replace(layout="; ".join(part for part in (rerun, note, read.layout) if part))
 
 
 def _check_reruns(reruns: str) -> RerunsMode:

@@ -123,6 +123,7 @@ class FileLog:
 
     def __init__(self) -> None:
         self._uses: dict[str, FileUse] = {}
+        self._warnings: dict[str, None] = {}
 
     def used(self, path: PathArg, scores: int, note: str = "") -> None:
         """Record that *scores* scores were taken from *path* (*note*: how it was read, if worth saying)."""
@@ -137,6 +138,14 @@ class FileLog:
     def entries(self) -> tuple[FileUse, ...]:
         """Every file's use, in the order the files were first met."""
         return tuple(self._uses.values())
+
+    def warn(self, warning: str) -> None:
+        """Record something the reader of the report must see (a limited run, a doubtful scale), once."""
+        self._warnings[warning] = None
+
+    def warnings(self) -> tuple[str, ...]:
+        """The warnings recorded, in order."""
+        return tuple(self._warnings)
 
 
 class Cell(NamedTuple):
@@ -163,7 +172,9 @@ class ResultsTable:
     choices that shaped the table (name to a phrase, e.g. ``{"epochs":
     "mean"}``). ``samples`` is None, or with every epoch kept the read-only
     K x L x E array of repeated scores (``scores`` is then their mean).
-    Tables compare by identity (compare their fields to compare contents).
+    ``warnings`` are what the reader must see although nothing was refused: a
+    run scoring only part of its task, a metric that may not be a score in
+    [0, 1]. Tables compare by identity (compare their fields to compare contents).
 
     >>> table = ResultsTable(np.array([[1.0, 0.5], [0.0, 1.0]]), ("m1", "m2"), ("q1", "q2"), "long-csv", "score", {})
     >>> table.shape, table.to_instance().means
@@ -182,6 +193,7 @@ class ResultsTable:
     files: tuple[FileUse, ...] = ()
     settings: Mapping[str, str] = field(default_factory=dict)
     samples: npt.NDArray[np.float64] | None = None
+    warnings: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         scores = np.array(self.scores, dtype=np.float64)  # a private copy, so read-only really means unchanging
@@ -203,6 +215,7 @@ class ResultsTable:
             samples.setflags(write=False)
             object.__setattr__(self, "samples", samples)
         object.__setattr__(self, "files", tuple(self.files))
+        object.__setattr__(self, "warnings", tuple(self.warnings))
         object.__setattr__(self, "settings", MappingProxyType(dict(self.settings)))
         object.__setattr__(self, "models", tuple(self.models))
         object.__setattr__(self, "queries", tuple(self.queries))
@@ -240,6 +253,7 @@ class ResultsTable:
             "epochs": None if self.samples is None else int(self.samples.shape[2]),
             "settings": dict(self.settings),
             "files": [use.to_json() for use in self.files],
+            "warnings": list(self.warnings),
         }
 
 
@@ -358,6 +372,7 @@ def assemble(
         files=files.entries() if files is not None else (),
         settings=settings or {},
         samples=samples,
+        warnings=files.warnings() if files is not None else (),
     )
 
 

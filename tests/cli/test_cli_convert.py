@@ -75,7 +75,7 @@ def test_json_object_and_files_for_every_source(
     assert printed.count("\n") == 1  # one JSON object on one line
     settings, used, scores = READ[source]
     files = payload.pop("files")
-    assert (payload.pop("epochs"), payload.pop("settings")) == (None, settings)
+    assert (payload.pop("epochs"), payload.pop("settings"), payload.pop("warnings")) == (None, settings, [])
     assert [set(entry) for entry in files] == [{"path", "used", "scores", "note"}] * len(files)
     assert all(entry["used"] and entry["path"].startswith(str(FIXTURES / folder)) for entry in files)
     assert (len(files), sum(entry["scores"] for entry in files)) == (used, scores)

@@ -842,6 +842,7 @@ def test_save_table_round_trip(tmp_path: Path) -> None:
                 ("org__model-b/samples_gsm8k_cot_2024-05-02T09-30-00.jsonl", 2, ""),
             ]
         ],
+        "warnings": [],
     }
     assert load_scores(matrix).array.tolist() == table.scores.tolist()
     assert sorted(p.name for p in matrix.parent.iterdir()) == ["gsm.ids.json", "gsm.npy"]  # no temporary left
