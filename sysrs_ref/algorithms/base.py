@@ -103,7 +103,9 @@ def accept_scores(batch: Batch, scores: Sequence[object] | None) -> list[Fractio
             "generator.send(scores), one score per request"
         )
     if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence):
-        raise ScoreError(f"expected a sequence of {counted(len(batch), 'score')} (one per request), got {type(scores).__name__}")
+        raise ScoreError(
+            f"expected a sequence of {counted(len(batch), 'score')} (one per request), got {type(scores).__name__}"
+        )
     if len(scores) != len(batch):
         raise ScoreError(
             f"got {counted(len(scores), 'score')} for a batch of {counted(len(batch), 'request')}; "

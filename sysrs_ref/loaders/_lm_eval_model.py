@@ -46,8 +46,9 @@ def directory_model(directory: Path, log: FileLog) -> str:
     model = next(iter(found)) if found else (directory.name or directory.resolve().name)
     for path, name, how in named:
         renamed = (
-            "" if results_timestamp(path) is not None else "; a results file renamed by hand (lm-eval writes "
-            "results_<timestamp>.json)"
+            ""
+            if results_timestamp(path) is not None
+            else "; a results file renamed by hand (lm-eval writes results_<timestamp>.json)"
         )
         if name is not None:
             log.used(path, 0, f"the model id '{name}' (its {how}){renamed}; its aggregate scores are not read")

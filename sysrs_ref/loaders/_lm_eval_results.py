@@ -2,7 +2,7 @@
 
 lm-eval writes a run's aggregates as ``results_<timestamp>.json`` beside its
 ``samples_<task>_<timestamp>.jsonl`` files, with the same ``<timestamp>``.
-Three of its fields are read here, never its aggregate scores:
+Four of its fields are read here, never its aggregate scores:
 
 - the task's filters, in lm-eval's order: the ``name`` of each item of
   ``configs.<task>.filter_list``, else the ``FILTER`` of the task's
@@ -13,6 +13,8 @@ Three of its fields are read here, never its aggregate scores:
 - ``n-samples.<task>``: ``{"original": N, "effective": n}``, the documents
   of the task and those scored (fewer under ``--limit``); else
   ``config.limit``;
+- ``higher_is_better.<task>``: whether lm-eval ranks a metric's higher values
+  better (a metric it says is better lower is not a score SySRs maximises);
 - the tasks of ``results``: a results file later than every samples file of
   a task, with no samples file of its own for it, is a run made without
   ``--log_samples``.
@@ -63,6 +65,8 @@ class RunResults:
     """``config.limit`` (None: no limit, or not written)."""
     tasks: frozenset[str]
     """The tasks (and groups) of its ``results``."""
+    higher_is_better: Mapping[str, bool]
+    """``higher_is_better.<task>``: per metric, whether lm-eval ranks higher values better."""
 
 
 def results_timestamp(path: Path) -> str | None:
@@ -145,7 +149,15 @@ def run_results(path: Path, task: str) -> RunResults:
         _documents(document.get("n-samples"), task),
         _limit(document.get("config")),
         frozenset(str(name) for name in results),
+        _higher(document.get("higher_is_better"), task),
     )
+
+
+def _higher(listed: JsonValue, task: str) -> dict[str, bool]:
+    entry = listed.get(task) if isinstance(listed, Mapping) else None
+    if not isinstance(entry, Mapping):
+        return {}
+    return {str(metric): value for metric, value in entry.items() if isinstance(value, bool)}
 
 
 def _filters(document: Mapping[str, JsonValue], results: Mapping[str, JsonValue], task: str) -> tuple[str, ...]:

@@ -23,7 +23,7 @@ from sysrs_ref.loaders._lm_eval_files import Run
 from sysrs_ref.loaders._lm_eval_results import matching_results, results_timestamp, run_results
 from sysrs_ref.loaders.table import FileLog
 
-__all__ = ["limited_note", "newer_without_samples"]
+__all__ = ["limited_note", "lower_is_better", "newer_without_samples"]
 
 
 def _when(timestamp: str) -> tuple[str, Fraction]:
@@ -52,6 +52,20 @@ def limited_note(run: Run, documents: int) -> str:
         shown = int(results.limit) if results.limit == int(results.limit) else results.limit
         return f"limited: lm-eval --limit {shown} ({path.name} config.limit)"
     return ""
+
+
+def lower_is_better(run: Run, documents: int, metric: str) -> str:
+    """What the run's results file says when lm-eval ranks *metric* better lower (``higher_is_better``), else ""."""
+    try:
+        results = matching_results(run.path.parent, run.timestamp, run.task, documents)
+    except LoaderError:
+        return ""
+    if results is None or results.higher_is_better.get(metric) is not False:
+        return ""
+    return (
+        f"lm-eval ranks metric '{metric}' of task '{run.task}' better lower ({results.path.name} higher_is_better); "
+        "SySRs chooses the model of the highest mean: convert a metric that is better higher"
+    )
 
 
 def newer_without_samples(

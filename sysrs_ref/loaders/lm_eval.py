@@ -84,7 +84,7 @@ from typing import Literal, get_args
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.loaders._lm_eval_files import RESULTS_NAME, SAMPLES_NAME, in_order, latest, samples_runs, select_tasks
 from sysrs_ref.loaders._lm_eval_model import directory_model
-from sysrs_ref.loaders._lm_eval_runs import limited_note, newer_without_samples
+from sysrs_ref.loaders._lm_eval_runs import limited_note, lower_is_better, newer_without_samples
 from sysrs_ref.loaders._lm_eval_samples import (
     Read,
     cells,
@@ -161,7 +161,9 @@ def load_lm_eval(
     kept = newer_without_samples(kept, every_run, models, log)
     reads = with_metric(
         [
-            _limited(name_unlabelled_filters(read_run(run, models[run.path.parent], metric_name, "")), note, log)
+            _annotated(
+                name_unlabelled_filters(read_run(run, models[run.path.parent], metric_name, "")), note, log, metric_name
+            )
             for run, note in kept
         ],
         metric_name,
@@ -188,11 +190,18 @@ def load_lm_eval(
     )
 
 
-def _limited(read: Read, rerun: str, log: FileLog) -> Read:
-    """*read* with its *rerun* note, and a note and a warning in *log* when its run scored only part of its task."""
-    note = limited_note(read.run, len({row.doc_id for row in read.rows}))
+def _annotated(read: Read, rerun: str, log: FileLog, metric: str) -> Read:
+    """*read* with its *rerun* note, and a note and a warning in *log* when its run scored only part of its task.
+
+    A warning too when the run's results file says that *metric* is better lower.
+    """
+    documents = len({row.doc_id for row in read.rows})
+    note = limited_note(read.run, documents)
     if note:
         log.warn(f"{read.run.path}: {note}: the table holds only those documents of the task for this model")
+    lower = lower_is_better(read.run, documents, metric)
+    if lower:
+        log.warn(lower)
     return read._replace(layout="; ".join(part for part in (rerun, note, read.layout) if part))
 
 

@@ -14,6 +14,10 @@ score, where it was read) and :func:`assemble` builds the table:
   removes the incomplete models, ``"drop-queries"`` keeps only the queries
   every model has. :attr:`ResultsTable.missing` always reports the counts
   before any dropping;
+- a metric whose name suggests another scale than [0, 1] (a percentage,
+  BLEU, chrF, TER, EQ-Bench, a perplexity), or whose every value read is 0
+  (how a 0-100 metric passes the check of [0, 1] unseen), gives a warning
+  (:attr:`ResultsTable.warnings`);
 - a cell whose score is a :class:`Samples` (every epoch or trial kept, as
   ``--epochs all`` asks) holds E repeated scores: then every cell must hold
   the same number E of them, :attr:`ResultsTable.samples` is the K x L x E
@@ -35,6 +39,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -65,6 +70,7 @@ __all__ = [
     "assemble",
     "check_missing_policy",
     "save_table",
+    "scale_warnings",
 ]
 
 #: The end of the refusal of a conflicting duplicate (``assemble``'s *conflict_hint*) when several runs are merged.
@@ -372,8 +378,53 @@ def assemble(
         files=files.entries() if files is not None else (),
         settings=settings or {},
         samples=samples,
-        warnings=files.warnings() if files is not None else (),
+        warnings=(*(files.warnings() if files is not None else ()), *scale_warnings(metric, values.values())),
     )
+
+
+#: Words of a metric's name that suggest another scale than [0, 1], and what that scale is.
+_OTHER_SCALES = {
+    "percent": "a percentage, 0 to 100",
+    "percentage": "a percentage, 0 to 100",
+    "pct": "a percentage, 0 to 100",
+    "eqbench": "EQ-Bench scores 0 to 100",
+    "bleu": "BLEU, which harnesses often give 0 to 100",
+    "chrf": "chrF, which harnesses often give 0 to 100",
+    "ter": "TER, 0 to 100 and beyond",
+    "perplexity": "a perplexity, 1 and above",
+    "bpb": "bits per byte, 0 and above",
+}
+
+
+def scale_warnings(metric: str, cells: Iterable[tuple[tuple[Fraction, ...], object, str]]) -> tuple[str, ...]:
+    """Warnings that *metric* may not be a score in [0, 1], from its name and from the values read.
+
+    Every value lies in [0, 1] (or it was refused); a name like
+    ``percent_parseable`` or values that are all 0 (which a 0-100 metric
+    shows when nothing scored) still leave the doubt.
+
+    >>> scale_warnings("acc", [((Fraction(1),), 1, "x"), ((Fraction(0),), 0, "y")])
+    ()
+    >>> print(*scale_warnings("percent_parseable", [((Fraction(0),), 0, "x")]), sep="\n")
+    metric 'percent_parseable' is named like a metric of another scale (a percentage, 0 to 100) than [0, 1]: check that the harness scored it in [0, 1]
+    every score of metric 'percent_parseable' read is 0: the matrix cannot tell the models apart, and a metric of another scale (0 to 100) that scored nothing reads the same; check the metric
+    """
+    found = []
+    words = re.split(r"[^a-z0-9]+", metric.lower())
+    scale = next((_OTHER_SCALES[word] for word in words if word in _OTHER_SCALES), None)
+    if scale is None and "bits_per_byte" in metric.lower():
+        scale = _OTHER_SCALES["bpb"]
+    if scale is not None:
+        found.append(
+            f"metric '{metric}' is named like a metric of another scale ({scale}) than [0, 1]: check that the "
+            "harness scored it in [0, 1]"
+        )
+    if all(value == 0 for exact, _, _ in cells for value in exact):
+        found.append(
+            f"every score of metric '{metric}' read is 0: the matrix cannot tell the models apart, and a metric of "
+            "another scale (0 to 100) that scored nothing reads the same; check the metric"
+        )
+    return tuple(found)
 
 
 def _checked_scores(score: object, where: str) -> tuple[Fraction, ...]:

@@ -39,7 +39,10 @@ def test_logs_run_with_other_task_arguments_are_refused_naming_the_argument(reru
 def test_the_logs_of_one_setting_convert_and_rank_model_d_last(tmp_path: Path) -> None:
     kept = [path for path in sorted(SETTINGS.iterdir()) if path.name != LATER]
     table = load_inspect(kept, metric="match", reruns="latest")
-    means = {model: Fraction(sum(map(Fraction, row.tolist()))) / 4 for model, row in zip(table.models, table.scores)}
+    means = {
+        model: Fraction(sum(map(Fraction, row.tolist()))) / 4
+        for model, row in zip(table.models, table.scores, strict=True)
+    }
     assert means == {
         "openai/model-a": Fraction(1, 2),
         "openai/model-b": Fraction(1),
