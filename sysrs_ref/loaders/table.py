@@ -394,14 +394,17 @@ _OTHER_SCALES = {
     "perplexity": "a perplexity, 1 and above",
     "bpb": "bits per byte, 0 and above",
 }
+#: Words of a metric's name that say it is a share in [0, 1] whatever else it names (``bleu_acc``, ``pct_correct``).
+_SHARE_WORDS = frozenset({"acc", "accuracy", "em", "match", "correct", "f1", "rate", "ratio", "frac", "fraction"})
 
 
 def scale_warnings(metric: str, cells: Iterable[tuple[tuple[Fraction, ...], object, str]]) -> tuple[str, ...]:
     """Warnings that *metric* may not be a score in [0, 1], from its name and from the values read.
 
     Every value lies in [0, 1] (or it was refused); a name like
-    ``percent_parseable`` or values that are all 0 (which a 0-100 metric
-    shows when nothing scored) still leave the doubt.
+    ``percent_parseable`` or ``bleu_max`` (not ``bleu_acc``: a share) or
+    values that are all 0 (which a 0-100 metric shows when nothing scored)
+    still leave the doubt.
 
     >>> scale_warnings("acc", [((Fraction(1),), 1, "x"), ((Fraction(0),), 0, "y")])
     ()
@@ -414,7 +417,7 @@ def scale_warnings(metric: str, cells: Iterable[tuple[tuple[Fraction, ...], obje
     scale = next((_OTHER_SCALES[word] for word in words if word in _OTHER_SCALES), None)
     if scale is None and "bits_per_byte" in metric.lower():
         scale = _OTHER_SCALES["bpb"]
-    if scale is not None:
+    if scale is not None and not _SHARE_WORDS.intersection(words):
         found.append(
             f"metric '{metric}' is named like a metric of another scale ({scale}) than [0, 1]: check that the "
             "harness scored it in [0, 1]"
