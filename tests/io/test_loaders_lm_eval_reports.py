@@ -128,3 +128,20 @@ def test_what_lm_eval_says_of_a_metric_better_lower_is_a_warning(tmp_path: Path)
 def test_names_of_other_scales_are_warned_of(metric: str, warned: bool) -> None:
     said = scale_warnings(metric, [((Fraction(1, 2),), 0.5, "x")])
     assert bool(said) is warned and all(warning.startswith(f"metric '{metric}' is named like") for warning in said)
+
+
+def test_a_latest_run_of_fewer_documents_than_an_older_one_is_warned_of_without_results_files(tmp_path: Path) -> None:
+    folder = tmp_path / "org__m"
+    folder.mkdir()
+    for stamp, documents in (("2024-05-01T10-00-00", 5), ("2024-05-02T10-00-00", 2)):
+        rows = [{"doc_id": doc, "filter": "none", "metrics": ["acc"], "acc": doc % 2} for doc in range(documents)]
+        (folder / f"samples_arc_easy_{stamp}.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    table = load_lm_eval(tmp_path, metric="acc")
+    assert table.shape == (1, 2)
+    assert table.warnings == (
+        f"{folder / 'samples_arc_easy_2024-05-02T10-00-00.jsonl'}: scores 2 documents of task 'arc_easy' where the "
+        "older run samples_arc_easy_2024-05-01T10-00-00.jsonl scored 5: a limited run (lm-eval --limit)? --reruns "
+        "merge reads both",
+    )
+    assert load_lm_eval(tmp_path, metric="acc", reruns="merge").shape == (1, 5)
+    assert load_lm_eval(tmp_path, metric="acc", reruns="merge").warnings == ()
