@@ -7,7 +7,7 @@ results file renamed by hand (``truthfulqa_gen_neo125_full.json``,
 ``pythia160/`` a ``--limit 4`` run with lm-eval's own ``results_<timestamp>.json``.
 ``data/fixtures/lm-eval/eqbench/``: two models' ``eq_bench`` runs, whose
 metrics (``eqbench``, ``percent_parseable``) lm-eval scores 0 to 100, every
-answer unparseable, so every value is 0.
+answer unparsable, so every value is 0.
 """
 
 from __future__ import annotations
