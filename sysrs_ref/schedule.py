@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from sysrs_ref._checks import check_int, shortened, shown_value
+from sysrs_ref._words import counted
 from sysrs_ref.errors import BudgetError
 
 if TYPE_CHECKING:
@@ -144,8 +145,8 @@ def budget_from_percentage(percentage: str | int | Decimal | Fraction, n_models:
     budget = math.floor(p * n_models * n_queries / 100)
     if budget < n_models:
         raise BudgetError(
-            f"budget {p.numerator / p.denominator:g}% of {n_models} x {n_queries} is {budget} "
-            f"evaluations, below the number of models (K={n_models}); use a larger percentage"
+            f"budget {p.numerator / p.denominator:g}% of {n_models} x {n_queries} is "
+            f"{counted(budget, 'evaluation')}, below the number of models (K={n_models}); use a larger percentage"
         )
     return check_budget(budget, n_models, n_queries)
 

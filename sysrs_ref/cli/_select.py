@@ -15,7 +15,7 @@ import argparse
 from typing import Any
 
 from sysrs_ref._checks import check_int
-from sysrs_ref._words import matrix_shape
+from sysrs_ref._words import counted, matrix_shape
 from sysrs_ref.algorithms.driver import select
 from sysrs_ref.cli._common import (
     JSON_HELP,
@@ -83,12 +83,12 @@ def run(args: argparse.Namespace) -> None:
             f"{spec.title} on {args.scores}: {matrix_shape(instance.n_models, instance.n_queries)}, "
             f"seed {args.seed}"
             + "".join(f", {key} = {checked[key]}" for key in list(checked)[:1]),  # its first parameter
-            f"budget:  {budget.n:,} evaluations ({100 * budget.n / full:.4g}% of {full:,})",
+            f"budget:  {counted(budget.n, 'evaluation', grouped=True)} ({100 * budget.n / full:.4g}% of {full:,})",
             f"chose:   model {labelled(outcome.chosen, names)}, mean {float(instance.means[outcome.chosen]):.4f}"
             f" ({'a true best model' if payload['correct'] else 'NOT a best model'})",
             f"best:    {', '.join(f'model {labelled(m, names)}' for m in sorted(instance.best))}, "
             f"mean {float(max(instance.means)):.4f}",
-            f"spent:   {outcome.spent:,} evaluations ({100 * outcome.spent / full:.3g}% of full evaluation)",
+            f"spent:   {counted(outcome.spent, 'evaluation', grouped=True)} ({100 * outcome.spent / full:.3g}% of full evaluation)",
             f"ranking: {shown}{more}",
         ]
         + ([stochastic_line(instance)] if isinstance(instance, StochasticInstance) else [])
