@@ -88,6 +88,8 @@ def _parser() -> _Parser:
         default=None,
         help="check the exact engines against brute force on every K' <= K and L' <= L (default: K = 2 with L <= 3 "
         "and K = 3 with L <= 2)",
+    )
+    parser.add_argument(
         "--decisions",
         metavar="K,L",
         type=_contracts,
