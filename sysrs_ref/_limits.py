@@ -27,6 +27,7 @@ from sysrs_ref.errors import TooLargeError
 
 __all__ = [
     "MAX_WORKERS",
+    "NOTE_SECONDS",
     "TIME_LIMIT_VARIABLE",
     "Need",
     "check_need",
@@ -46,6 +47,9 @@ _DEFAULT_SECONDS = 3600.0
 #: A need within both of these always fits: checked without asking the system (a hot path stays fast).
 _ALWAYS_BYTES = 64 * 2**20
 _ALWAYS_SECONDS = 1.0
+
+#: A command says how long a job will take, before it starts, when its estimate is above this many seconds.
+NOTE_SECONDS = 10.0
 
 #: The most worker processes a job may ask for (each holds a copy of its matrix and its own interpreter).
 MAX_WORKERS = 256

@@ -47,6 +47,7 @@ from itertools import islice
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref._limits import check_workers
 from sysrs_ref.algorithms.params import AlgorithmParams
 from sysrs_ref.algorithms.registry import get_algorithm
 from sysrs_ref.datasets import Dataset
@@ -238,6 +239,7 @@ def run_jobs(
     *done* received is kept by the caller).
     """
     _check_runs(jobs, keep_chosen)
+    check_workers(workers, "workers")
     total = sum(job.to_make for job in jobs)
     spread = 1 if scheduler is None and workers == 1 else workers
     noisy = [_noisy(tables.get(job.key)) for job in jobs]
