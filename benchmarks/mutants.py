@@ -51,12 +51,15 @@ class Mutant(NamedTuple):
 
 # the quick files first: pytest stops at the first failure (-x)
 _BOUNDS = ("tests/reference/test_guarded_conditions.py", "tests/reference/test_theory_lemmas.py")
-_LIVE = (
-    "tests/reference/test_guarded_conditions.py",
-    "tests/live/test_live_session.py",
-    "tests/live/test_live_crash.py",
+# each area's bugs die in its own folder: a contributor who runs tests/live or tests/experiments catches them
+_LIVE = ("tests/live/test_live_replay.py", "tests/live/test_live_session.py", "tests/live/test_live_crash.py")
+_CACHE = (
+    "tests/experiments/test_cache_entries.py",
+    "tests/experiments/test_experiments.py",
+    "tests/experiments/test_checkpoints.py",
 )
-_CACHE = ("tests/reference/test_guarded_conditions.py", "tests/experiments/test_experiments.py")
+_READERS = ("tests/core/test_bounded_inputs.py", "tests/conformance/test_vectors_files.py")
+_SIZES = ("tests/core/test_bounded_inputs.py",)
 _SCHEDULE = (
     "tests/reference/test_guarded_conditions.py",
     "tests/core/test_schedule.py",
@@ -127,30 +130,49 @@ MUTANTS: tuple[Mutant, ...] = (
     # -- written for this check
     Mutant(
         "cache-checksum-without-top-m",
-        "sysrs_ref/experiments/_cache.py",
+        "sysrs_ref/experiments/_entry.py",
         'if name != "checksum"}',
         'if name not in ("checksum", "top_m")}',
         _CACHE,
     ),
     Mutant(
         "cache-checksum-ignored",
-        "sysrs_ref/experiments/_cache.py",
+        "sysrs_ref/experiments/_entry.py",
         'if entry["checksum"] != entry_checksum(entry):',
         'if not entry["checksum"]:',
         _CACHE,
     ),
-    Mutant(
+    Mutant(  # the cache's and the checkpoints' stale rule: entries live under the dataset's name, not its hash
         "cache-stale-dataset",
-        "sysrs_ref/experiments/_cache.py",
-        '_STALE_FIELDS = frozenset({"format", "version", "sha256"})',
-        '_STALE_FIELDS = frozenset({"format", "version"})',
+        "sysrs_ref/experiments/_entry.py",
+        'STALE_FIELDS = frozenset({"format", "version", "sha256"})',
+        'STALE_FIELDS = frozenset({"format", "version"})',
         _CACHE,
-        equivalent="a changed sha256 changes the key, hence the entry's path: an entry of another file is never "
-        "found there, stale or not; the field only chooses the word of the warning, which no run shows",
+    ),
+    Mutant(
+        "cache-count-true-is-one",
+        "sysrs_ref/experiments/_entry.py",
+        "    if type(value) is not int:\n",
+        "    if not isinstance(value, int):\n",
+        _CACHE,
+    ),
+    Mutant(
+        "checkpoint-count-true-is-one",
+        "sysrs_ref/experiments/_checkpoint.py",
+        "not all(type(item) is int for item in items)",
+        "not all(isinstance(item, int) for item in items)",
+        _CACHE,
+    ),
+    Mutant(
+        "top-m-target-true-is-one",
+        "sysrs_ref/experiments/_entry.py",
+        "len(item) == 4 and type(item[0]) is int",
+        "len(item) == 4",
+        _CACHE,
     ),
     Mutant(
         "cache-count-upper-bound",
-        "sysrs_ref/experiments/_cache.py",
+        "sysrs_ref/experiments/_entry.py",
         "if value < least or (most is not None and value > most):",
         "if value < least:",
         _CACHE,
@@ -242,6 +264,119 @@ MUTANTS: tuple[Mutant, ...] = (
         _INSPECT,
         equivalent="unreachable through the reader: with --epochs first a sample holds epoch 1 alone, and a sample "
         "with no scored epoch 1 has no epochs at all, so it is a missing cell before this branch",
+    ),
+    # -- the one rule for readers (sysrs_ref/_files.py) and the one place for sizes (sysrs_ref/_limits.py)
+    Mutant(
+        "reader-any-file-kind",
+        "sysrs_ref/_files.py",
+        "        if not stat.S_ISREG(info.st_mode):",
+        "        if stat.S_ISDIR(info.st_mode):",
+        _READERS,
+    ),
+    Mutant(
+        "reader-blocks-on-fifo",
+        "sysrs_ref/_files.py",
+        "os.O_RDONLY | os.O_NONBLOCK |",
+        "os.O_RDONLY |",
+        _READERS,
+    ),
+    Mutant(
+        "reader-size-from-stat-only",
+        "sysrs_ref/_files.py",
+        "    if len(data) > limit:  # the file grew after fstat",
+        "    if len(data) > limit + 1:  # the file grew after fstat",
+        _READERS,
+    ),
+    Mutant(
+        "reader-stat-size-ignored",
+        "sysrs_ref/_files.py",
+        "        if limit is not None and info.st_size > limit:",
+        "        if limit is not None and info.st_size > limit + 1:",
+        _READERS,
+    ),
+    Mutant(
+        "json-depth-one-more",
+        "sysrs_ref/_files.py",
+        "    if depth > MAX_JSON_DEPTH:",
+        "    if depth > MAX_JSON_DEPTH + 1:",
+        _READERS,
+    ),
+    Mutant(
+        "json-depth-counts-strings",
+        "sysrs_ref/_files.py",
+        "    outside = (np.cumsum(quotes, dtype=np.int64) & 1) == 0",
+        "    outside = np.ones_like(quotes)",
+        _READERS,
+    ),
+    Mutant(
+        "json-depth-escaped-quote",
+        "sysrs_ref/_files.py",
+        """.replace(b'\\\\"', b"")""",
+        "",
+        _READERS,
+    ),
+    Mutant(
+        "json-depth-shortcut-too-wide",
+        "sysrs_ref/_files.py",
+        'if data.count(b"[") + data.count(b"{") > MAX_JSON_DEPTH else 0',
+        'if data.count(b"[") + data.count(b"{") > 2 * MAX_JSON_DEPTH else 0',
+        _READERS,
+    ),
+    Mutant(
+        "vectors-version-true",
+        "sysrs_ref/conformance/vectors.py",
+        "    if type(version) is not int or version not in _READ_VERSIONS:",
+        "    if version not in _READ_VERSIONS:",
+        _READERS,
+    ),
+    Mutant(
+        "limits-memory-doubled",
+        "sysrs_ref/_limits.py",
+        "    if need.memory > room:",
+        "    if need.memory > 2 * room:",
+        _SIZES,
+    ),
+    Mutant(
+        "limits-time-doubled",
+        "sysrs_ref/_limits.py",
+        "    if need.seconds > limit:",
+        "    if need.seconds > 2 * limit:",
+        _SIZES,
+    ),
+    Mutant(
+        "limits-fast-path-either",
+        "sysrs_ref/_limits.py",
+        "if need.memory <= _ALWAYS_BYTES and need.seconds <= _ALWAYS_SECONDS:",
+        "if need.memory <= _ALWAYS_BYTES or need.seconds <= _ALWAYS_SECONDS:",
+        _SIZES,
+    ),
+    Mutant(
+        "limits-zero-is-zero",
+        "sysrs_ref/_limits.py",
+        '    return float("inf") if value == 0 else value',
+        "    return value",
+        _SIZES,
+    ),
+    Mutant(
+        "limits-workers-doubled",
+        "sysrs_ref/_limits.py",
+        "    if count > MAX_WORKERS:",
+        "    if count > 2 * MAX_WORKERS:",
+        _SIZES,
+    ),
+    Mutant(
+        "simulate-elimination-unchecked",
+        "sysrs_ref/simulation/_simulate.py",
+        "    check_need(elimination_need(",
+        "    (elimination_need(",
+        _SIZES,
+    ),
+    Mutant(
+        "subset-anchor-linear",
+        "sysrs_ref/subset/methods.py",
+        "memory=3 * 8 * n_queries * n_queries,",
+        "memory=3 * 8 * n_queries,",
+        _SIZES,
     ),
 )
 

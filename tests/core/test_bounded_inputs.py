@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +20,15 @@ from sysrs_ref._files import (
     read_json,
     read_regular,
 )
-from sysrs_ref._limits import MAX_WORKERS, TIME_LIMIT_VARIABLE, Need, check_need, check_workers, time_limit
+from sysrs_ref._limits import (
+    MAX_WORKERS,
+    TIME_LIMIT_VARIABLE,
+    Need,
+    check_need,
+    check_workers,
+    memory_limit,
+    time_limit,
+)
 from sysrs_ref.errors import ParameterError, TooLargeError
 from sysrs_ref.instance import Instance
 from sysrs_ref.schedule import capped_schedule, logbar, paper_schedule
@@ -30,10 +39,27 @@ from sysrs_ref.subset.methods import select_subset
 
 
 def test_a_fifo_is_refused_at_once_without_a_writer(tmp_path: Path) -> None:
+    """Opened in a thread: a reader that blocks (no O_NONBLOCK) is released by a writer after 10 s, and fails."""
     fifo = tmp_path / "scores.json"
     os.mkfifo(fifo)
-    with pytest.raises(UnreadableFileError, match="not a regular file but a FIFO"):
-        open_regular(fifo)  # without O_NONBLOCK this waits for a writer for ever
+    outcome: list[BaseException | None] = []
+
+    def read() -> None:
+        try:
+            open_regular(fifo).close()
+            outcome.append(None)
+        except OSError as err:
+            outcome.append(err)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(10.0)
+    blocked = reader.is_alive()
+    if blocked:  # open() waits for a writer: be one, so that the thread ends
+        os.close(os.open(fifo, os.O_WRONLY))
+        reader.join()
+    assert not blocked, "opening a FIFO blocked until a writer came"
+    assert isinstance(outcome[0], UnreadableFileError) and "not a regular file but a FIFO" in str(outcome[0])
 
 
 @pytest.mark.parametrize("target", ["/dev/zero", "/dev/null"])
@@ -47,6 +73,13 @@ def test_a_symlink_to_a_device_is_refused(tmp_path: Path, target: str) -> None:
 def test_a_directory_is_refused(tmp_path: Path) -> None:
     with pytest.raises(OSError, match="directory"):
         read_json(tmp_path)
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux's /proc")
+def test_reading_stops_at_the_limit_whatever_the_size_stat_gave() -> None:
+    """A /proc file is a regular file whose stat says 0 bytes: the read itself is bounded."""
+    with pytest.raises(UnreadableFileError, match="more than this reader's limit of 10 bytes"):
+        read_regular("/proc/self/status", 10)
 
 
 def test_the_size_limit_is_inclusive(tmp_path: Path) -> None:
@@ -77,9 +110,9 @@ def test_the_depth_limit_is_exact() -> None:
     ("value", "depth"),
     [
         (["[[[", "]]]"], 1),
-        ({"a": ["\\", ["\"[{"]]}, 3),
+        ({"a": ["\\", ['"[{']]}, 3),
         ("\\\\[", 0),
-        ([["\\\\"], ["\\\"[[["]], 2),
+        ([["\\\\"], ['\\"[[[']], 2),
         ([{"k": [{}]}], 4),
         (3, 0),
     ],
@@ -114,6 +147,13 @@ def test_read_json_says_what_is_wrong(tmp_path: Path) -> None:
 def test_a_need_beyond_memory_is_refused_with_the_bytes() -> None:
     with pytest.raises(TooLargeError, match=r"would need 8 EiB|would need 8\.0+ PiB|of memory"):
         check_need(Need("x", "O(1)", memory=2**63))
+
+
+def test_a_need_one_byte_beyond_memory_is_refused() -> None:
+    room = memory_limit()
+    assert check_need(Need("x", "O(1)", memory=room)).memory == room
+    with pytest.raises(TooLargeError, match="of memory"):
+        check_need(Need("x", "O(1)", memory=room + 1))
 
 
 def test_the_time_limit_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
