@@ -64,8 +64,6 @@ class JsonFormatError(ValueError):
 
 
 def _kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a directory"
     if stat.S_ISFIFO(mode):
         return "a FIFO (named pipe)"
     if stat.S_ISSOCK(mode):
@@ -93,6 +91,8 @@ def open_regular(path: str | os.PathLike[str], limit: int | None = None) -> Bina
     descriptor = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     try:
         info = os.fstat(descriptor)
+        if stat.S_ISDIR(info.st_mode):  # what open() says of a directory
+            raise IsADirectoryError(errno.EISDIR, "is a directory, not a file", name)
         if not stat.S_ISREG(info.st_mode):
             raise UnreadableFileError(
                 errno.EINVAL, f"not a regular file but {_kind(info.st_mode)}; only regular files are read", name

@@ -118,7 +118,8 @@ def parse_grid(text: str) -> tuple[Fraction, ...]:
             lines = read_regular(path, SMALL_FILE_BYTES).decode("utf-8").splitlines()
         except (OSError, UnicodeDecodeError) as err:
             raise ParameterError(
-                f"--grid {text!r} is neither a grid name ({', '.join(GRIDS)}) nor a readable file of percentages ({err})"
+                f"--grid {text!r} is neither a grid name ({', '.join(GRIDS)}) nor a readable file of percentages "
+                f"({getattr(err, 'strerror', None) or err})"
             ) from None
         where = f"grid file '{path}'"
     points: list[Fraction] = []
