@@ -174,7 +174,7 @@ def check_workers(workers: object, name: str = "--workers") -> int:
     >>> check_workers(100_000)
     Traceback (most recent call last):
     ...
-    sysrs_ref.errors.TooLargeError: --workers 100000 asks for 100,000 worker processes; at most 256 are started (this machine has ... CPUs)
+    sysrs_ref.errors.TooLargeError: --workers 100000 asks for 100,000 worker processes; at most 256 are started (more than the CPUs only share them)
     """
     from sysrs_ref._checks import check_int
 
@@ -182,6 +182,6 @@ def check_workers(workers: object, name: str = "--workers") -> int:
     if count > MAX_WORKERS:
         raise TooLargeError(
             f"{name} {count} asks for {counted(count, 'worker process', 'worker processes', grouped=True)}; "
-            f"at most {MAX_WORKERS} are started (this machine has {os.cpu_count() or 1} CPUs)"
+            f"at most {MAX_WORKERS} are started (more than the CPUs only share them)"
         )
     return count

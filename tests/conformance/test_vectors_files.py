@@ -28,7 +28,9 @@ def test_the_versions_read(tmp_path: Path, version: int) -> None:
 @pytest.mark.parametrize("version", [3, 0, True, 2.0, "2", None, [2]], ids=repr)
 def test_another_version_is_refused(tmp_path: Path, version: object) -> None:
     folder = _write(tmp_path, version=version)
-    with pytest.raises(InstanceError, match=re.escape(f"is a vectors file of version {json.dumps(version)}; this sysrs-ref")):
+    with pytest.raises(
+        InstanceError, match=re.escape(f"is a vectors file of version {json.dumps(version)}; this sysrs-ref")
+    ):
         load_vectors(folder, ["budgets"])
 
 
