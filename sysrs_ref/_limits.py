@@ -90,13 +90,13 @@ def size_in_bytes(count: int | float) -> str:
 def duration(seconds: float) -> str:
     """*seconds* in words, in the largest unit that keeps the number at least 1.
 
-    >>> duration(45), duration(5400), duration(3 * 86400 * 365)
-    ('45 seconds', '1.5 hours', '3.0 years')
+    >>> duration(45), duration(1), duration(5400), duration(3 * 86400 * 365)
+    ('45 seconds', '1 second', '1.5 hours', '3.0 years')
     """
     for unit, size in (("years", 86400 * 365), ("days", 86400), ("hours", 3600), ("minutes", 60)):
         if seconds >= size:
             return f"{seconds / size:.1f} {unit}" if seconds < 100 * size else f"{seconds / size:,.0f} {unit}"
-    return f"{seconds:.0f} seconds"
+    return "1 second" if f"{seconds:.0f}" == "1" else f"{seconds:.0f} seconds"
 
 
 def memory_limit() -> int:
