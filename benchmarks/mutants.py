@@ -366,9 +366,9 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "simulate-elimination-unchecked",
-        "sysrs_ref/simulation/_simulate.py",
-        "    check_need(elimination_need(",
-        "    (elimination_need(",
+        "sysrs_ref/simulation/_engine.py",
+        "        check_need(elimination_need(",
+        "        (elimination_need(",
         _SIZES,
     ),
     Mutant(

@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sysrs_ref._checks import check_int, check_seed
-from sysrs_ref._limits import Need, check_need, check_workers
+from sysrs_ref._limits import check_workers
 from sysrs_ref.algorithms.registry import ParamValue
 from sysrs_ref.errors import BudgetError, ParameterError
 from sysrs_ref.fast import score_table, simulation_draws, stochastic_table
@@ -260,8 +260,6 @@ def simulate_many(
     ints = tuple(budget.n for budget in grid)
     targets = () if top_m is None else parse_top_m(top_m, n_models)
     jobs = jobs_of("instance", instance.shape, chosen_configs, ints, runs, seed, targets)
-    eliminating = sum(config.algorithm in _ELIMINATING for config in chosen_configs)
-    check_need(elimination_need(n_models, runs * len(ints) * eliminating, workers if scheduler is None else 1))
     if progress is not None:
         progress(0)  # the inputs are valid and the runs start
     found: dict[Config, CellResult] = {}
@@ -279,27 +277,6 @@ def simulate_many(
     best = tuple(sorted(instance.best))
     return tuple(
         _result(config, found[config], grid, runs, seed, best, targets, instance.shape) for config in chosen_configs
-    )
-
-
-#: The algorithms whose fast path eliminates models phase by phase: K - 1 phases, each a pass over the models left.
-_ELIMINATING = frozenset({"sr", "sysrs", "sar", "sysar"})
-
-
-def elimination_need(n_models: int, passes: int, workers: int = 1) -> Need:
-    """What *passes* runs of an eliminating algorithm need on K models: O(K^2) each, spread over *workers* processes.
-
-    The compiled pass makes K - 1 phases, each over the models left; a
-    pass runs in C to its end (Ctrl-C and SIGTERM act between passes), so a
-    K of hundreds of thousands is refused rather than started.
-
-    >>> round(elimination_need(200_000, 10).seconds)
-    6000
-    """
-    return Need(
-        f"{passes:,} runs (x budgets x algorithms) of successive elimination on K = {n_models:,} models",
-        "K - 1 phases over the models left: O(K^2) per run and budget",
-        seconds=1.5e-8 * n_models * n_models * passes / max(workers, 1),
     )
 
 
