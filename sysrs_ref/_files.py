@@ -51,7 +51,7 @@ MAX_JSON_DEPTH = 200
 LARGE_FILE_BYTES = 4 * 2**30
 
 #: The size limit of the package's own small files: a cache entry, a checkpoint, a live session's
-#: configuration, a sidecar of ids (each a few kilobytes).
+#: configuration, a grid file, a list of ids (each a few kilobytes).
 SMALL_FILE_BYTES = 64 * 2**20
 
 
