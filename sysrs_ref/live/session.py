@@ -47,6 +47,7 @@ from types import MappingProxyType, TracebackType
 
 from sysrs_ref._atomic import atomic_write
 from sysrs_ref._checks import check_int
+from sysrs_ref._files import read_json
 from sysrs_ref._version import __version__
 from sysrs_ref._words import counted
 from sysrs_ref.algorithms.base import AlgorithmRun, Batch, Outcome
@@ -209,11 +210,11 @@ class Session:
         folder = Path(directory)
         path = folder / CONFIG_NAME
         try:
-            config = json.loads(path.read_text(encoding="utf-8"))
+            config = read_json(path)
         except FileNotFoundError:
             raise LiveError(f"no session in {folder}: {CONFIG_NAME} is missing (start one with 'live init')") from None
-        except (OSError, ValueError, RecursionError) as err:  # ValueError: bad JSON or UTF-8, a huge integer
-            raise LiveError(f"cannot read {path}: {err}") from None
+        except (OSError, ValueError) as err:  # not a regular file, too large; ValueError: not UTF-8 JSON, too deep
+            raise LiveError(f"cannot read {path}: {getattr(err, 'strerror', None) or err}") from None
         if not isinstance(config, dict) or config.get("format") != FORMAT:
             raise LiveError(f"{path} is not a sysrs-ref live session file")
         if not (folder / LOG_NAME).exists():  # created before the config, never removed: deleted or lost since

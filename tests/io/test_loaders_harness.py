@@ -745,10 +745,14 @@ def test_an_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     """Simulated: the tests may run as root, who reads every file whatever its mode."""
     path = write(tmp_path / "s.csv", "model,query,score\na,q,1\n")
 
-    def refuse(self: Path) -> bytes:
-        raise PermissionError(13, "Permission denied", str(self))
+    opened = os.open
 
-    monkeypatch.setattr(Path, "read_bytes", refuse)
+    def refuse(name: str, flags: int, *args: int) -> int:
+        if name == str(path):
+            raise PermissionError(13, "Permission denied", name)
+        return opened(name, flags, *args)
+
+    monkeypatch.setattr(os, "open", refuse)
     with pytest.raises(LoaderError, match=f"^{re.escape(str(path))}: permission denied; make the file readable$"):
         load_long_csv(path)
 
