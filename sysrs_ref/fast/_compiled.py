@@ -47,6 +47,7 @@ __all__ = [
     "CutTables",
     "active",
     "available",
+    "count_above",
     "eliminate",
     "eliminate_floats",
     "elementwise",
@@ -437,6 +438,19 @@ def ucb_cut(
         cells,
     )
     return cells, certified
+
+
+def count_above(
+    module: ModuleType,
+    rows: npt.NDArray[np.float64],
+    row_ids: npt.NDArray[np.intp],
+    theta: npt.NDArray[np.float64],
+    strict: bool,
+) -> npt.NDArray[np.intp]:
+    """:func:`~sysrs_ref.fast._ucb_exact.count_above` in C: its binary search, step for step (the same counts)."""
+    out = np.empty(len(row_ids), dtype=np.int64)
+    module.count_above(rows, row_ids, theta, strict, out)
+    return out.astype(np.intp, copy=False)
 
 
 def ucb_ranking(
