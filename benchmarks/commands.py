@@ -75,7 +75,7 @@ class Way:
     passes: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
     """Per tree label: (wall seconds, CPU seconds) of each pass."""
     outputs: dict[str, Path] = field(default_factory=dict)
-    """Per tree label: the first pass's outputs (its folder, and the commands' stdout in stdout-N.json)."""
+    """Per tree label: the first pass's outputs (its folder, and the commands' JSON on stdout in stdout-N.json)."""
 
 
 def _children_cpu() -> float:
@@ -88,7 +88,7 @@ def _measure(
     commands: list[list[str]], tree: Tree, keep: Path | None, memory: bool = False
 ) -> tuple[float, float, int]:
     """Run *commands* on *tree* one after the other: total wall seconds, CPU seconds of their process trees, and
-    with *memory* the largest peak PSS (bytes). *keep*: write each command's stdout there (stdout-N.json)."""
+    with *memory* the largest peak PSS (bytes). *keep*: write each command's JSON output there (stdout-N.json)."""
     seconds, peak, cpu = 0.0, 0, _children_cpu()
     before, here = os.environ.get("PYTHONPATH"), Path.cwd()
     os.environ["PYTHONPATH"] = str(tree.path)  # the commands' environment (process_memory.user_environment)
@@ -98,7 +98,7 @@ def _measure(
             measured = run_measured(command, pss=True) if memory else run_timed(command)
             if measured.returncode != 0:
                 raise RuntimeError(f"{' '.join(command)} failed ({measured.returncode}): {measured.stderr.strip()}")
-            if keep is not None:
+            if keep is not None and measured.stdout.lstrip()[:1] in ("{", "["):  # simulate's JSON, not a summary
                 (keep / f"stdout-{number}.json").write_text(measured.stdout)
             seconds += measured.seconds
             peak = max(peak, measured.peak_pss)
