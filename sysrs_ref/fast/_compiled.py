@@ -7,7 +7,8 @@ depend on the backend; the tests run both and compare. The passes: the
 draws (:func:`permutations`), the UCB-E / SyUCB-E keys, order statistics,
 cuts and rankings (:func:`ucb_keys`, :func:`ucb_keys_upto`,
 :func:`ucb_select`, :func:`ucb_cut`, :func:`ucb_ranking`; callers
-:mod:`sysrs_ref.fast._ucb` and :mod:`sysrs_ref.fast._ucb_runs`), the prefix
+:mod:`sysrs_ref.fast._ucb` and :mod:`sysrs_ref.fast._ucb_runs`), the
+counts the exact cut resolution makes (:func:`count_above`), the prefix
 sums of the phase-by-phase kernels (:func:`prefix_at`), SR's eliminations
 (:func:`eliminate`, :func:`eliminate_floats`), and UCB-E-LRF's fit
 (:func:`lrf_fit`: the reference's doubles, where numpy's fit agrees with
@@ -47,6 +48,7 @@ __all__ = [
     "CutTables",
     "active",
     "available",
+    "count_above",
     "eliminate",
     "eliminate_floats",
     "elementwise",
@@ -437,6 +439,19 @@ def ucb_cut(
         cells,
     )
     return cells, certified
+
+
+def count_above(
+    module: ModuleType,
+    rows: npt.NDArray[np.float64],
+    row_ids: npt.NDArray[np.intp],
+    theta: npt.NDArray[np.float64],
+    strict: bool,
+) -> npt.NDArray[np.intp]:
+    """:func:`~sysrs_ref.fast._ucb_exact.count_above` in C: its binary search, step for step (the same counts)."""
+    out = np.empty(len(row_ids), dtype=np.int64)
+    module.count_above(rows, row_ids, theta, strict, out)
+    return out.astype(np.intp, copy=False)
 
 
 def ucb_ranking(

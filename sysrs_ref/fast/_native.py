@@ -31,6 +31,7 @@ import numpy.typing as npt
 
 __all__ = [
     "INTERFACE",
+    "count_above",
     "eliminate",
     "eliminate_floats",
     "fixed_elementwise",
@@ -161,6 +162,7 @@ def _typed(prefix: str, argtypes: list[Any], restype: Any = None) -> dict[str, C
 
 _KEYS = _typed("ucb_keys", [_P, _I, _I, _P, _I, _I, _I, _P, _P, _P, _P, _P])
 _KEYS_UPTO = _typed("ucb_keys_upto", [_P, _I, _I, _P, _I, _I, _I, _P, _P, _P, _P, _P, _I, _D, _D, _P])
+_COUNT_ABOVE = _function("count_above", [_P, _I, _P, _P, _I, ctypes.c_int, _P])
 _SELECT = _function("ucb_select", [_P, _I, _I, _I, _P, _P, _I, _P, ctypes.c_int] + [_P] * 6, ctypes.c_int)
 #: Band arms a cut's summary lists (BAND in _csrc/common.h).
 BAND = 16
@@ -379,6 +381,24 @@ def ucb_cut(
     )
     _checked(status)
     return certified.astype(np.bool_)
+
+
+def count_above(rows: Array, row_ids: Array, theta: Array, strict: bool, out: Array) -> None:
+    """How many entries of each asked row are above its theta (:func:`sysrs_ref.fast._compiled.count_above`)."""
+    n_rows, width = rows.shape
+    n = len(row_ids)
+    if row_ids.ndim != 1 or theta.shape != (n,) or (n and not (row_ids.min() >= 0 and row_ids.max() < n_rows)):
+        raise ValueError("count_above needs one theta per row id, and row ids within the rows")
+    arrays = _Arrays()
+    _COUNT_ABOVE(
+        arrays.input(rows, np.float64, (n_rows, width)),
+        width,
+        arrays.input(row_ids, np.int64, (n,)),
+        arrays.input(theta, np.float64, (n,)),
+        n,
+        int(strict),
+        arrays.output(out, np.int64, (n,)),
+    )
 
 
 def ucb_ranking(prefix: Array, counts: Array, scale: Array, priority: Array, ranks: Array) -> None:

@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sysrs_ref.algorithms.ucb_index import compare_indices
+from sysrs_ref.fast import _compiled
 from sysrs_ref.fast._table import ScoreTable
 from sysrs_ref.fast.certify import MAX_TERMS
 
@@ -131,7 +132,8 @@ def float_means(
 def count_above(rows: FloatArray, row_ids: IntArray, theta: FloatArray, *, strict: bool) -> IntArray:
     """For nonincreasing rows: how many entries of ``rows[row_ids[q]]`` are > theta[q] (>= if not strict).
 
-    A binary search vectorized over the queries q.
+    A binary search vectorized over the queries q (in compiled code, step for
+    step, where the compiled passes run: :func:`sysrs_ref.fast._compiled.count_above`).
 
     >>> rows = np.array([[3.0, 2.0, 2.0, 1.0]])
     >>> count_above(rows, np.zeros(2, np.intp), np.array([2.0, 2.0]), strict=True).tolist()
@@ -139,6 +141,9 @@ def count_above(rows: FloatArray, row_ids: IntArray, theta: FloatArray, *, stric
     >>> count_above(rows, np.zeros(1, np.intp), np.array([2.0]), strict=False).tolist()
     [3]
     """
+    module = _compiled.library()
+    if module is not None and rows.dtype == np.float64 and theta.shape == row_ids.shape and row_ids.ndim == 1:
+        return _compiled.count_above(module, rows, row_ids, theta, strict)
     width = rows.shape[1]
     flat = rows.reshape(-1)
     base = row_ids.astype(np.intp) * width

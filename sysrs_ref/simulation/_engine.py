@@ -319,6 +319,10 @@ def run_jobs(
     plan = _plan(jobs, sizes)
     own = {job.key: tables[job.key] for job in jobs if job.source is None}
     local = 1 if pieces == 1 else workers  # one piece runs inline
+    if scheduler is None and local > 1:
+        # the compiled library's checks (its file, self-test, draws against numpy's), once per process: made here,
+        # before the pool forks, every worker inherits them instead of making them again
+        simulation_draws(0, 0, 1, 2, 1, synchronized=True)
     with _executor(local, scheduler, own) as (executor, slots):
         if executor is None:
             for index, start, stop in plan:

@@ -28,7 +28,7 @@ from sysrs_ref.fast._batch import simulation_draws
 from sysrs_ref.fast._elimination import phase_sums
 from sysrs_ref.fast._kernel import prefix_at
 from sysrs_ref.fast._ucb import _cut, _order_statistics
-from sysrs_ref.fast._ucb_exact import RunView, resolve_cut
+from sysrs_ref.fast._ucb_exact import RunView, count_above, resolve_cut
 from sysrs_ref.fast._ucb_runs import Runs, Setup, Workspace
 from tests.backends import assert_same_outcome
 from tests.strategies import draws_for, fast_cases, instances, nonincreasing_keys, permutation_cases
@@ -143,6 +143,35 @@ def test_ucb_select_is_the_numpy_cut_on_real_keys() -> None:
             plain = _order_statistics(runs, wanted, rows)
         for mine, numpys in zip(fast, plain, strict=True):
             assert np.array_equal(mine, numpys)
+
+
+@settings(max_examples=200)
+@given(nonincreasing_keys(), st.booleans(), st.data())
+def test_count_above_is_numpys(
+    case: tuple[FloatArray, npt.NDArray[np.int64], FloatArray], strict: bool, data: st.DataObject
+) -> None:
+    """The compiled count of a row's entries above theta is the numpy binary search's, on sorted rows and on rows
+    that are not (NaN and unsorted entries too: the same steps, so the same counts); and it is the true count on a
+    sorted row."""
+    keys, _, _ = case
+    rows = keys.reshape(-1, keys.shape[2])
+    if data.draw(st.booleans(), label="unsorted, with a NaN"):
+        rows = rows[:, ::-1].copy()
+        rows[0, 0] = np.nan
+    asked = data.draw(st.lists(st.integers(0, len(rows) - 1), min_size=0, max_size=8), label="rows")
+    row_ids = np.array(asked, dtype=np.intp)
+    values = st.one_of(st.floats(-3.0, 4.0, allow_nan=False), st.sampled_from(rows.reshape(-1).tolist()))
+    theta = np.array(data.draw(st.lists(values, min_size=len(asked), max_size=len(asked)), label="theta"))
+    assert MODULE is not None
+    mine = _compiled.count_above(MODULE, rows, row_ids, theta, strict)
+    with compiled.numpy_only():
+        plain = count_above(rows, row_ids, theta, strict=strict)
+    assert mine.tolist() == plain.tolist()
+    if not np.isnan(rows).any():
+        truth = [
+            int(((rows[i] > t) if strict else (rows[i] >= t)).sum()) for i, t in zip(asked, theta.tolist(), strict=True)
+        ]
+        assert mine.tolist() == truth
 
 
 @pytest.mark.slow

@@ -280,3 +280,30 @@ done:
     free(members);
     return status;
 }
+
+/*
+ * count_above (sysrs_ref.fast._ucb_exact.count_above, sysrs_ref.fast._compiled.count_above): out[q] = how many of
+ * row row_ids[q]'s width entries (nonincreasing) are > theta[q] (>= when not strict). The very steps of the numpy
+ * loop (bit_length(width) halvings, the probe clipped to the last entry, a step only while low < high), so the
+ * counts are its counts on any input.
+ */
+EXPORT void count_above(const double *rows, int64_t width, const int64_t *row_ids, const double *theta, int64_t n,
+                        int strict, int64_t *out) {
+    int steps = 0;
+    for (uint64_t left = (uint64_t)width; left; left >>= 1) steps++;
+    for (int64_t q = 0; q < n; q++) {
+        const double *row = rows + row_ids[q] * width;
+        double pivot = theta[q];
+        int64_t low = 0, high = width;
+        for (int step = 0; step < steps; step++) {
+            int64_t mid = (low + high) >> 1;
+            double value = row[mid < width - 1 ? mid : width - 1];
+            int right = (strict ? value > pivot : value >= pivot) && low < high;
+            if (right)
+                low = mid + 1;
+            else
+                high = mid;
+        }
+        out[q] = low;
+    }
+}
