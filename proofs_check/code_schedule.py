@@ -34,7 +34,7 @@ from typing import Protocol, TypeVar
 
 import z3  # type: ignore[import-untyped]  # reason: z3-solver ships no type information
 
-from proofs_check.registry import Claim, Method, Outcome, Status
+from proofs_check.claim import Claim, Method, Outcome, Status
 from proofs_check.smt import Term, ceil_var, rational, refute
 from sysrs_ref.errors import BudgetError
 from sysrs_ref.schedule import (

@@ -67,8 +67,8 @@ from typing import Any, cast
 
 import z3  # type: ignore[import-untyped]  # reason: z3-solver ships no type information
 
+from proofs_check.claim import Claim, Method, Outcome, Status
 from proofs_check.code_certify import Traced, _Path
-from proofs_check.registry import Claim, Method, Outcome, Status
 from proofs_check.smt import Term, rational, refute_terms
 from sysrs_ref.fast._ucb_exact import Bounds
 

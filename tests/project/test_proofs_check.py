@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import doctest
 import itertools
 import json
@@ -13,6 +14,7 @@ import pytest
 
 from proofs_check import DEFAULT_MAX_K, Claim, Method, Outcome, Status, all_claims
 from proofs_check.__main__ import _record, main, render_table
+from tests.import_graph import cycles
 from tests.pages import FLAGS, fences
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -262,3 +264,28 @@ def test_subprocess_json_contract() -> None:
     assert claim["id"] == "code-spend-formula" and claim["status"] == "holds" and claim["as_expected"] is True
     assert claim["methods"] == ["smt", "model-checked-against-code"] and "every K in [2, 3]" in claim["domain"]
     assert claim["seconds"] >= 0
+
+
+def _proofs_check_imports() -> dict[str, set[str]]:
+    """Module -> the proofs_check modules it imports (every import, in functions too), read with :mod:`ast`."""
+    package = ROOT / "proofs_check"
+    names = {path.stem for path in package.glob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for path in package.glob("*.py"):
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "proofs_check":
+                found |= {alias.name for alias in node.names if alias.name in names}
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("proofs_check."):
+                found.add((node.module or "").split(".")[1])
+            elif isinstance(node, ast.Import):
+                found |= {alias.name.split(".")[1] for alias in node.names if alias.name.startswith("proofs_check.")}
+        graph[path.stem] = found - {path.stem}
+    return graph
+
+
+def test_proofs_check_has_no_import_cycle() -> None:
+    graph = _proofs_check_imports()
+    assert graph["registry"] >= {"claim", "code_schedule", "bernstein"}
+    assert graph["claim"] == set()
+    assert cycles(graph) == [], "the claim types belong in proofs_check.claim, below registry and the claim modules"

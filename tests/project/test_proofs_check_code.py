@@ -27,8 +27,8 @@ from proofs_check import (
     code_ucb_symbolic,
     symbolic,
 )
+from proofs_check.claim import Outcome
 from proofs_check.code_symbolic import ContractsBound
-from proofs_check.registry import Outcome
 from sysrs_ref.algorithms import drive, sr
 from sysrs_ref.algorithms.base import Outcome as RunOutcome
 from sysrs_ref.draws import Draw
