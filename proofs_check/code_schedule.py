@@ -503,11 +503,9 @@ def _per_k_problem(max_k: int, large_k: Sequence[int] = LARGE_K) -> str | None:
 
     _paper_levels runs at the K of *large_k* beyond max_k (a K of 4096 takes seconds: the tests pick fewer).
     """
+    _, found = _prove([*LARGE_K, *range(2, max_k + 1)], _level_counterexample)  # the large-K branch first
     for n_models in LARGE_K:
-        found = _real_bounds_counterexample(n_models)
-        if found is not None:
-            return found
-    _, found = _prove([*range(2, max_k + 1), *(k for k in LARGE_K if k > max_k)], _level_counterexample)
+        found = found or _real_bounds_counterexample(n_models)
     if found is None:
         _, found = _prove([*range(2, max_k + 1), *(k for k in large_k if k > max_k)], _paper_levels_counterexample)
     return found
@@ -564,7 +562,7 @@ def check_paper_schedule(max_k: int, last_weight: int = 2, large_k: Sequence[int
                     f"K={n_models}, n={budget}: paper_schedule gives {got}, the model {want}",
                 )
     started = time.perf_counter()
-    found = _every_k_problem() or _per_k_problem(max_k, large_k)
+    found = _per_k_problem(max_k, large_k) or _every_k_problem()
     if found is None and last_weight != 2:  # another statement: an exact n at the first K, then every K
         _, found = _prove(range(2, max_k + 1), lambda k: _paper_spend_counterexample(k, last_weight))
         found = found or _spend_counterexample(last_weight)
@@ -617,7 +615,7 @@ def check_capped_schedule(max_k: int, large_k: Sequence[int] = LARGE_K) -> Outco
                         f"{where}: schedule gives {used}, the rule {expected}",
                     )
     started = time.perf_counter()
-    found = _every_k_problem() or _per_k_problem(max_k, large_k)
+    found = _per_k_problem(max_k, large_k) or _every_k_problem()
     if found is None:
         _, found = _prove(range(2, min(MODEL_K, max_k) + 1), _capped_levels_counterexample)
     if found is not None:

@@ -29,6 +29,7 @@ CODE_CLAIMS = {
     "code-budget-text",
     "code-certify-tolerance",
     "code-ucb-tolerance",
+    "code-fast-certified",
     "code-algorithm-contracts",
     "code-contracts-symbolic",
     "code-ucb-contracts-symbolic",

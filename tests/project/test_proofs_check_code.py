@@ -6,6 +6,7 @@ source with one change) and patches it in; the claim must report ``fails``.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import re
 import sys
@@ -23,6 +24,7 @@ from proofs_check import (
     all_claims,
     code_certify,
     code_contracts,
+    code_fast_exhaustive,
     code_schedule,
     code_symbolic,
     code_ucb,
@@ -307,6 +309,21 @@ def test_symbolic_values_branch_and_refuse_concrete_reads() -> None:
         round(x)
 
 
+def test_fast_sr_ignoring_the_tolerance_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    elimination = importlib.import_module("sysrs_ref.fast._elimination")
+    monkeypatch.setattr(elimination, "tolerance", lambda n_terms, largest: 0.0 * largest)
+    assert_fails(code_fast_exhaustive.check_fast_certified(algorithms=("sysrs",)), "sysrs (", "reference (")
+
+
+def test_index_key_deciding_by_the_float_sign_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = importlib.import_module("sysrs_ref.algorithms.ucb_index")
+    broken = mutated(module.IndexKey.__lt__, "if gap > self.tolerance:", "if gap > 0:")
+    monkeypatch.setattr(module.IndexKey, "__lt__", broken)
+    assert_fails(code_ucb.check_ucb_tolerance(), "IndexKey.__lt__ answers True where the exact indices say otherwise")
+
+
 def test_halved_index_key_tolerance_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     from sysrs_ref.algorithms.ucb_index import IndexKey
 
@@ -444,6 +461,7 @@ def test_every_code_claim_has_a_failing_variant_here() -> None:
         "code-budget-text",
         "code-certify-tolerance",
         "code-ucb-tolerance",
+        "code-fast-certified",
         "code-algorithm-contracts",
         "code-contracts-symbolic",
         "code-ucb-contracts-symbolic",
@@ -487,8 +505,9 @@ def test_a_check_that_runs_out_of_time_fails_instead_of_hanging(monkeypatch: pyt
         lambda: code_schedule.check_budget_text(4),
         code_certify.check_tolerance,
         code_ucb.check_ucb_tolerance,
+        lambda: code_fast_exhaustive.check_fast_certified(algorithms=("sysrs", "syus")),
     ],
-    ids=["paper", "capped", "spend", "percentage", "budget-text", "certify", "ucb"],
+    ids=["paper", "capped", "spend", "percentage", "budget-text", "certify", "ucb", "fast-certified"],
 )
 def test_the_code_claims_hold_on_the_code_as_it_is(check: Callable[[], Outcome]) -> None:
     """The fast target's audit of the code: each code claim on a small domain (the K >= 2048 branch of _level too).
