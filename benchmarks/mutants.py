@@ -1,6 +1,6 @@
 """A curated mutation check: realistic one-line bugs, each written into a copy of the tree, and the tests run on it.
 
-Run: .venv/bin/python -m benchmarks.mutants [--only NAME ...] [--root TREE] [--list]
+Run: .venv/bin/python -m benchmarks.mutants [--only NAME ...] [--root TREE] [--list] [--proofs [--claims-only]]
 
 Each :class:`Mutant` is a (file, old text, new text, tests) record: the
 runner copies the tree (``sysrs_ref``, ``tests``, ``data``, ``pyproject.toml``;
@@ -17,6 +17,12 @@ The mutants cover the reference (bounds, the stochastic exact law), the
 schedule, the loaders, the cache and live sessions: each changes what a
 user sees, except those marked ``equivalent`` (with the reason), which are
 kept to show that the check does not count them.
+
+With ``--proofs`` the runner takes :data:`PROOF_MUTANTS` instead, copies
+``proofs_check`` too, and runs ``python -m proofs_check`` (the default run)
+on each mutant instead of pytest; a mutant's *tests* are then the claims
+that should catch it, and ``--claims-only`` runs only those
+(``--claim ID`` each, faster). Each line shows the counterexample printed.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
-_COPIED = ("sysrs_ref", "tests", "data", "pyproject.toml")
+_COPIED = ("sysrs_ref", "tests", "data", "pyproject.toml", "proofs_check")
 _TIMEOUT = 900
 
 
@@ -246,6 +252,60 @@ MUTANTS: tuple[Mutant, ...] = (
 )
 
 
+#: Bugs python -m proofs_check must catch (``--proofs``): *tests* are the claims that should fail.
+PROOF_MUTANTS: tuple[Mutant, ...] = (
+    Mutant(
+        "large-k-bounds-drop-half",
+        "sysrs_ref/schedule.py",
+        "low = sum(scale // i for i in range(2, n_models + 1)) + scale // 2",
+        "low = sum(scale // i for i in range(2, n_models + 1))",
+        ("code-schedule-paper",),
+    ),
+    Mutant(
+        "large-k-no-exact-fallback",
+        "sysrs_ref/schedule.py",
+        "return first if first == last else _exact_level(n_models, spare)",
+        "return first",
+        ("code-schedule-paper",),
+    ),
+    Mutant(
+        "budget-percent-leading-point",
+        "sysrs_ref/schedule.py",
+        r'_PERCENT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")',
+        r'_PERCENT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?)")',
+        ("code-budget-text",),
+    ),
+    Mutant(
+        "budget-integer-digit-count",
+        "sysrs_ref/schedule.py",
+        "> len(str(full)):  # more digits",
+        ">= len(str(full)):  # more digits",
+        ("code-budget-text",),
+    ),
+    Mutant(
+        "ucb-key-float-sign",
+        "sysrs_ref/algorithms/ucb_index.py",
+        "        if gap > self.tolerance:\n            return True\n        if gap < -self.tolerance:",
+        "        if gap > 0.0:\n            return True\n        if gap < 0.0:",
+        ("code-ucb-tolerance",),
+    ),
+    Mutant(
+        "fast-sr-ignores-tolerance",
+        "sysrs_ref/fast/_elimination.py",
+        "near = sums <= (smallest + tolerance(n_k, sums.max(axis=1)))[:, None]",
+        "near = sums <= smallest[:, None]",
+        ("code-fast-certified",),
+    ),
+    Mutant(
+        "compiled-sr-ignores-tolerance",
+        "sysrs_ref/fast/_csrc/phases.c",
+        "                        if (value <= threshold) {",
+        "                        if (value <= smallest) {",
+        ("code-fast-certified",),
+    ),
+)
+
+
 def _copy(source: Path, target: Path) -> None:
     for name in _COPIED:
         path = source / name
@@ -267,31 +327,53 @@ def _build(tree: Path) -> None:
     subprocess.run([*command, *sources, "-o", str(output)], check=True, capture_output=True)
 
 
-def _run(mutant: Mutant, source: Path, work: Path) -> tuple[str, float]:
-    """'killed', 'missed' or 'n/a', and the seconds the tests took."""
+def _commands(mutant: Mutant, work: Path, proofs: bool, claims_only: bool) -> list[list[str]]:
+    """The commands that should fail on *mutant*: pytest on its tests, or proofs_check (its claims, or all)."""
+    if not proofs:
+        tests = [test for test in mutant.tests if (work / test.split("::")[0]).exists()]
+        return (
+            [[sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "--no-header", *tests]]
+            if tests
+            else []
+        )
+    if claims_only:
+        return [[sys.executable, "-m", "proofs_check", "--claim", claim] for claim in mutant.tests]
+    return [[sys.executable, "-m", "proofs_check"]]
+
+
+def _run(
+    mutant: Mutant, source: Path, work: Path, proofs: bool = False, claims_only: bool = False
+) -> tuple[str, float, str]:
+    """'killed', 'missed' or 'n/a', the seconds the commands took, and the counterexample proofs_check printed."""
     target = work / mutant.file
     original = (source / mutant.file).read_text(encoding="utf-8")
     if original.count(mutant.old) != 1:
-        return "n/a", 0.0
-    tests = [test for test in mutant.tests if (work / test.split("::")[0]).exists()]
-    if not tests:
-        return "n/a", 0.0
+        return "n/a", 0.0, ""
+    commands = _commands(mutant, work, proofs, claims_only)
+    if not commands:
+        return "n/a", 0.0, ""
     target.write_text(original.replace(mutant.old, mutant.new), encoding="utf-8")
     began = time.perf_counter()
+    status, shown = "missed", ""
     try:
         if "_csrc" in mutant.file:
             _build(work)
-        command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "--no-header", *tests]
-        try:
-            done = subprocess.run(command, cwd=work, capture_output=True, timeout=_TIMEOUT, check=False)
-            status = "missed" if done.returncode == 0 else "killed"
-        except subprocess.TimeoutExpired:
-            status = "killed"
+        for command in commands:
+            try:
+                done = subprocess.run(command, cwd=work, capture_output=True, timeout=_TIMEOUT, check=False, text=True)
+            except subprocess.TimeoutExpired:
+                status = "killed"
+                break
+            if done.returncode != 0:
+                status = "killed"
+                found = [line.strip() for line in done.stdout.splitlines() if "Counterexample:" in line]
+                shown = found[0][found[0].index("Counterexample:") :] if found else ""
+                break
     finally:
         target.write_text(original, encoding="utf-8")
         if "_csrc" in mutant.file:
             _build(work)
-    return status, time.perf_counter() - began
+    return status, time.perf_counter() - began, shown
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -300,8 +382,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", nargs="+", metavar="NAME", help="run only these mutants")
     parser.add_argument("--root", type=Path, default=ROOT, help="the tree to mutate (default: this checkout)")
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
+    parser.add_argument(
+        "--proofs", action="store_true", help="the proofs_check mutants, judged by python -m proofs_check"
+    )
+    parser.add_argument("--claims-only", action="store_true", help="with --proofs: run only each mutant's claims")
     args = parser.parse_args(argv)
-    chosen = [m for m in MUTANTS if not args.only or m.name in args.only]
+    catalog = PROOF_MUTANTS if args.proofs else MUTANTS
+    chosen = [m for m in catalog if not args.only or m.name in args.only]
     if args.list:
         for mutant in chosen:
             print(f"{mutant.name:32} {mutant.file}{'  (equivalent)' if mutant.equivalent else ''}")
@@ -315,11 +402,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not list((work / "sysrs_ref" / "fast").glob("_native_lib*")):  # an archive of the sources: built here
             _build(work)
         for mutant in chosen:
-            status, seconds = _run(mutant, source, work)
+            status, seconds, shown = _run(mutant, source, work, args.proofs, args.claims_only)
             counts[status] += 1
             if status == "missed":
                 missed.append(mutant)
             print(f"{status:7} {mutant.name:32} {seconds:6.1f} s  {mutant.file}", flush=True)
+            if shown:
+                print(f"        {shown[:300]}", flush=True)
     judged = counts["killed"] + counts["missed"]
     real = [m for m in missed if not m.equivalent]
     print(

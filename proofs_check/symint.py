@@ -146,10 +146,10 @@ class SymInt:
     def __ge__(self, other: object) -> bool:
         return self._compare(self.term >= self._other(other))
 
-    def __eq__(self, other: object) -> bool:  # type: ignore[override]  # a branch, as int's == is a decision
+    def __eq__(self, other: object) -> bool:  # a branch, as int's == is a decision
         return self._compare(self.term == self._other(other))
 
-    def __ne__(self, other: object) -> bool:  # type: ignore[override]  # a branch, as int's != is a decision
+    def __ne__(self, other: object) -> bool:  # a branch, as int's != is a decision
         return self._compare(self.term != self._other(other))
 
     def __bool__(self) -> bool:

@@ -124,7 +124,7 @@ def test_large_k_level_without_its_exact_fallback_fails(monkeypatch: pytest.Monk
     module = _schedule_module()
     broken = mutated(module._level, "first if first == last else", "first if True else")
     # in the module's own namespace, so that the symbolic run's stand-ins for its callees reach it
-    monkeypatch.setattr(module, "_level", types.FunctionType(broken.__code__, vars(module), "_level"))  # type: ignore[attr-defined]  # a function's code object
+    monkeypatch.setattr(module, "_level", types.FunctionType(broken.__code__, vars(module), "_level"))
     found = code_schedule._level_every_k_counterexample()
     assert found is not None and "K=" in found and "low=" in found
     assert code_schedule._level_counterexample(5) is None  # below 2048 the path is the exact one
