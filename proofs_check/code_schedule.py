@@ -723,7 +723,7 @@ def check_budget_percentage(max_k: int, threshold: int = 100) -> Outcome:
     feed a wrong one).
     """
     domain = (
-        f"smt: every K in [2, {max_k}], every integer L >= 1 and rational p in (0, 100]; model checked against "
+        f"smt: every K in [2, {max_k}], every integer L >= 1 and rational p in (0, 100]; bounded-exhaustive: "
         f"the code (budget_from_percentage, Budget.parse of the decimal text when p has <= 4 decimals) on every "
         f"K <= {MODEL_K}, L <= {MODEL_L} and every p where floor(p K L / 100) steps, and 1/10^4 below"
     )
