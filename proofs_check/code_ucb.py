@@ -82,7 +82,8 @@ ROOT_TINY = Fraction(1, 2**537)  # >= sqrt(2 * 2^-1075): a subnormal quotient's 
 A_LOW, A_HIGH = Fraction(1, 2**1000), Fraction(2**1000)
 MAX_L = 2**40
 DOMAIN = (
-    "IndexKey: every a in (2^-1000, 2^1000), count N >= 1, mean in [0, 1]; fast path (bounds_for): every "
+    "IndexKey: every a in (2^-1000, 2^1000), count N >= 1, mean in [0, 1]; IndexKey.__lt__: every pair of real "
+    "indices and float approximations within tolerance / (2 (1 + u)) of them; fast path (bounds_for): every "
     "L in [1, 2^40), N in [1, L], a as above; integer scores with denominator D, L D < 2^900, prefix sums P in "
     "[0, N D] (any largest sum); float scores in [0, 1] (subnormal ones too); integers relaxed to reals"
 )
