@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import NoReturn
 
-from proofs_check.registry import DEFAULT_MAX_K, Claim, Outcome, all_claims, claim_by_id
+from proofs_check.claim import DEFAULT_MAX_K, Claim, Outcome
+from proofs_check.registry import all_claims, claim_by_id
 
 __all__ = ["Result", "main", "render_table"]
 

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import sympy as sp
 
+from proofs_check.claim import Claim, Method, Outcome, Status
 from proofs_check.common import (
     Point,
     fails,
@@ -19,7 +20,6 @@ from proofs_check.common import (
     univariate_counterexample,
     with_conditions,
 )
-from proofs_check.registry import Claim, Method, Outcome, Status
 
 __all__ = [
     "CLAIMS",

@@ -51,7 +51,7 @@ from typing import Any, cast
 import numpy as np
 import z3  # type: ignore[import-untyped]  # reason: z3-solver ships no type information
 
-from proofs_check.registry import Claim, Method, Outcome, Status
+from proofs_check.claim import Claim, Method, Outcome, Status
 from proofs_check.smt import Term, rational
 
 __all__ = ["CLAIMS", "Traced", "check_tolerance"]

@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 
-from proofs_check.registry import Claim, Method, Outcome, Status
+from proofs_check.claim import Claim, Method, Outcome, Status
 from sysrs_ref.algorithms import drive, get_algorithm
 from sysrs_ref.algorithms.base import Outcome as RunOutcome
 from sysrs_ref.draws import Draw

@@ -70,7 +70,7 @@ from proofs_check.decision_rules import (
     ucb_choice_problem,
     uniform_allocation,
 )
-from proofs_check.registry import Claim, Method, Outcome, Status
+from proofs_check.claim import Claim, Method, Outcome, Status
 from proofs_check.symbolic import Symbolic
 from sysrs_ref.algorithms.base import Batch, Outcome as RunOutcome
 from sysrs_ref.algorithms.params import Exploration, TopMSize

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from math import prod
 
-from proofs_check.registry import Claim, Method, Outcome, Status
+from proofs_check.claim import Claim, Method, Outcome, Status
 from sysrs_ref import Instance
 from sysrs_ref.algorithms import drive, get_algorithm
 from sysrs_ref.draws import Draw

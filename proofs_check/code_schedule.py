@@ -1,41 +1,56 @@
-"""The code's schedules and budgets (sysrs_ref/schedule.py), proved for every n and L by SMT.
+"""The code's schedules and budgets (sysrs_ref/schedule.py): the real functions, proved for every n and L.
 
-Each claim has two halves, and fails if either does:
+The schedule's arithmetic is written once, on integers (``_level``,
+``_exact_level``, ``_ceil_div``, ``_paper_levels``, ``_levels``,
+``schedule_spend``), and :mod:`proofs_check.symint` runs those very
+functions on z3 integers, path by path. Each claim rests on:
 
-- **SMT** (unbounded n, L): for every K from 2 to ``max_k``, z3 answers
-  unsat to the negation of the claim about the *model* below. For fixed K
-  every quantity is linear in n, L and the levels (logbar(K) is an exact
-  Fraction; q = ceil(a / b) is b q >= a and b (q - 1) < a), a decidable
-  theory (linear integer/real arithmetic), so unsat is a proof for every
-  n >= K and every L, not a search.
-- **Model checked against the code**: the model, evaluated exactly, equals
-  the real functions (:func:`~sysrs_ref.schedule.paper_schedule`,
-  :func:`~sysrs_ref.schedule.capped_schedule`,
-  :func:`~sysrs_ref.schedule.schedule`, the algorithms' spend, the budget
-  parser) on every K <= 12, L <= 30 and n in [K, K L]. A floor for a
-  ceiling or a search for U* that stops early in the code makes this half
-  fail with the first input where code and model differ.
-
-The model is written once (:func:`paper_levels`, :func:`capped_levels`,
-:func:`spend`) over an arithmetic that is either exact (Fractions, for the
-model check) or symbolic (z3 terms, for the proofs), so the formula z3
-proves is the formula checked against the code.
+- **U0 for every K** (symbolic, modular): the real ``_level`` is run with
+  K, n and its callees' results symbolic (``logbar(K)`` = p / q, and
+  ``_logbar_bounds(K)`` = (low, high, 2^P) with only the bracket
+  low <= 2^P logbar(K) <= high assumed); on both of its paths for K >= 2048
+  (the bounds' ceilings agree: their value; they disagree: the exact
+  fallback) and on its path for K < 2048 it returns ceil((n - K) / logbar(K))
+  exactly: z3 answers unsat to the contrary, for every K >= 2 and n >= K.
+  The bracket lemma is proved for every K by induction on the sum
+  ``_logbar_bounds`` computes (low_2 = 2^P = 2^P logbar(2); adding
+  floor(2^P / (K+1)) to low and 1 to the width keeps the bracket), and
+  ``_level`` with the real bounds is run symbolically at every K <= ``max_k``
+  and at K in :data:`LARGE_K` (both paths of the large-K branch), so a wrong
+  bound shows as an exact n.
+- **The levels** (symbolic, per K): the real ``_paper_levels(K, U)`` is
+  ceil(U / (K + 1 - k)) for every integer U, at every K <= ``max_k`` and in
+  :data:`LARGE_K`; the real ``_levels(K, L, U)`` is min(L, ceil(U / (K+1-k)))
+  for every L and U at every K <= :data:`MODEL_K`.
+- **Lemmas for every divisor d** (z3, d symbolic): N: ceil(ceil(y)/d) =
+  ceil(y/d); M: ceil(U/d) <= ceil(U/(d-1)); S: ceil(U/d) <= ceil((U+1)/d);
+  C: ceil(U/d) >= L when U >= d L.
+- **The spend for every K** (induction): sum_{d=2}^{K} ceil(x/d) +
+  ceil(x/2) < x logbar(K) + K, so the paper's schedule spends less than n.
+- **Exhaustive**: the public wrappers (paper_schedule, capped_schedule's
+  bisection, schedule(), the budget parsers) against the contract's rule on
+  every K <= 12, L <= 30, n in [K, K L], and every budget text of a stated
+  alphabet and length.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
 import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Protocol, TypeVar
+from types import ModuleType, SimpleNamespace
+from typing import Protocol, TypeVar, cast
+from unittest import mock
 
 import z3  # type: ignore[import-untyped]  # reason: z3-solver ships no type information
 
-from proofs_check.registry import Claim, Method, Outcome, Status
+from proofs_check.claim import Claim, Method, Outcome, Status
 from proofs_check.smt import Term, ceil_var, rational, refute
+from proofs_check.symint import Path, Run, SymInt, explore, term
 from sysrs_ref.errors import BudgetError
 from sysrs_ref.schedule import (
     Budget,
@@ -54,6 +69,8 @@ __all__ = [
     "Symbolic",
     "capped_levels",
     "check_budget_percentage",
+    "check_budget_text",
+    "contract_budget",
     "check_capped_schedule",
     "check_paper_schedule",
     "check_spend_formula",
@@ -117,7 +134,8 @@ class Symbolic:
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# The model: eq. (budget-schedule) and the capped rule, as docs/contracts.md section 6 states them.
+# The contract's rule: eq. (budget-schedule) and the capped rule, as docs/contracts.md section 6 states them
+# (what the exhaustive half compares the public functions with, and the per-K LP of a wrong spend weight).
 
 
 def paper_levels(ar: Arithmetic[N], n_models: int, budget: N) -> list[N]:
@@ -193,13 +211,251 @@ def model_schedule(n_models: int, n_queries: int, budget: int, capped: tuple[int
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# The SMT proofs, one K (or one divisor d) at a time.
+# The proofs about the real functions (run on z3 integers) and the lemmas they rest on.
+
+#: The large K at which ``_level`` and ``_paper_levels`` also run with the real bounds (the K >= 2048 branch).
+LARGE_K = (2048, 2049, 4096)
+
+
+def _schedule_module() -> ModuleType:
+    """sysrs_ref.schedule, looked up at each run (the package's attribute ``schedule`` is the function)."""
+    return importlib.import_module("sysrs_ref.schedule")
+
+
+def _ceil_facts(quotient: Term, numerator: Term, divisor: Term) -> list[Term]:
+    """q = ceil(a / d) for d > 0: d q >= a and d (q - 1) < a."""
+    return [divisor * quotient >= numerator, divisor * (quotient - 1) < numerator]
+
+
+def _not_ceil(value: Term, numerator: Term, divisor: Term) -> Term:
+    """value != ceil(numerator / divisor), for a positive divisor (linear when the divisor is a number)."""
+    return z3.Or(divisor * value < numerator, divisor * (value - 1) >= numerator)
+
+
+def _shown(path: Path[object], names: Sequence[str]) -> str:
+    """The counterexample of *path*'s solver (sat): the values of *names*."""
+    assert path.run is not None
+    model = path.run.solver.model()
+    values = {str(decl): model[decl] for decl in model.decls()}
+    return ", ".join(f"{name}={values[name]}" for name in names if name in values)
+
+
+def _first_counterexample(
+    paths: Sequence[Path[object]], negation: Callable[[object], Term], names: Sequence[str]
+) -> str | None:
+    """None when *negation* of each path's result is unsat on that path; else the first counterexample."""
+    for path in paths:
+        assert path.run is not None
+        solver = path.run.solver
+        solver.push()
+        solver.add(negation(path.value))
+        answer = solver.check()
+        if answer == z3.sat:
+            return _shown(path, names)
+        solver.pop()
+        if answer != z3.unsat:
+            return f"z3 answered {answer} ({solver.reason_unknown()}): no proof"
+    return None
 
 
 @functools.cache
+def _level_counterexample(n_models: int) -> str | None:
+    """None when the real _level(K, n) is ceil((n - K) / logbar(K)) for every n >= K, at this K (real bounds)."""
+    module = _schedule_module()
+    exact = module.logbar(n_models)
+
+    def call(run: Run) -> object:
+        budget = run.integer("n")
+        run.assume(budget.term >= n_models)
+        return budget, module._level(n_models, budget)
+
+    def negation(value: object) -> Term:
+        budget, level = cast(tuple[SymInt, SymInt], value)
+        return _not_ceil(term(level), (budget.term - n_models) * exact.denominator, z3.IntVal(exact.numerator))
+
+    try:
+        return _first_counterexample(list(explore(call)), negation, ("n",))
+    except (TypeError, ArithmeticError) as err:
+        return f"the real _level could not run on a symbolic n: {err}"
+
+
+def _level_every_k_counterexample() -> str | None:
+    """None when the real _level returns ceil((n - K) / logbar(K)) <= n - K on each path, for every K >= 2, n >= K.
+
+    Its callees are given by their contracts: logbar(K) = p / q >= 1, and
+    _logbar_bounds(K) = (low, high, S) with 0 < low <= S p / q <= high (the
+    bracket lemma, :func:`_bracket_counterexample`).
+    """
+    module = _schedule_module()
+    names = ("K", "n", "low", "high", "S", "p", "q")
+
+    def call(run: Run) -> object:
+        n_models, budget, low, high, scale, p, q = (run.integer(name) for name in names)
+        run.assume(n_models.term >= 2, budget.term >= n_models.term, scale.term >= 1, low.term >= 1)
+        run.assume(p.term >= q.term, q.term >= 1, low.term * q.term <= scale.term * p.term)
+        run.assume(scale.term * p.term <= high.term * q.term)
+        exact = SimpleNamespace(numerator=p, denominator=q)
+        with (
+            mock.patch.object(module, "_logbar_bounds", lambda k: (low, high, scale)),
+            mock.patch.object(module, "logbar", lambda k: exact),
+        ):
+            return budget - n_models, p, q, module._level(n_models, budget)
+
+    def negation(value: object) -> Term:
+        spare, p, q, level = cast(tuple[SymInt, SymInt, SymInt, SymInt], value)
+        return z3.Or(_not_ceil(term(level), spare.term * q.term, p.term), term(level) > spare.term)
+
+    try:
+        return _first_counterexample(list(explore(call)), negation, names)
+    except (TypeError, ArithmeticError) as err:
+        return f"the real _level could not run on symbolic inputs: {err}"
+
+
+def _bracket_counterexample() -> str | None:
+    """None when z3 proves the bracket lemma for every K >= 2 by induction on the sum _logbar_bounds computes.
+
+    low_K = sum_{i=2}^{K} floor(S/i) + floor(S/2), high_K = low_K + K - 1, S = 2^P even: low_K <= S logbar(K)
+    <= high_K. Base K = 2: low = S = S logbar(2). Step K -> K + 1: low grows by f = floor(S / (K+1)), S logbar
+    by r = S / (K+1), f <= r < f + 1, the width by 1. Each part unsat in z3 (S, K symbolic).
+    """
+    scale, n_models, low, width, floor_part = z3.Ints("S K low width f")
+    product, share = z3.Reals("Slogbar r")  # S logbar(K), S / (K + 1)
+    base = z3.Solver()
+    base.add(scale >= 2, scale % 2 == 0)
+    base.add(z3.Not(z3.And(scale / 2 + scale / 2 <= scale, scale <= scale / 2 + scale / 2 + 1)))
+    step = z3.Solver()
+    step.add(scale >= 2, n_models >= 2, width == n_models - 1, low <= product, product <= low + width)
+    step.add(share * (n_models + 1) == scale, *_ceil_facts(floor_part + 1, scale + 1, n_models + 1))
+    step.add(z3.Not(z3.And(low + floor_part <= product + share, product + share <= low + floor_part + width + 1)))
+    for name, solver in (("base", base), ("step", step)):
+        found = refute(solver)
+        if found is not None:
+            return f"bracket lemma, {name}: {found}"
+    return None
+
+
+def _real_bounds_counterexample(n_models: int) -> str | None:
+    """None when the real _logbar_bounds(K) brackets the exact 2^P logbar(K) (checked exactly at this K)."""
+    low, high, scale = _schedule_module()._logbar_bounds(n_models)
+    exact = _schedule_module().logbar(n_models)
+    if low * exact.denominator <= scale * exact.numerator <= high * exact.denominator and high - low <= n_models:
+        return None
+    return f"_logbar_bounds({n_models}) = ({low}, {high}, 2^{scale.bit_length() - 1}) does not bracket logbar(K)"
+
+
+@functools.cache
+def _paper_levels_counterexample(n_models: int) -> str | None:
+    """None when the real _paper_levels(K, U) is (ceil(U / (K + 1 - k)))_k for every integer U, at this K."""
+    module = _schedule_module()
+
+    def call(run: Run) -> object:
+        level = run.integer("U")
+        return level, module._paper_levels(n_models, level)
+
+    def negation(value: object) -> Term:
+        level, levels = cast(tuple[SymInt, Sequence[SymInt]], value)
+        if len(levels) != n_models - 1:
+            return z3.BoolVal(True)
+        return z3.Or(
+            [_not_ceil(term(got), level.term, z3.IntVal(n_models + 1 - k)) for k, got in enumerate(levels, start=1)]
+        )
+
+    try:
+        return _first_counterexample(list(explore(call)), negation, ("U",))
+    except (TypeError, ArithmeticError) as err:
+        return f"the real _paper_levels could not run on a symbolic U: {err}"
+
+
+@functools.cache
+def _capped_levels_counterexample(n_models: int) -> str | None:
+    """None when the real _levels(K, L, U) is (min(L, ceil(U / (K + 1 - k))))_k for every L >= 1 and U, at this K."""
+    module = _schedule_module()
+
+    def call(run: Run) -> object:
+        n_queries, level = run.integer("L"), run.integer("U")
+        run.assume(n_queries.term >= 1)
+        return n_queries, level, module._levels(n_models, n_queries, level)
+
+    def negation(value: object) -> Term:
+        n_queries, level, levels = cast(tuple[SymInt, SymInt, Sequence[SymInt | int]], value)
+        if len(levels) != n_models - 1:
+            return z3.BoolVal(True)
+        wrong = []
+        for k, got in enumerate(levels, start=1):
+            ceiling = z3.Int(f"c{k}")
+            wrong.append(
+                z3.And(
+                    *_ceil_facts(ceiling, level.term, z3.IntVal(n_models + 1 - k)),
+                    term(got) != z3.If(n_queries.term <= ceiling, n_queries.term, ceiling),
+                )
+            )
+        return z3.Or(wrong)
+
+    try:
+        return _first_counterexample(list(explore(call)), negation, ("L", "U"))
+    except (TypeError, ArithmeticError) as err:
+        return f"the real _levels could not run on symbolic L, U: {err}"
+
+
+@functools.cache
+def _divisor_lemmas_counterexample() -> str | None:
+    """The four facts about q = ceil(x / d) the composition uses, for every integer d >= 1; None when z3 proves all.
+
+    N: ceil(ceil(y) / d) = ceil(y / d) for real y >= 0 (so ceil(U0 / d) is the paper's level);
+    M: ceil(U / d) <= ceil(U / (d - 1)) for integers U >= 0 and d >= 3 (levels non-decreasing in k);
+    S: ceil(U / d) <= ceil((U + 1) / d) for integer U (levels, so the spend, non-decreasing in U);
+    C: ceil(U / d) >= L for integers L >= 1, U >= d L (at U = K L every level is L).
+    The divisor is symbolic: each part is one query in nonlinear integer/real arithmetic, answered unsat.
+    """
+    divisor, level, limit, a, b, u0 = z3.Ints("d U L a b U0")
+    y = z3.Real("y")
+    parts = {
+        "N": [y >= 0, *_ceil_facts(u0, y, 1), *_ceil_facts(a, u0, divisor), *_ceil_facts(b, y, divisor), a != b],
+        "M": [level >= 0, divisor >= 3, *_ceil_facts(a, level, divisor), *_ceil_facts(b, level, divisor - 1), a > b],
+        "S": [*_ceil_facts(a, level, divisor), *_ceil_facts(b, level + 1, divisor), a > b],
+        "C": [limit >= 1, level >= divisor * limit, *_ceil_facts(a, level, divisor), a < limit],
+    }
+    for name, facts in parts.items():
+        solver = z3.Solver()
+        solver.add(divisor >= 1, *facts)
+        found = refute(solver, ("d", "U", "L", "y"))
+        if found is not None:
+            return f"lemma {name}: {found}"
+    return None
+
+
+@functools.cache
+def _spend_counterexample(last_weight: int) -> str | None:
+    """None when z3 proves sum_{d=2}^{K} ceil(x/d) + (w - 1) ceil(x/2) < x logbar(K) + K for every K >= 2, x >= 0.
+
+    w is the weight of n_(K-1) (2). By induction on K: P(j): S_j <= X_j + j - 1 with S_j = sum_{d=2}^{j} ceil(x/d),
+    X_j = x sum_{d=2}^{j} 1/d; P(1) holds (0 <= 0); P(j) gives P(j + 1) since c = ceil(r) < r + 1, r = x/(j+1).
+    Then the spend S_K + (w - 1) ceil(x/2) against x logbar(K) + K = X_K + x/2 + K.
+    """
+    x, partial, weighted, share = z3.Reals("x X Xnext r")
+    count, total, ceiling, j = z3.Ints("S Snext c j")
+    step = z3.Solver()
+    step.add(j >= 1, x >= 0, count <= partial + j - 1, share * (j + 1) == x, *_ceil_facts(ceiling, share, 1))
+    step.add(total == count + ceiling, weighted == partial + share, z3.Not(total <= weighted + j))
+    final = z3.Solver()
+    half = z3.Int("c2")
+    final.add(x >= 0, count <= partial + z3.Int("K") - 1, z3.Int("K") >= 2, *_ceil_facts(half, x / 2, 1))
+    final.add(count + (last_weight - 1) * half >= partial + x / 2 + z3.Int("K"))
+    for name, solver in (("induction step", step), ("spend", final)):
+        found = refute(solver, ("K", "j", "x"))
+        if found is not None:
+            return f"{name}: {found}"
+    return None
+
+
 def _paper_spend_counterexample(n_models: int, last_weight: int) -> str | None:
-    """None when z3 proves spend(paper schedule) <= n for every n >= K (this K)."""
-    for relax in (True, False):  # the LP relaxation suffices; an integer solver only to show a real counterexample
+    """None when the formula's spend (weight *last_weight* on n_(K-1)) is at most n for every n >= K, at this K.
+
+    The LP relaxation of eq. (budget-schedule) (the levels ceil((n - K) / (logbar(K) d)), lemma N), one K at a
+    time: the per-K proof a wrong weight fails with an exact n (the induction, :func:`_spend_counterexample`,
+    covers every K).
+    """
+    for relax in (True, False):
         solver = z3.SolverFor("QF_LRA" if relax else "QF_LIA")
         budget = z3.Real("n") if relax else z3.Int("n")
         solver.add(budget >= n_models)
@@ -213,84 +469,46 @@ def _paper_spend_counterexample(n_models: int, last_weight: int) -> str | None:
     return None
 
 
-def _paper_spend(n_models: int) -> str | None:
-    """The statement's spend (weight 2 on n_{K-1}): the cache entry check_paper_schedule's proof made.
-
-    *last_weight* has no default and goes by position, as check_paper_schedule passes it: functools.cache
-    keys ``f(K)``, ``f(K, 2)`` and ``f(K, last_weight=2)`` apart, and would prove each K again.
-    """
-    return _paper_spend_counterexample(n_models, 2)
-
-
-@functools.cache
-def _divisor_lemma_counterexample(divisor: int) -> str | None:
-    """The four facts about q = ceil(x / d) the composition uses, for this d; None when z3 proves all four.
-
-    N(d): ceil(ceil(y) / d) = ceil(y / d) for real y >= 0 (so ceil(U0 / d) is the paper's level);
-    M(d): ceil(y / d) <= ceil(y / (d - 1)) for real y >= 0 and d >= 3 (levels non-decreasing in k);
-    S(d): ceil(U / d) <= ceil((U + 1) / d) for integer U (levels, so the spend, non-decreasing in U);
-    C(d): ceil(U / d) >= L for integers L >= 1, U >= d L (at U = K L every level is L).
-    """
-    checks: list[tuple[str, Callable[[z3.Solver], None]]] = []
-
-    def nested(solver: z3.Solver) -> None:
-        y = z3.Real("y")
-        solver.add(y >= 0)
-        u0 = ceil_var(solver, y, 1, "U0")
-        solver.add(ceil_var(solver, u0, divisor, "a") != ceil_var(solver, y, divisor, "b"))
-
-    def monotone_k(solver: z3.Solver) -> None:
-        y = z3.Real("y")
-        solver.add(y >= 0)
-        solver.add(ceil_var(solver, y, divisor, "a") > ceil_var(solver, y, divisor - 1, "b"))
-
-    def monotone_u(solver: z3.Solver) -> None:
-        u = z3.Int("U")
-        solver.add(ceil_var(solver, u, divisor, "a") > ceil_var(solver, u + 1, divisor, "b"))
-
-    def cover(solver: z3.Solver) -> None:
-        u, limit = z3.Ints("U L")
-        solver.add(limit >= 1, u >= divisor * limit)
-        solver.add(ceil_var(solver, u, divisor, "a") < limit)
-
-    checks = [("N", nested), ("S", monotone_u), ("C", cover)]
-    if divisor >= 3:
-        checks.append(("M", monotone_k))
-    for name, build in checks:
-        solver = z3.SolverFor("QF_LIRA")
-        build(solver)
-        found = refute(solver)
-        if found is not None:
-            return f"lemma {name}({divisor}): {found}"
-    return None
-
-
-@functools.cache
-def _start_counterexample(n_models: int) -> str | None:
-    """None when z3 proves U0 = ceil((n - K) / logbar(K)) <= n - K for every n >= K (so U0 < K L when n < K L)."""
-    solver = z3.SolverFor("QF_LIRA")
-    budget = z3.Int("n")
-    solver.add(budget >= n_models)
-    solver.add(start_level(Symbolic(solver), n_models, budget) > budget - n_models)
-    return refute(solver, ("n",))
-
-
 @dataclass(frozen=True)
 class _Proof:
     largest_k: int
     seconds: float
 
 
-def _prove(max_k: int, per_k: Callable[[int], str | None], per_d: bool = False) -> tuple[_Proof, str | None]:
-    """Run *per_k* (or the divisor lemmas too) for K = 2..max_k; the first counterexample, prefixed with its K."""
+def _prove(ks: Sequence[int], per_k: Callable[[int], str | None]) -> tuple[_Proof, str | None]:
+    """Run *per_k* for each K of *ks*; the first counterexample, prefixed with its K."""
     started = time.perf_counter()
-    for n_models in range(2, max_k + 1):
+    for n_models in ks:
         found = per_k(n_models)
-        if found is None and per_d:
-            found = _divisor_lemma_counterexample(n_models)
         if found is not None:
             return _Proof(n_models - 1, time.perf_counter() - started), f"K={n_models}: {found}"
-    return _Proof(max_k, time.perf_counter() - started), None
+    return _Proof(max(ks), time.perf_counter() - started), None
+
+
+def _every_k_problem() -> str | None:
+    """The proofs for every K: the bracket lemma, _level (modular), the divisor lemmas, the spend."""
+    for name, found in (
+        ("bracket", _bracket_counterexample()),
+        ("_level for every K", _level_every_k_counterexample()),
+        ("divisor lemmas", _divisor_lemmas_counterexample()),
+        ("spend for every K", _spend_counterexample(2)),
+    ):
+        if found is not None:
+            return f"{name}: {found}"
+    return None
+
+
+def _per_k_problem(max_k: int, large_k: Sequence[int] = LARGE_K) -> str | None:
+    """The real _level (real bounds, every path) at every K <= max_k and in LARGE_K; _paper_levels there too.
+
+    _paper_levels runs at the K of *large_k* beyond max_k (a K of 4096 takes seconds: the tests pick fewer).
+    """
+    _, found = _prove([*LARGE_K, *range(2, max_k + 1)], _level_counterexample)  # the large-K branch first
+    for n_models in LARGE_K:
+        found = found or _real_bounds_counterexample(n_models)
+    if found is None:
+        _, found = _prove([*range(2, max_k + 1), *(k for k in large_k if k > max_k)], _paper_levels_counterexample)
+    return found
 
 
 def _fail(methods: tuple[Method, ...], domain: str, detail: str, counterexample: str) -> Outcome:
@@ -308,13 +526,16 @@ def _hold(methods: tuple[Method, ...], domain: str, detail: str) -> Outcome:
     return Outcome(Status.HOLDS, methods[0], detail, methods=methods, domain=domain)
 
 
-_BOTH = (Method.SMT, Method.MODEL_CHECKED)
+_BOTH = (Method.SYMBOLIC, Method.SMT, Method.BOUNDED_EXHAUSTIVE)
+_SMT_EXHAUSTIVE = (Method.SMT, Method.BOUNDED_EXHAUSTIVE)
 
 
 def _model_domain(max_k: int) -> str:
+    large = ", ".join(map(str, LARGE_K))
     return (
-        f"smt: every K in [2, {max_k}], every integer n >= K and L >= 1 with n <= K L (unbounded); "
-        f"model checked against the code on every K <= {MODEL_K}, L <= {MODEL_L}, n in [K, K L]"
+        f"every K >= 2: _level (U0) and the spend, every integer n >= K (unbounded); the real levels for every n "
+        f"and L at every K in [2, {max_k}] and K in {{{large}}} (_levels: K <= {min(MODEL_K, max_k)}); the public wrappers "
+        f"exhaustively on every K <= {MODEL_K}, L <= {MODEL_L}, n in [K, K L]"
     )
 
 
@@ -322,11 +543,11 @@ def _model_domain(max_k: int) -> str:
 # The claims.
 
 
-def check_paper_schedule(max_k: int, last_weight: int = 2) -> Outcome:
+def check_paper_schedule(max_k: int, last_weight: int = 2, large_k: Sequence[int] = LARGE_K) -> Outcome:
     """paper_schedule(K, n) is non-decreasing and spends at most n, for every n >= K.
 
     *last_weight* is the statement's weight of n_{K-1} in the spend (2; the
-    tests feed a wrong one).
+    tests feed a wrong one); *large_k*: the K >= 2048 where _paper_levels runs.
     """
     domain = _model_domain(max_k)
     for n_models in range(2, MODEL_K + 1):
@@ -340,25 +561,29 @@ def check_paper_schedule(max_k: int, last_weight: int = 2) -> Outcome:
                     "The code's paper_schedule differs from eq. (budget-schedule).",
                     f"K={n_models}, n={budget}: paper_schedule gives {got}, the model {want}",
                 )
-
-    def per_k(n_models: int) -> str | None:
-        return _paper_spend_counterexample(n_models, last_weight)
-
-    proof, found = _prove(max_k, per_k, per_d=True)
+    started = time.perf_counter()
+    found = _per_k_problem(max_k, large_k) or _every_k_problem()
+    if found is None and last_weight != 2:  # another statement: an exact n at the first K, then every K
+        _, found = _prove(range(2, max_k + 1), lambda k: _paper_spend_counterexample(k, last_weight))
+        found = found or _spend_counterexample(last_weight)
     if found is not None:
-        return _fail(_BOTH, domain, "z3 found a budget where the paper's schedule breaks the claim.", found)
+        return _fail(_BOTH, domain, "z3 found an input where the real schedule code breaks the claim.", found)
+    seconds = time.perf_counter() - started
     return _hold(
         _BOTH,
         domain,
-        f"Proved for every K in [2, {proof.largest_k}] ({proof.seconds:.1f} s of z3): spend > n is unsat already "
-        "over the reals (the LP relaxation: n_k < (n - K)/(logbar(K)(K+1-k)) + 1 sums to spend < n), so unsat over "
-        "the integers; n_k <= n_{k+1} is lemma M(d) (ceil(y/d) <= ceil(y/(d-1)), y >= 0), unsat in linear "
-        "integer/real arithmetic, a decidable theory, for each d <= K. The model equals paper_schedule on every "
-        f"K <= {MODEL_K}, n <= {MODEL_L} K.",
+        f"Proved ({seconds:.1f} s of z3). The real _level, run on symbolic K, n and its callees' contracts, returns "
+        "U0 = ceil((n - K)/logbar(K)) on each of its paths (K < 2048; K >= 2048 with the bounds' ceilings agreeing, "
+        "and disagreeing: the exact fallback), for every K >= 2 and n >= K; the bracket lemma it relies on is proved "
+        f"for every K by induction. With the real bounds, _level is U0 at every K <= {max_k} and K in {LARGE_K}; the "
+        "real _paper_levels(K, U) is ceil(U/(K+1-k)) for every U there. Lemma N: that is ceil((n-K)/(logbar(K)"
+        "(K+1-k))); lemma M (every d): non-decreasing in k; the induction: spend < x logbar(K) + K = n for every K. "
+        f"paper_schedule (its checks, then _paper_levels(K, _level(K, n))) equals the formula on every K <= {MODEL_K}, "
+        f"n <= {MODEL_L} K.",
     )
 
 
-def check_capped_schedule(max_k: int) -> Outcome:
+def check_capped_schedule(max_k: int, large_k: Sequence[int] = LARGE_K) -> Outcome:
     """The capped rule: U* exists; its schedule is non-decreasing, <= L, spends <= n; n = K L gives all L.
 
     Also: schedule() is the paper's schedule or the capped one, as
@@ -389,23 +614,25 @@ def check_capped_schedule(max_k: int) -> Outcome:
                         "The code's schedule() picks another schedule than the contract's rule.",
                         f"{where}: schedule gives {used}, the rule {expected}",
                     )
-    proof, found = _prove(max_k, _start_counterexample, per_d=True)
+    started = time.perf_counter()
+    found = _per_k_problem(max_k, large_k) or _every_k_problem()
     if found is None:
-        proof, found = _prove(max_k, _paper_spend)
+        _, found = _prove(range(2, min(MODEL_K, max_k) + 1), _capped_levels_counterexample)
     if found is not None:
-        return _fail(_BOTH, domain, "z3 found a budget where the capped rule breaks the claim.", found)
+        return _fail(_BOTH, domain, "z3 found an input where the real capped rule's code breaks the claim.", found)
+    seconds = time.perf_counter() - started
     return _hold(
         _BOTH,
         domain,
-        f"Proved for every K in [2, {proof.largest_k}] by z3 (each part unsat in linear integer/real arithmetic, "
-        "decidable): U0 <= n - K < K L (so the search range is not empty); lemma N(d): ceil(U0/d) is the paper's "
-        "n_k, so the capped levels at U0 are min(L, paper n_k) and spend at most the paper's spend <= n: U* "
-        "exists; lemma S(d): each level, so the spend, is non-decreasing in U, so U* (the largest U in [U0, K L] "
-        "with spend <= n) is where the bisection's invariant spend(low) <= n < spend(high) ends; lemma M(d): the "
-        "levels are non-decreasing in k, min(L, .) keeps that and caps at L; lemma C(d): at U = K L every level "
-        "is L, spend K L, so n = K L gives all L. The model (U* found by a linear search) equals capped_schedule "
-        "and schedule() (paper's schedule when its n_{K-1} <= L and n < K L, else the capped one) on every "
-        f"K <= {MODEL_K}, L <= {MODEL_L}, n in [K, K L].",
+        f"Proved ({seconds:.1f} s of z3): the real _level is U0 <= n - K < K L for every K (so the search range is "
+        "not empty); the real _levels(K, L, U) is min(L, ceil(U/(K+1-k))) for every L, U at every K <= "
+        f"{min(MODEL_K, max_k)}; lemma N (every d): ceil(U0/d) is the paper's n_k, so the capped levels at U0 are min(L, paper "
+        "n_k) and spend at most the paper's spend < n: U* exists; lemma S: each level, so the spend, is "
+        "non-decreasing in U, so U* (the largest U in [U0, K L] with spend <= n) is where the bisection's invariant "
+        "spend(low) <= n < spend(high) ends; lemma M: the levels are non-decreasing in k, min(L, .) keeps that and "
+        "caps at L; lemma C: at U = K L every level is L, spend K L, so n = K L gives all L. capped_schedule's "
+        "bisection and schedule()'s choice (paper's schedule when its n_{K-1} <= L and n < K L, else the capped "
+        f"one) equal the rule on every K <= {MODEL_K}, L <= {MODEL_L}, n in [K, K L].",
     )
 
 
@@ -432,7 +659,8 @@ def check_spend_formula(max_k: int, last_weight: int = 2) -> Outcome:
     """
     small_k, small_l = 5, 6
     domain = (
-        f"smt: every K in [2, {max_k}], all n_1..n_(K-1); model checked against the code: sr, sysrs, sar and sysar "
+        f"symbolic (the real schedule_spend on symbolic levels) and smt: every K in [2, {max_k}], all integers "
+        f"n_1..n_(K-1); bounded-exhaustive: runs of sr, sysrs, sar and sysar "
         f"(m = 2 when K > 2) on every K <= {small_k}, L <= {small_l}, n in [K, K L]"
     )
     for n_models in range(2, small_k + 1):
@@ -455,12 +683,15 @@ def check_spend_formula(max_k: int, last_weight: int = 2) -> Outcome:
                         )
 
     def per_k(n_models: int) -> str | None:
-        solver = z3.SolverFor("QF_LRA")
-        levels = [z3.Real(f"n{k}") for k in range(1, n_models)]
-        solver.add(sum(levels[:-1]) + last_weight * levels[-1] != phase_spend(levels))
-        return refute(solver)
+        run = Run([])  # the real schedule_spend, on symbolic integer levels
+        symbols = tuple(run.integer(f"n{k}") for k in range(1, n_models))
+        levels = [symbol.term for symbol in symbols]
+        real = term(_schedule_module().schedule_spend(symbols))
+        phases = phase_spend(levels)
+        run.solver.add(z3.Or(sum(levels[:-1]) + last_weight * levels[-1] != phases, real != phases))
+        return refute(run.solver)
 
-    proof, found = _prove(max_k, per_k)
+    proof, found = _prove(range(2, max_k + 1), per_k)
     if found is not None:
         return _fail(_BOTH, domain, "The spend formula is not the phase-by-phase count.", found)
     return _hold(
@@ -492,7 +723,7 @@ def check_budget_percentage(max_k: int, threshold: int = 100) -> Outcome:
     feed a wrong one).
     """
     domain = (
-        f"smt: every K in [2, {max_k}], every integer L >= 1 and rational p in (0, 100]; model checked against "
+        f"smt: every K in [2, {max_k}], every integer L >= 1 and rational p in (0, 100]; bounded-exhaustive: "
         f"the code (budget_from_percentage, Budget.parse of the decimal text when p has <= 4 decimals) on every "
         f"K <= {MODEL_K}, L <= {MODEL_L} and every p where floor(p K L / 100) steps, and 1/10^4 below"
     )
@@ -507,7 +738,7 @@ def check_budget_percentage(max_k: int, threshold: int = 100) -> Outcome:
                     got = None
                 if (got is not None) != accepted or (got is not None and got != want):
                     return _fail(
-                        _BOTH,
+                        _SMT_EXHAUSTIVE,
                         domain,
                         "The budget parser disagrees with the contract.",
                         f"K={n_models}, L={n_queries}, p={p}%: the code gives {got}, the contract "
@@ -519,7 +750,7 @@ def check_budget_percentage(max_k: int, threshold: int = 100) -> Outcome:
                     parsed = Budget.parse(text, n_models, n_queries).n
                     if parsed != want:
                         return _fail(
-                            _BOTH,
+                            _SMT_EXHAUSTIVE,
                             domain,
                             "Budget.parse disagrees with the contract.",
                             f"K={n_models}, L={n_queries}, {text!r}: Budget.parse gives {parsed}, the contract {want}",
@@ -534,16 +765,94 @@ def check_budget_percentage(max_k: int, threshold: int = 100) -> Outcome:
         solver.add(z3.Or(budget > n_models * n_queries, inside != (pl >= threshold)))
         return refute(solver, ("pL", "L"))
 
-    proof, found = _prove(max_k, per_k)
+    proof, found = _prove(range(2, max_k + 1), per_k)
     if found is not None:
-        return _fail(_BOTH, domain, "z3 found a percentage where the contract's rule fails.", found)
+        return _fail(_SMT_EXHAUSTIVE, domain, "z3 found a percentage where the contract's rule fails.", found)
     return _hold(
-        _BOTH,
+        _SMT_EXHAUSTIVE,
         domain,
         f"Proved for every K in [2, {proof.largest_k}]: with t = p L (so p <= 100 is t <= 100 L, linear), "
         "n = floor(K t / 100) > K L, or (K <= n <= K L) != (t >= 100), is unsat in linear integer/real arithmetic "
         "with floor (decidable). So a percentage is refused exactly when p < 100/L, never for exceeding K L; "
         "the code returns floor(p K L / 100) and refuses exactly there on the small domain.",
+    )
+
+
+#: The budget texts checked: every string of these characters up to the length below (blanks, both signs, a
+#: decimal point, an exponent's letter, the percent sign and digits that make numbers in and out of range).
+BUDGET_ALPHABET = "0159.%+- e"
+BUDGET_TEXT_LENGTH = 5
+#: The (K, L) each text is parsed for: K L = 21 (an integer or a percentage lands below, in and above [K, K L])
+#: K L = 100 (n = floor(p), every percentage's integer part) and K L = 2000 (a fraction of a percent counts).
+BUDGET_SHAPES = ((3, 7), (2, 50), (2, 1000))
+
+
+def _digits(text: str) -> bool:
+    return bool(text) and all(character in "0123456789" for character in text)
+
+
+def contract_budget(text: str, n_models: int, n_queries: int) -> int | None:
+    """docs/contracts.md section 5, read literally: the budget *text* names for (K, L), or None (refused).
+
+    Written from the contract's words, independently of the code's regular expressions.
+    """
+    full = n_models * n_queries
+    stripped = text.strip()
+    if stripped.endswith("%"):
+        body = stripped[:-1].strip()
+        sign = -1 if body[:1] == "-" else 1
+        body = body[1:] if body[:1] in ("+", "-") else body
+        whole, _, decimals = body.partition(".")
+        if "." in decimals or not (_digits(whole) or _digits(decimals)):
+            return None
+        if (whole and not _digits(whole)) or (decimals and not _digits(decimals)):
+            return None
+        percent = sign * (int(whole or "0") + Fraction(int(decimals or "0"), 10 ** len(decimals)))
+        if not 0 < percent <= 100:
+            return None
+        budget = math.floor(percent * full / 100)
+    else:
+        digits = stripped[1:] if stripped[:1] == "+" else stripped
+        if not _digits(digits):
+            return None
+        budget = int(digits)
+    return budget if n_models <= budget <= full else None
+
+
+def check_budget_text(max_length: int = BUDGET_TEXT_LENGTH) -> Outcome:
+    """Budget.parse of every text of :data:`BUDGET_ALPHABET` up to *max_length* characters is the contract's."""
+    domain = (
+        f"bounded-exhaustive: every string of the characters {BUDGET_ALPHABET!r} of length 0 to {max_length}, "
+        f"for (K, L) in {BUDGET_SHAPES}"
+    )
+    methods = (Method.BOUNDED_EXHAUSTIVE,)
+    texts = [""]
+    count = 0
+    for length in range(max_length + 1):
+        if length:
+            texts = [text + character for text in texts for character in BUDGET_ALPHABET]
+        for text in texts:
+            for n_models, n_queries in BUDGET_SHAPES:
+                count += 1
+                want = contract_budget(text, n_models, n_queries)
+                try:
+                    got: int | None = Budget.parse(text, n_models, n_queries).n
+                except BudgetError:
+                    got = None
+                if got != want:
+                    return _fail(
+                        methods,
+                        domain,
+                        "Budget.parse disagrees with the contract's budget syntax.",
+                        f"{text!r} for K={n_models}, L={n_queries}: Budget.parse gives "
+                        f"{'a BudgetError' if got is None else got}, the contract {'a refusal' if want is None else want}",
+                    )
+    return _hold(
+        methods,
+        domain,
+        f"Budget.parse gives the contract's n, or refuses exactly where the contract does, on each of {count} "
+        "(text, K, L): integers with or without '+', percentages with a sign, a decimal point, blanks around the "
+        "number; exponents, doubled signs, lone points and out-of-range values refused.",
     )
 
 
@@ -586,5 +895,14 @@ def claims(max_k: int) -> tuple[Claim, ...]:
             functools.partial(check_budget_percentage, max_k),
             weight=5 * max_k / 200,
             group="schedule",
+        ),
+        Claim(
+            "code-budget-text",
+            "sysrs_ref/schedule.py: Budget.parse, parse_budget; docs/contracts.md section 5",
+            "a budget text gives the contract's n (an integer, or floor(p K L / 100) of a percentage), or is refused "
+            "exactly where the contract refuses it",
+            Status.HOLDS,
+            check_budget_text,
+            weight=4,
         ),
     )

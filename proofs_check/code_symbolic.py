@@ -50,8 +50,8 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from fractions import Fraction
 
+from proofs_check.claim import Claim, Method, Outcome, Status
 from proofs_check.code_contracts import contract_violation
-from proofs_check.registry import Claim, Method, Outcome, Status
 from proofs_check.symbolic import Explorer, Symbolic, concrete, explore
 from sysrs_ref.algorithms import drive, get_algorithm
 from sysrs_ref.algorithms.params import AlgorithmParams, ParamValue

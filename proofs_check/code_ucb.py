@@ -64,12 +64,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from types import SimpleNamespace
 from typing import Any, cast
+from unittest import mock
 
 import z3  # type: ignore[import-untyped]  # reason: z3-solver ships no type information
 
+from proofs_check.claim import Claim, Method, Outcome, Status
 from proofs_check.code_certify import Traced, _Path
-from proofs_check.registry import Claim, Method, Outcome, Status
 from proofs_check.smt import Term, rational, refute_terms
+from proofs_check.symint import Run, explore
 from sysrs_ref.fast._ucb_exact import Bounds
 
 __all__ = ["CLAIMS", "check_ucb_tolerance"]
@@ -80,7 +82,8 @@ ROOT_TINY = Fraction(1, 2**537)  # >= sqrt(2 * 2^-1075): a subnormal quotient's 
 A_LOW, A_HIGH = Fraction(1, 2**1000), Fraction(2**1000)
 MAX_L = 2**40
 DOMAIN = (
-    "IndexKey: every a in (2^-1000, 2^1000), count N >= 1, mean in [0, 1]; fast path (bounds_for): every "
+    "IndexKey: every a in (2^-1000, 2^1000), count N >= 1, mean in [0, 1]; IndexKey.__lt__: every pair of real "
+    "indices and float approximations within tolerance / (2 (1 + u)) of them; fast path (bounds_for): every "
     "L in [1, 2^40), N in [1, L], a as above; integer scores with denominator D, L D < 2^900, prefix sums P in "
     "[0, N D] (any largest sum); float scores in [0, 1] (subnormal ones too); integers relaxed to reals"
 )
@@ -398,12 +401,84 @@ def _guard_problem() -> str | None:
     return None
 
 
+class _Real:
+    """A float64 of IndexKey.__lt__, symbolic: a z3 real; a difference is rounded once (times 1 + d, |d| <= u)."""
+
+    def __init__(self, value: Term, run: Run) -> None:
+        self.term = value
+        self.run = run
+
+    def _other(self, other: object) -> Term:
+        return other.term if isinstance(other, _Real) else rational(Fraction(cast(Any, other)))
+
+    def __sub__(self, other: object) -> _Real:
+        rounded, error = z3.FreshReal("gap"), z3.FreshReal("d")
+        self.run.assume(error >= -rational(UNIT), error <= rational(UNIT))
+        self.run.assume(rounded == (self.term - self._other(other)) * (1 + error))
+        return _Real(rounded, self.run)
+
+    def __neg__(self) -> _Real:
+        return _Real(-self.term, self.run)  # exact in floats
+
+    def __gt__(self, other: object) -> bool:
+        return self.run.branch(self.term > self._other(other))
+
+    def __lt__(self, other: object) -> bool:
+        return self.run.branch(self.term < self._other(other))
+
+
+def _index_key_use_problem() -> str | None:
+    """IndexKey.__lt__ decides by floats only where the exact indices compare the same way.
+
+    The real ``__lt__`` runs on two keys whose approximations x1, x2 are within e1, e2 of the exact indices U1,
+    U2, each e at most tolerance / (2 (1 + u)) (what ``_index_key_problem`` proves of ``tolerance_for``), its
+    float difference rounded once; ``compare_indices`` answers by its proved contract (sign(U1 - U2),
+    claim code-ucb-contracts-symbolic). On every path: True only if U1 > U2, or U1 = U2 and rank1 < rank2.
+    """
+    module = importlib.import_module("sysrs_ref.algorithms.ucb_index")
+    names = ("U1", "U2", "x1", "x2", "tolerance")
+
+    def call(run: Run) -> object:
+        exact1, exact2, approx1, approx2, tolerance = (z3.Real(name) for name in names)
+        bound = tolerance / (2 * (1 + rational(UNIT)))
+        run.assume(tolerance > 0, z3.Abs(approx1 - exact1) <= bound, z3.Abs(approx2 - exact2) <= bound)
+        keys = []
+        for approx, rank in ((approx1, 0), (approx2, 1)):
+            key = object.__new__(module.IndexKey)
+            key.approx, key.tolerance, key.rank = _Real(approx, run), _Real(tolerance, run), rank
+            key.mean = key.count = key.a = None
+            keys.append(key)
+
+        def exact_sign(*_: object) -> int:
+            if run.branch(exact1 > exact2):
+                return 1
+            return -1 if run.branch(exact1 < exact2) else 0
+
+        with mock.patch.object(module, "compare_indices", exact_sign):
+            return bool(keys[0] < keys[1]), exact1, exact2
+
+    try:
+        for path in explore(call):
+            answer, exact1, exact2 = cast(tuple[bool, Term, Term], path.value)
+            assert path.run is not None
+            solver = path.run.solver
+            solver.add(z3.Not(exact1 >= exact2) if answer else exact1 > exact2)
+            if solver.check() == z3.sat:
+                model = solver.model()
+                shown = ", ".join(f"{name}={model.eval(z3.Real(name), model_completion=True)}" for name in names)
+                return f"IndexKey.__lt__ answers {answer} where the exact indices say otherwise: {shown}"
+    except (TypeError, ArithmeticError, AttributeError) as err:
+        return f"IndexKey.__lt__ could not run on symbolic keys: {err}"
+    return None
+
+
 def check_ucb_tolerance() -> Outcome:
     """The UCB-E paths' tolerances cover every key's rounding on the range, and nothing outside is certified."""
     methods = (Method.SMT,)
     started = time.perf_counter()
     for use, check in (
         ("IndexKey.tolerance_for", _index_key_problem),
+        ("IndexKey.__lt__ (the tolerance's use)", _index_key_use_problem),
         ("bounds_for", _bounds_problem),
         ("bounds_for's guard", _guard_problem),
     ):
@@ -423,7 +498,9 @@ def check_ucb_tolerance() -> Outcome:
     return Outcome(
         Status.HOLDS,
         Method.SMT,
-        f"Proved ({time.perf_counter() - started:.1f} s): on every path of IndexKey.tolerance_for and bounds_for "
+        f"Proved ({time.perf_counter() - started:.1f} s): the real IndexKey.__lt__, run on symbolic keys within that "
+        "error of their exact indices, answers by floats only where the exact indices agree, on each of its paths; "
+        "on every path of IndexKey.tolerance_for and bounds_for "
         "that certifies, 'a key's error exceeds what its use needs' is unsat in nonlinear real arithmetic "
         "(decidable), with the errors derived in proofs_check/code_ucb.py from the IEEE model and the tolerances "
         "traced through the code on symbolic a, L, D; the paths' guards imply the model's range; bounds_for "

@@ -51,8 +51,8 @@ from fractions import Fraction
 import z3  # type: ignore[import-untyped]  # reason: z3-solver ships no type information
 
 import sysrs_ref.algorithms.ucb_index as ucb_index
+from proofs_check.claim import Claim, Method, Outcome, Status
 from proofs_check.code_symbolic import ContractsBound, Extras, Variant, explore_contracts
-from proofs_check.registry import Claim, Method, Outcome, Status
 from proofs_check.symbolic import Symbolic, explore
 
 __all__ = [

@@ -16,7 +16,7 @@ from typing import TypeAlias
 import mpmath  # type: ignore[import-untyped]  # reason: mpmath ships no type information
 import sympy as sp
 
-from proofs_check.registry import Method, Outcome, Status
+from proofs_check.claim import Method, Outcome, Status
 
 __all__ = [
     "DPS",

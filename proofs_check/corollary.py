@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import sympy as sp
 
+from proofs_check.claim import Claim, Method, Outcome, Status
 from proofs_check.common import (
     Expr,
     fails,
@@ -23,7 +24,6 @@ from proofs_check.common import (
     univariate_counterexample,
     with_conditions,
 )
-from proofs_check.registry import Claim, Method, Outcome, Status
 from proofs_check.theta_star import THETA_STAR, arm_stats, domain_points, theta_star_value
 from sysrs_ref import Instance
 from sysrs_ref.theory import hardness

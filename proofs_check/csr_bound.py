@@ -8,8 +8,8 @@ from fractions import Fraction
 
 import sympy as sp
 
+from proofs_check.claim import Claim, Method, Outcome, Status
 from proofs_check.common import fails, holds, is_identity, parse, sym
-from proofs_check.registry import Claim, Method, Outcome, Status
 from sysrs_ref.schedule import logbar, paper_schedule, schedule_spend
 
 __all__ = ["CLAIMS", "check_budget", "check_phase_exponent", "check_union_count"]

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 import sympy as sp
 
+from proofs_check.claim import Claim, Method, Outcome, Status
 from proofs_check.common import (
     fails,
     holds,
@@ -19,7 +20,6 @@ from proofs_check.common import (
     parse,
     sym,
 )
-from proofs_check.registry import Claim, Method, Outcome, Status
 from sysrs_ref import Instance
 from sysrs_ref.schedule import logbar
 from sysrs_ref.theory import hardness

@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import sympy as sp
 
+from proofs_check.claim import Claim, Method, Outcome, Status
 from proofs_check.common import (
     Expr,
     Point,
@@ -23,7 +24,6 @@ from proofs_check.common import (
     show,
     sym,
 )
-from proofs_check.registry import Claim, Method, Outcome, Status
 
 __all__ = [
     "CLAIMS",

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import sympy as sp
 
+from proofs_check.claim import Claim, Method, Outcome, Status
 from proofs_check.common import (
     Expr,
     Point,
@@ -26,7 +27,6 @@ from proofs_check.common import (
     sym,
     with_conditions,
 )
-from proofs_check.registry import Claim, Method, Outcome, Status
 from sysrs_ref import Instance
 from sysrs_ref.theory import hardness
 

@@ -10,8 +10,8 @@ from fractions import Fraction
 
 import sympy as sp
 
+from proofs_check.claim import Claim, Method, Outcome, Status
 from proofs_check.common import Expr, fails, holds, parse, sym, univariate_counterexample
-from proofs_check.registry import Claim, Method, Outcome, Status
 from proofs_check.theta_star import arm_stats, binary_pairs
 from sysrs_ref import Instance
 from sysrs_ref.theory import hardness

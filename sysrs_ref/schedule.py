@@ -276,8 +276,21 @@ def paper_schedule(n_models: int, budget: int) -> tuple[int, ...]:
     if budget < n_models:
         raise BudgetError(f"budget must be at least the number of models (K={n_models}), got {shown_value(budget)}")
     check_need(phases_need(n_models))
-    level = _level(n_models, budget)  # ceil(x / d) = ceil(ceil(x) / d) for an integer d
-    return tuple(-(-level // (n_models + 1 - k)) for k in range(1, n_models))
+    return _paper_levels(n_models, _level(n_models, budget))
+
+
+# The schedule's arithmetic below is written once, on integers, with nothing but + - * //, comparisons and min:
+# proofs_check runs these very functions on symbolic integers (claims code-schedule-*, docs/theory.md).
+
+
+def _ceil_div(numerator: int, divisor: int) -> int:
+    """ceil(numerator / divisor) for a positive integer *divisor*, exactly."""
+    return -(-numerator // divisor)
+
+
+def _paper_levels(n_models: int, level: int) -> tuple[int, ...]:
+    """n_k = ceil(U0 / (K + 1 - k)), k = 1..K-1: eq. (budget-schedule), as ceil(x / d) = ceil(ceil(x) / d)."""
+    return tuple(_ceil_div(level, n_models + 1 - k) for k in range(1, n_models))
 
 
 #: Below this K, logbar(K) is computed exactly at once; above, its exact value (a fraction of about 1.44 K bits)
@@ -295,10 +308,16 @@ def _level(n_models: int, budget: int) -> int:
     """
     spare = budget - n_models
     if n_models < _EXACT_BELOW:
-        return math.ceil(Fraction(spare) / logbar(n_models))
+        return _exact_level(n_models, spare)
     low, high, scale = _logbar_bounds(n_models)
-    first, last = -(-spare * scale // high), -(-spare * scale // low)
-    return first if first == last else math.ceil(Fraction(spare) / logbar(n_models))
+    first, last = _ceil_div(spare * scale, high), _ceil_div(spare * scale, low)
+    return first if first == last else _exact_level(n_models, spare)
+
+
+def _exact_level(n_models: int, spare: int) -> int:
+    """ceil(spare / logbar(K)) = ceil(spare q / p) for logbar(K) = p / q, exactly."""
+    exact = logbar(n_models)
+    return _ceil_div(spare * exact.denominator, exact.numerator)
 
 
 @functools.lru_cache(maxsize=64)
@@ -326,7 +345,7 @@ def schedule_spend(lengths: tuple[int, ...]) -> int:
 
 def _levels(n_models: int, n_queries: int, level: int) -> tuple[int, ...]:
     """min(L, ceil(U / (K + 1 - k))) for k = 1..K-1: the schedule at integer level U."""
-    return tuple(min(n_queries, -(-level // (n_models + 1 - k))) for k in range(1, n_models))
+    return tuple(min(n_queries, _ceil_div(level, n_models + 1 - k)) for k in range(1, n_models))
 
 
 def capped_schedule(n_models: int, n_queries: int, budget: int) -> tuple[int, ...]:

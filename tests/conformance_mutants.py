@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import importlib
 import json
-import math
 import sys
-import types
 from collections.abc import Mapping
 from fractions import Fraction
 
@@ -44,22 +42,8 @@ def _install(mutant: str) -> None:
     """Patch the reference where the mutant's one mistake lives."""
     if mutant == "schedule-floor":  # by module name: the package's attribute `schedule` is the function
         schedule_module = importlib.import_module("sysrs_ref.schedule")
-        setattr(schedule_module, "math", types.SimpleNamespace(**{**vars(math), "ceil": math.floor}))  # noqa: B010
-        # U0 is now floored (above); every division of the schedule's levels rounds down too
-        setattr(  # noqa: B010
-            schedule_module,
-            "paper_schedule",
-            lambda n_models, budget: tuple(
-                schedule_module._level(n_models, budget) // (n_models + 1 - k) for k in range(1, n_models)
-            ),
-        )
-        setattr(  # noqa: B010
-            schedule_module,
-            "_levels",
-            lambda n_models, n_queries, level: tuple(
-                min(n_queries, level // (n_models + 1 - k)) for k in range(1, n_models)
-            ),
-        )
+        # every ceiling of the schedule (U0, the paper's levels, the capped levels) now rounds down
+        setattr(schedule_module, "_ceil_div", lambda numerator, divisor: numerator // divisor)  # noqa: B010
     elif mutant == "sar-m":
         sar_module = importlib.import_module("sysrs_ref.algorithms.successive_accepts_rejects")
         decide = getattr(sar_module, "sar_decision")  # noqa: B009

@@ -10,7 +10,7 @@ import textwrap
 from collections.abc import Callable
 
 from proofs_check import Status
-from proofs_check.registry import Outcome
+from proofs_check.claim import Outcome
 
 __all__ = ["assert_fails", "mutated"]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import doctest
 import itertools
 import json
@@ -13,6 +14,7 @@ import pytest
 
 from proofs_check import DEFAULT_MAX_K, Claim, Method, Outcome, Status, all_claims
 from proofs_check.__main__ import _record, main, render_table
+from tests.import_graph import cycles
 from tests.pages import FLAGS, fences
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,8 +26,10 @@ CODE_CLAIMS = {
     "code-schedule-capped",
     "code-spend-formula",
     "code-budget-percentage",
+    "code-budget-text",
     "code-certify-tolerance",
     "code-ucb-tolerance",
+    "code-fast-certified",
     "code-algorithm-contracts",
     "code-contracts-symbolic",
     "code-ucb-contracts-symbolic",
@@ -68,9 +72,13 @@ def test_code_claims_state_method_and_domain(results: Results) -> None:
         assert outcome.status == Status.HOLDS, (claim_id, outcome.detail)
         assert outcome.domain and outcome.methods
     for claim_id in ("code-schedule-paper", "code-schedule-capped", "code-spend-formula", "code-budget-percentage"):
-        assert by_id[claim_id].all_methods == ("smt", "model-checked-against-code")
+        methods = ("smt", "bounded-exhaustive")
+        expected = methods if claim_id == "code-budget-percentage" else ("symbolic", *methods)
+        assert by_id[claim_id].all_methods == expected
         assert f"every K in [2, {DEFAULT_MAX_K}]" in by_id[claim_id].domain
-        assert f"for every K in [2, {DEFAULT_MAX_K}]" in by_id[claim_id].detail
+    for claim_id in ("code-schedule-paper", "code-schedule-capped"):
+        assert "every K >= 2" in by_id[claim_id].domain and "2048" in by_id[claim_id].domain
+    assert by_id["code-budget-text"].all_methods == ("bounded-exhaustive",)
     assert by_id["code-certify-tolerance"].all_methods == ("smt",)
     assert "1099511627776" in by_id["code-certify-tolerance"].domain
     assert by_id["code-ucb-tolerance"].all_methods == ("smt",)
@@ -120,7 +128,8 @@ def test_table_marks_every_claim_ok(results: Results) -> None:
     code_table = table[table.index("Claims about the code:") :]
     header = code_table.splitlines()[1].split()
     assert header == ["claim", "method", "status", "time", "domain"]
-    assert "code-schedule-capped         smt+model-checked-against-code  holds" in code_table
+    (capped,) = [line for line in code_table.splitlines() if line.startswith("code-schedule-capped ")]
+    assert capped.split()[1:3] == ["symbolic+smt+bounded-exhaustive", "holds"]
 
 
 @pytest.mark.slow
@@ -160,7 +169,7 @@ def test_single_claim_json(capsys: pytest.CaptureFixture[str]) -> None:
 def test_max_k_reaches_the_schedule_claims(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--claim", "code-spend-formula", "--max-k", "7", "--json"]) == 0
     (claim,) = json.loads(capsys.readouterr().out)["claims"]
-    assert claim["methods"] == ["smt", "model-checked-against-code"]
+    assert claim["methods"] == ["symbolic", "smt", "bounded-exhaustive"]
     assert "every K in [2, 7]" in claim["domain"] and claim["seconds"] >= 0
 
 
@@ -287,5 +296,30 @@ def test_subprocess_json_contract() -> None:
     assert set(data) == {"claims"}
     (claim,) = data["claims"]
     assert claim["id"] == "code-spend-formula" and claim["status"] == "holds" and claim["as_expected"] is True
-    assert claim["methods"] == ["smt", "model-checked-against-code"] and "every K in [2, 3]" in claim["domain"]
+    assert claim["methods"] == ["symbolic", "smt", "bounded-exhaustive"] and "every K in [2, 3]" in claim["domain"]
     assert claim["seconds"] >= 0
+
+
+def _proofs_check_imports() -> dict[str, set[str]]:
+    """Module -> the proofs_check modules it imports (every import, in functions too), read with :mod:`ast`."""
+    package = ROOT / "proofs_check"
+    names = {path.stem for path in package.glob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for path in package.glob("*.py"):
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "proofs_check":
+                found |= {alias.name for alias in node.names if alias.name in names}
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("proofs_check."):
+                found.add((node.module or "").split(".")[1])
+            elif isinstance(node, ast.Import):
+                found |= {alias.name.split(".")[1] for alias in node.names if alias.name.startswith("proofs_check.")}
+        graph[path.stem] = found - {path.stem}
+    return graph
+
+
+def test_proofs_check_has_no_import_cycle() -> None:
+    graph = _proofs_check_imports()
+    assert graph["registry"] >= {"claim", "code_schedule", "bernstein"}
+    assert graph["claim"] == set()
+    assert cycles(graph) == [], "the claim types belong in proofs_check.claim, below registry and the claim modules"

@@ -6,8 +6,13 @@ source with one change) and patches it in; the claim must report ``fails``.
 
 from __future__ import annotations
 
+import importlib
+import inspect
+import re
 import sys
-from collections.abc import Iterator
+import textwrap
+import types
+from collections.abc import Callable, Iterator
 from types import ModuleType
 
 import pytest
@@ -19,12 +24,14 @@ from proofs_check import (
     all_claims,
     code_certify,
     code_contracts,
+    code_fast_exhaustive,
     code_schedule,
     code_symbolic,
     code_ucb,
     code_ucb_symbolic,
     symbolic,
 )
+from proofs_check.claim import Outcome
 from proofs_check.code_symbolic import ContractsBound
 from sysrs_ref.algorithms import drive, sr
 from sysrs_ref.algorithms.base import Outcome as RunOutcome
@@ -44,15 +51,24 @@ def _schedule_module() -> ModuleType:
 def fresh_schedule_cache() -> Iterator[None]:
     """schedule() caches; a mutated capped rule must neither see nor leave cached schedules."""
     module = _schedule_module()
-    module._schedule.cache_clear()
+    cached = (
+        module._schedule,
+        code_schedule._level_counterexample,
+        code_schedule._paper_levels_counterexample,
+        code_schedule._capped_levels_counterexample,
+        code_schedule._divisor_lemmas_counterexample,
+    )
+    for function in cached:
+        function.cache_clear()
     yield
-    module._schedule.cache_clear()
+    for function in cached:
+        function.cache_clear()
 
 
 def test_capped_levels_with_a_floor_fail(monkeypatch: pytest.MonkeyPatch) -> None:
     module = _schedule_module()
     monkeypatch.setattr(
-        module, "_levels", mutated(module._levels, "-(-level // (n_models + 1 - k))", "level // (n_models + 1 - k)")
+        module, "_levels", mutated(module._levels, "_ceil_div(level, n_models + 1 - k)", "level // (n_models + 1 - k)")
     )
     assert_fails(code_schedule.check_capped_schedule(SMALL_K), "capped_schedule gives", "the model")
 
@@ -68,9 +84,33 @@ def test_search_for_u_star_stopping_early_fails(monkeypatch: pytest.MonkeyPatch)
 
 def test_paper_schedule_with_a_floor_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     module = _schedule_module()
-    broken = mutated(module.paper_schedule, "-(-level // (n_models + 1 - k))", "level // (n_models + 1 - k)")
-    monkeypatch.setattr(code_schedule, "paper_schedule", broken)
+    broken = mutated(module._paper_levels, "_ceil_div(level, n_models + 1 - k)", "level // (n_models + 1 - k)")
+    monkeypatch.setattr(module, "_paper_levels", broken)
     assert_fails(code_schedule.check_paper_schedule(SMALL_K), "paper_schedule gives")
+    assert code_schedule._paper_levels_counterexample(20) is not None  # the symbolic half alone, beyond K = 12
+
+
+def test_large_k_bounds_missing_a_term_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = _schedule_module()
+    bounds = mutated(
+        module._logbar_bounds.__wrapped__,
+        "scale // i for i in range(2, n_models + 1)) + scale // 2",
+        "scale // i for i in range(2, n_models + 1))",
+    )
+    monkeypatch.setattr(module, "_logbar_bounds", bounds)
+    assert code_schedule._real_bounds_counterexample(2048) is not None
+    found = code_schedule._level_counterexample(2048)
+    assert found is not None and "n=" in found
+
+
+def test_large_k_level_without_its_exact_fallback_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = _schedule_module()
+    broken = mutated(module._level, "first if first == last else", "first if True else")
+    # in the module's own namespace, so that the symbolic run's stand-ins for its callees reach it
+    monkeypatch.setattr(module, "_level", types.FunctionType(broken.__code__, vars(module), "_level"))
+    found = code_schedule._level_every_k_counterexample()
+    assert found is not None and "K=" in found and "low=" in found
+    assert code_schedule._level_counterexample(5) is None  # below 2048 the path is the exact one
 
 
 def test_schedule_dispatch_ignoring_the_full_budget_fails(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -87,6 +127,20 @@ def test_percentage_rounded_up_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     assert_fails(code_schedule.check_budget_percentage(SMALL_K), "the code gives")
 
 
+def test_budget_text_parsing_broken_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = _schedule_module()
+    original = module.Budget.__dict__["parse"]
+    source = textwrap.dedent(inspect.getsource(module.Budget.parse.__func__)).removeprefix("@classmethod\n")
+    assert source.count("> len(str(full)):") == 1
+    namespace = dict(vars(module))
+    exec(compile(source.replace("> len(str(full)):", ">= len(str(full)):"), "<mutated parse>", "exec"), namespace)
+    monkeypatch.setattr(module.Budget, "parse", classmethod(namespace["parse"]))
+    assert_fails(code_schedule.check_budget_text(3), "'10' for K=3, L=7", "the contract 10")
+    monkeypatch.setattr(module, "_PERCENT", re.compile(r"[+-]?[0-9]+(?:\.[0-9]*)?"))  # no ".5"
+    monkeypatch.setattr(module.Budget, "parse", original)
+    assert_fails(code_schedule.check_budget_text(3), "'.1%' for K=2, L=1000", "the contract 2")
+
+
 def test_wrong_statements_fail_in_the_smt_half() -> None:
     # the code is right, the statement is not: z3 finds the counterexample (or the runs contradict it)
     assert_fails(code_schedule.check_paper_schedule(SMALL_K, last_weight=3), "K=", "n=")
@@ -98,10 +152,14 @@ def test_smt_half_alone_finds_a_wrong_spend_weight() -> None:
     assert code_schedule._paper_spend_counterexample(5, 2) is None
     found = code_schedule._paper_spend_counterexample(5, 3)
     assert found is not None and "n=" in found
+    assert code_schedule._spend_counterexample(2) is None
+    assert code_schedule._spend_counterexample(3) is not None
 
 
-def test_divisor_lemmas_hold() -> None:
-    assert all(code_schedule._divisor_lemma_counterexample(d) is None for d in range(2, 12))
+def test_the_lemmas_for_every_k_and_d_hold() -> None:
+    assert code_schedule._divisor_lemmas_counterexample() is None
+    assert code_schedule._bracket_counterexample() is None
+    assert code_schedule._level_every_k_counterexample() is None
 
 
 def test_halved_tolerance_fails(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -232,6 +290,21 @@ def test_symbolic_values_branch_and_refuse_concrete_reads() -> None:
         _ = x.numerator
     with pytest.raises(TypeError):
         round(x)
+
+
+def test_fast_sr_ignoring_the_tolerance_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    elimination = importlib.import_module("sysrs_ref.fast._elimination")
+    monkeypatch.setattr(elimination, "tolerance", lambda n_terms, largest: 0.0 * largest)
+    assert_fails(code_fast_exhaustive.check_fast_certified(algorithms=("sysrs",)), "sysrs (", "reference (")
+
+
+def test_index_key_deciding_by_the_float_sign_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = importlib.import_module("sysrs_ref.algorithms.ucb_index")
+    broken = mutated(module.IndexKey.__lt__, "if gap > self.tolerance:", "if gap > 0:")
+    monkeypatch.setattr(module.IndexKey, "__lt__", broken)
+    assert_fails(code_ucb.check_ucb_tolerance(), "IndexKey.__lt__ answers True where the exact indices say otherwise")
 
 
 def test_halved_index_key_tolerance_fails(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -368,8 +441,10 @@ def test_every_code_claim_has_a_failing_variant_here() -> None:
         "code-schedule-capped",
         "code-spend-formula",
         "code-budget-percentage",
+        "code-budget-text",
         "code-certify-tolerance",
         "code-ucb-tolerance",
+        "code-fast-certified",
         "code-algorithm-contracts",
         "code-contracts-symbolic",
         "code-ucb-contracts-symbolic",
@@ -411,10 +486,24 @@ def test_a_check_that_runs_out_of_time_fails_instead_of_hanging(monkeypatch: pyt
         explorer.satisfiable(hard)
 
 
-def test_the_capped_claim_reuses_the_paper_claims_spend_proofs() -> None:
-    """The capped claim's spend proofs are cache hits of the paper claim's (its per-K call): no K proved twice."""
-    spend = code_schedule._paper_spend_counterexample
-    spend.cache_clear()
-    assert [spend(k, 2) for k in (2, 3, 4)] == [None] * 3  # as check_paper_schedule asks, last_weight by position
-    assert [code_schedule._paper_spend(k) for k in (2, 3, 4)] == [None] * 3  # as check_capped_schedule asks
-    assert (spend.cache_info().misses, spend.cache_info().hits) == (3, 3)
+@pytest.mark.parametrize(
+    "check",
+    [
+        lambda: code_schedule.check_paper_schedule(6, large_k=()),
+        lambda: code_schedule.check_capped_schedule(6, large_k=()),
+        lambda: code_schedule.check_spend_formula(4),
+        lambda: code_schedule.check_budget_percentage(6),
+        lambda: code_schedule.check_budget_text(4),
+        code_certify.check_tolerance,
+        code_ucb.check_ucb_tolerance,
+        lambda: code_fast_exhaustive.check_fast_certified(algorithms=("sysrs", "syus")),
+    ],
+    ids=["paper", "capped", "spend", "percentage", "budget-text", "certify", "ucb", "fast-certified"],
+)
+def test_the_code_claims_hold_on_the_code_as_it_is(check: Callable[[], Outcome]) -> None:
+    """The fast target's audit of the code: each code claim on a small domain (the K >= 2048 branch of _level too).
+
+    A bug planted in code these claims cover fails here, not only in the slow full run of ``python -m proofs_check``.
+    """
+    outcome = check()
+    assert outcome.status == Status.HOLDS, outcome.detail
