@@ -44,7 +44,7 @@ class GuardedStdout:
     >>> GuardedStdout(stream).write("x")
     Traceback (most recent call last):
     ...
-    sysrs_ref._streams.StdoutError: I/O operation on closed file.
+    sysrs_ref._streams.StdoutError: I/O operation on closed file
     """
 
     def __init__(self, stream: TextIO) -> None:
