@@ -193,7 +193,7 @@ def _read_zstd(info: zipfile.ZipInfo, path: Path, where: str, limit: int) -> byt
     zstd = _zstd(where)
     try:
         with zstd.ZstdFile(io.BytesIO(compressed)) as stream:
-            data = stream.read(expected + 1)  # one byte more than declared tells a lie; never more is produced
+            data: bytes = stream.read(expected + 1)  # one byte more than declared tells a lie; never more is made
     except (zstd.ZstdError, EOFError) as err:
         raise _damaged(where, f"its zstd data cannot be decompressed ({err})") from None
     if len(data) > expected:

@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Literal
 
 import pytest
 
@@ -102,7 +103,7 @@ def test_a_file_that_is_not_a_library_is_refused(tmp_path: Path) -> None:
 def _foreign(library: Path, tmp_path: Path) -> Path:
     """A copy of *library* whose ELF header names another machine (AArch64, or x86-64 on AArch64)."""
     data = bytearray(library.read_bytes())
-    order = "little" if data[5] == 1 else "big"
+    order: Literal["little", "big"] = "little" if data[5] == 1 else "big"
     machine = int.from_bytes(data[18:20], order)
     data[18:20] = (62 if machine == 183 else 183).to_bytes(2, order)
     copy = tmp_path / library.name
