@@ -301,6 +301,8 @@ class ProcessGroup:
         if leader is not None:  # alive until now, so its group id is still this group's
             with contextlib.suppress(OSError):
                 os.killpg(leader.pid, signal.SIGKILL)
+            with contextlib.suppress(OSError):  # the leader itself, whatever became of its group
+                leader.kill()
             leader.wait()
         elif process is not None and process.returncode is None:
             with contextlib.suppress(OSError):

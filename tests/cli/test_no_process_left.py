@@ -1,4 +1,4 @@
-"""SIGTERM, SIGKILL and Ctrl-C to a command leave no process behind: proofs_check, conform, simulate, reproduce.
+"""SIGTERM, SIGKILL, SIGHUP and Ctrl-C leave no process behind: proofs_check, conform, simulate, reproduce.
 
 Each command is started as the leader of a session of its own (:mod:`tests.census`) and signalled once its
 session holds all the processes it starts (its workers; for ``conform``, the adapter's process group: the
@@ -57,6 +57,7 @@ SIGNALS = {
     "SIGKILL": (signal.SIGKILL, False, -signal.SIGKILL),
     "SIGINT": (signal.SIGINT, False, 130),
     "Ctrl-C": (signal.SIGINT, True, 130),  # to the whole foreground group, as a terminal sends it
+    "SIGHUP": (signal.SIGHUP, False, -signal.SIGHUP),  # the terminal closed: its default action ends the command
 }
 
 
@@ -80,6 +81,6 @@ def test_a_signal_to_the_command_leaves_no_process(command: str, how: str, tmp_p
         assert process.wait(timeout=120) == status, stderr.read_text()[-2000:]
         assert not left_alive(before), f"{command} left processes behind after {how}"
         assert not census(process.pid), f"{command} started processes that outlived it after {how}"
-    if signum != signal.SIGKILL:
+    if signum not in (signal.SIGKILL, signal.SIGHUP):
         lines = stderr.read_text().splitlines()
         assert len(lines) == 1 and "interrupted" in lines[0], lines
