@@ -231,7 +231,11 @@ def test_usage_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> No
     ("argv", "line"),
     [
         (["--max-k", "401"], f"--max-k 401 is beyond its bound: at most 400 ({LIMITS['--max-k'].cost})"),
-        (["--contracts", "5,5"], f"--contracts 5,5 is beyond its bound: at most 4,5 ({LIMITS['--contracts'].cost})"),
+        (
+            ["--contracts", "4,4"],
+            f"--contracts 4,4 is beyond its bound: at most 3,5 or 4,3 ({LIMITS['--contracts'].cost})",
+        ),
+        (["--contracts", "3,6"], "--contracts 3,6 is beyond its bound: at most 3,5 or 4,3"),
         (["--ucb-contracts", "3,4"], "--ucb-contracts 3,4 is beyond its bound: at most 3,3"),
         (["--ucb-contracts", "1,2"], "--ucb-contracts needs K >= 2 and L >= 1, got '1,2'"),
         (["--ucb-contracts", "3"], "--ucb-contracts needs K,L (2 integers), K >= 2 and L >= 1, got '3'"),
@@ -248,8 +252,9 @@ def test_a_size_beyond_its_bound_is_refused_naming_the_option(
 def test_the_largest_sizes_are_accepted() -> None:
     from proofs_check.__main__ import _parser
 
-    args = _parser().parse_args(["--max-k", "400", "--contracts", "4,5", "--ucb-contracts", "3,3", "--jobs", "64"])
-    assert (args.max_k, args.contracts, args.ucb_contracts, args.jobs) == ((400,), (4, 5), (3, 3), (64,))
+    args = _parser().parse_args(["--max-k", "400", "--contracts", "4,3", "--ucb-contracts", "3,3", "--jobs", "64"])
+    assert (args.max_k, args.contracts, args.ucb_contracts, args.jobs) == ((400,), (4, 3), (3, 3), (64,))
+    assert _parser().parse_args(["--contracts", "3,5"]).contracts == (3, 5)
 
 
 def test_help_states_every_bound_and_its_cost(capsys: pytest.CaptureFixture[str]) -> None:
