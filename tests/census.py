@@ -72,8 +72,10 @@ def left_alive(procs: set[Proc]) -> set[Proc]:
 
 
 def _as_from_a_terminal() -> None:
-    """Ctrl-C at its default, as a terminal starts a command (a suite run with ``&`` inherits SIGINT ignored)."""
+    """Ctrl-C and SIGHUP at their defaults, as a terminal starts a command (a suite run with ``&`` inherits SIGINT
+    ignored, one run with ``nohup`` SIGHUP)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 @contextmanager
