@@ -2,10 +2,18 @@
 
 The claims are independent: with ``--jobs J`` (default 2) they run in J
 worker processes, the longest first, and are reported in registry order,
-exactly as a sequential run reports them (docs/theory.md).
+exactly as a sequential run reports them (docs/theory.md). The workers are
+the package's worker pool (:func:`sysrs_ref._children.process_pool`): they
+end with this process however it ends (SIGKILL included), and Ctrl-C or
+SIGTERM kills them at once.
+
+Every size an option sets is bounded (:data:`LIMITS`, stated in ``--help``
+with the time the bound implies): a larger value is refused before anything
+runs.
 
 Exit status: 0 when every claim run has its expected status, 1 otherwise,
-2 on a usage error (one line on stderr, no traceback).
+2 on a usage error or output that cannot be written (one line on stderr,
+no traceback), 130 after Ctrl-C, 143 after SIGTERM.
 """
 
 from __future__ import annotations
@@ -15,30 +23,41 @@ import json
 import multiprocessing
 import sys
 import time
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import NoReturn
 
 from proofs_check.claim import DEFAULT_MAX_K, Claim, Outcome
 from proofs_check.registry import all_claims, claim_by_id
+from sysrs_ref._children import process_pool, sigterm_interrupts
+from sysrs_ref._streams import StdoutError, discard, guarded_streams
 
-__all__ = ["Result", "main", "render_table"]
+__all__ = ["LIMITS", "Limit", "Result", "main", "render_table"]
+
+PROG = "python -m proofs_check"
 
 EXAMPLES = """examples:
   python -m proofs_check                       # run every claim, print the table
   python -m proofs_check --json                # one JSON object {"claims": [...]}
   python -m proofs_check --claim lb-constant-11
   python -m proofs_check --claim code-schedule-capped --max-k 400   # the schedule proofs for K <= 400
-  python -m proofs_check --claim code-contracts-symbolic --contracts 4,5   # symbolic contracts, K <= 4, L <= 5
+  python -m proofs_check --claim code-contracts-symbolic --contracts 3,5   # symbolic contracts, K <= 3, L <= 5
   python -m proofs_check --claim code-ucb-contracts-symbolic --ucb-contracts 3,3   # UCB-E's, K <= 3, L <= 3
   python -m proofs_check --claim code-exact-engines --exact 3,3   # exact engines vs brute force, K <= 3, L <= 3
   python -m proofs_check --claim code-decisions-sar --decisions 3,3 --decision-cells 10,6   # deeper decisions
   python -m proofs_check --jobs 1                # one process
   python -m proofs_check --list"""
 
+#: The exit status after Ctrl-C (128 + SIGINT) and after SIGTERM (128 + SIGTERM), the shells' convention.
+INTERRUPTED, TERMINATED = 130, 143
+
 
 class _UsageError(Exception):
     pass
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread: a KeyboardInterrupt, so that it stops whatever Ctrl-C stops."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -46,9 +65,76 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(message)
 
 
+@dataclass(frozen=True)
+class Limit:
+    """The largest values a size option accepts, and what running at them costs."""
+
+    most: tuple[tuple[int, ...], ...]
+    """The bound: one or more largest values (one number, or one per component: K, L); a value is accepted when
+    it is at most one of them in every component."""
+    cost: str
+    """What the bound implies, measured (CPU time on one core of a 2-core machine, the claims it widens)."""
+
+    def shown(self) -> str:
+        """The bound as the option is written (``400``, ``3,5 or 4,3``)."""
+        return " or ".join(",".join(str(value) for value in most) for most in self.most)
+
+    def allows(self, values: tuple[int, ...]) -> bool:
+        """Whether *values* is within the bound.
+
+        >>> Limit(((3, 5), (4, 3)), "").allows((4, 2)), Limit(((3, 5), (4, 3)), "").allows((4, 4))
+        (True, False)
+        """
+        return any(all(value <= high for value, high in zip(values, most, strict=True)) for most in self.most)
+
+
+#: Every option that sets a size, its largest accepted values and what they cost: a larger value is refused in one
+#: line (status 2) before anything runs, and ``--help`` states the bound and its cost. An option that sets a size
+#: adds its row here and parses with :func:`_sizes`.
+LIMITS: dict[str, Limit] = {
+    "--max-k": Limit(((400,),), "about 2.5 min of CPU for the four schedule claims, 1 min at the default 200"),
+    "--contracts": Limit(
+        ((3, 5), (4, 3)),
+        "code-contracts-symbolic takes about 45 s of CPU at 3,5 and 3.5 min at 4,3, 15 s at the default; "
+        "4,4 runs past 13 min",
+    ),
+    "--ucb-contracts": Limit(((3, 3),), "about 7 min of CPU for code-ucb-contracts-symbolic, 6 s at the default"),
+    "--exact": Limit(
+        ((2, 4), (3, 2)),
+        (
+            "code-exact-engines takes about 2.7 min of CPU at 2,4, 12 s at the default; 3,3 (1,296 draws a matrix "
+            "for the unsynchronized algorithms) runs far longer"
+        ),
+    ),
+    "--decisions": Limit(
+        ((3, 3), (2, 5)),
+        (
+            "code-decisions-sr takes 13 s of CPU at 3,3, code-decisions-ucb 82 s at 2,4; UCB-E's symbolic paths at "
+            "3,3 are those of --ucb-contracts 3,3 (about 7 min)"
+        ),
+    ),
+    "--decision-cells": Limit(
+        ((10, 6),),
+        (
+            "code-decisions-sr takes 35 s of CPU and code-decisions-ucb 85 s at 10,6, against 9 s and 30 s at "
+            "their defaults"
+        ),
+    ),
+    "--jobs": Limit(((64,),), "64 worker processes; each holds a copy of the claims, about 100 MB"),
+}
+
+#: Worker processes of a run (this machine has 2 cores; the claims are independent).
+DEFAULT_JOBS = 2
+
+
+def _bound_help(option: str) -> str:
+    limit = LIMITS[option]
+    return f"at most {limit.shown()}: {limit.cost}"
+
+
 def _parser() -> _Parser:
     parser = _Parser(
-        prog="python -m proofs_check",
+        prog=PROG,
         description=(
             "Check every algebraic step of the SySRs paper with sympy, and the code's invariants with z3 "
             "and bounded exhaustive runs."
@@ -56,101 +142,92 @@ def _parser() -> _Parser:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    parser.add_argument("--json", action="store_true", help="print one JSON object on stdout (with --list too)")
     parser.add_argument("--list", action="store_true", help="list the claims and exit")
     parser.add_argument("--claim", metavar="ID", help="run only the claim ID")
     parser.add_argument(
         "--max-k",
         metavar="K",
-        type=_max_k,
-        default=DEFAULT_MAX_K,
-        help=f"prove the schedule and budget claims for every K from 2 to K (default {DEFAULT_MAX_K})",
+        type=_sizes("--max-k", "K", (2,)),
+        default=(DEFAULT_MAX_K,),
+        help=f"prove the schedule and budget claims for every K from 2 to K (default {DEFAULT_MAX_K}; "
+        f"{_bound_help('--max-k')})",
     )
     parser.add_argument(
         "--contracts",
         metavar="K,L",
-        type=_contracts,
+        type=_sizes("--contracts", "K,L", (2, 1)),
         default=None,
         help="explore the symbolic contracts for every K' <= K and L' <= L (default: K = 2 with L <= 5, K = 3 with "
-        "L <= 3)",
+        f"L <= 3; {_bound_help('--contracts')})",
     )
     parser.add_argument(
         "--ucb-contracts",
         metavar="K,L",
-        type=_contracts,
+        type=_sizes("--ucb-contracts", "K,L", (2, 1)),
         default=None,
         help="explore UCB-E's and SyUCB-E's symbolic contracts for every K' <= K and L' <= L (default: K = 2 with "
-        "L <= 3, K = 3 with L <= 2)",
+        f"L <= 3, K = 3 with L <= 2; {_bound_help('--ucb-contracts')})",
     )
     parser.add_argument(
         "--exact",
         metavar="K,L",
-        type=_contracts,
+        type=_sizes("--exact", "K,L", (2, 1)),
         default=None,
         help="check the exact engines against brute force on every K' <= K and L' <= L (default: K = 2 with L <= 3 "
-        "and K = 3 with L <= 2)",
+        f"and K = 3 with L <= 2; {_bound_help('--exact')})",
     )
     parser.add_argument(
         "--decisions",
         metavar="K,L",
-        type=_contracts,
+        type=_sizes("--decisions", "K,L", (2, 1)),
         default=None,
         help="explore the decision claims' symbolic domain for every K' <= K and L' <= L (default: K = 2 with L <= 4, "
-        "K = 3 with L <= 2; UCB-E's K = 2 with L <= 3)",
+        f"K = 3 with L <= 2; UCB-E's K = 2 with L <= 3; {_bound_help('--decisions')})",
     )
     parser.add_argument(
         "--decision-cells",
         metavar="B,T",
-        type=_contracts,
+        type=_sizes("--decision-cells", "B,T", (2, 2)),
         default=None,
         help="run the decision claims on every score matrix with K L <= B cells in {0, 1} and K L <= T in "
-        "{0, 1/2, 1}, K <= 6 (default: each claim's own, about 8 and 5)",
+        f"{{0, 1/2, 1}}, K <= 6 (default: each claim's own, about 8 and 5; {_bound_help('--decision-cells')})",
     )
     parser.add_argument(
         "--jobs",
         metavar="J",
-        type=_jobs,
-        default=DEFAULT_JOBS,
-        help=f"run the claims in J worker processes (default {DEFAULT_JOBS}; 1: in this process)",
+        type=_sizes("--jobs", "J", (1,)),
+        default=(DEFAULT_JOBS,),
+        help=f"run the claims in J worker processes (default {DEFAULT_JOBS}; 1: in this process; "
+        f"{_bound_help('--jobs')})",
     )
     return parser
 
 
-#: Worker processes of a run (this machine has 2 cores; the claims are independent).
-DEFAULT_JOBS = 2
+def _sizes(option: str, metavar: str, least: tuple[int, ...]) -> Callable[[str], tuple[int, ...]]:
+    """The parser of *option*'s value: len(*least*) integers separated by commas, each in [least, LIMITS' most].
 
+    A value out of range is a :class:`_UsageError` naming *option* (raised through argparse, which only
+    rewords its own kinds of error), with the bound and its cost when it is too large.
+    """
+    limit = LIMITS[option]
+    floor = " and ".join(f"{name} >= {value}" for name, value in zip(metavar.split(","), least, strict=True))
+    words = "an integer" if len(least) == 1 else f"{metavar} ({len(least)} integers)"
 
-def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--jobs needs an integer >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"--jobs needs an integer >= 1, got {value}")
-    return value
+    def parse(text: str) -> tuple[int, ...]:
+        try:
+            values = tuple(int(part) for part in text.split(","))
+        except ValueError:
+            values = ()
+        if len(values) != len(least):
+            raise _UsageError(f"{option} needs {words}, {floor}, got {text!r}")
+        if any(value < low for value, low in zip(values, least, strict=True)):
+            raise _UsageError(f"{option} needs {floor}, got {text!r}")
+        if not limit.allows(values):
+            raise _UsageError(f"{option} {text} is beyond its bound: at most {limit.shown()} ({limit.cost})")
+        return values
 
-
-def _contracts(text: str) -> tuple[int, int]:
-    try:
-        k_text, l_text = text.split(",")
-        value = (int(k_text), int(l_text))
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"--contracts needs K,L (two integers, K >= 2, L >= 1), got {text!r}"
-        ) from None
-    if value[0] < 2 or value[1] < 1:
-        raise argparse.ArgumentTypeError(f"--contracts needs K >= 2 and L >= 1, got {text!r}")
-    return value
-
-
-def _max_k(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--max-k needs an integer >= 2, got {text!r}") from None
-    if value < 2:
-        raise argparse.ArgumentTypeError(f"--max-k needs an integer >= 2, got {value}")
-    return value
+    return parse
 
 
 Result = tuple[Claim, Outcome, float]
@@ -254,36 +331,67 @@ def render_table(results: Sequence[Result]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status (see the module)."""
+    with guarded_streams(), sigterm_interrupts(Terminated):
+        try:
+            return _main(argv)
+        except Terminated:  # the first SIGTERM came while _main was reporting how something else ended
+            print(f"{PROG}: interrupted by SIGTERM", file=sys.stderr)
+            return TERMINATED
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    """Parse *argv*, run the claims, print them; what stops the run becomes one line on stderr and a status."""
+    if sys.stdout is None:  # started with stdout closed (`>&-`)
+        print(f"{PROG}: error: stdout is closed, so no output could be written: nothing was run", file=sys.stderr)
+        return 2
     try:
-        args = _parser().parse_args(argv)
-        if args.claim is not None:
-            claim = claim_by_id(
-                args.claim,
-                args.max_k,
-                args.contracts,
-                args.ucb_contracts,
-                args.exact,
-                args.decisions,
-                args.decision_cells,
-            )
-            if claim is None:
-                raise _UsageError(f"unknown claim {args.claim!r}; see --list for the claim ids")
-            claims: tuple[Claim, ...] = (claim,)
-        else:
-            claims = all_claims(
-                args.max_k, args.contracts, args.ucb_contracts, args.exact, args.decisions, args.decision_cells
-            )
-    except SystemExit as done:  # --help
+        status = _checked(argv)
+        sys.stdout.flush()
+    except SystemExit as done:  # --help, after printing it
+        sys.stdout.flush()
         return int(done.code or 0)
     except _UsageError as error:
-        print(f"python -m proofs_check: error: {error}", file=sys.stderr)
+        print(f"{PROG}: error: {error}", file=sys.stderr)
         return 2
-    if args.list:
-        for claim in claims:
-            print(f"{claim.id}\t{claim.paper_ref}\t{claim.statement}")
+    except StdoutError as error:
+        print(f"{PROG}: error: the output could not be written to stdout ({error})", file=sys.stderr)
+        discard(sys.stdout)
+        return 2
+    except KeyboardInterrupt as interrupt:  # Ctrl-C or SIGTERM: the workers are already killed
+        terminated = isinstance(interrupt, Terminated)
+        print(f"{PROG}: interrupted{' by SIGTERM' if terminated else ''}", file=sys.stderr)
+        return TERMINATED if terminated else INTERRUPTED
+    except BrokenPipeError:  # piped into e.g. head: stop quietly
+        discard(sys.stdout)
         return 0
-    results = _run(claims, args.jobs)
+    return status
+
+
+def _checked(argv: Sequence[str] | None) -> int:
+    args = _parser().parse_args(argv)
+    (max_k,), (jobs,) = args.max_k, args.jobs
+    if args.claim is not None:
+        claim = claim_by_id(
+            args.claim, max_k, args.contracts, args.ucb_contracts, args.exact, args.decisions, args.decision_cells
+        )
+        if claim is None:
+            raise _UsageError(f"unknown claim {args.claim!r}; see --list for the claim ids")
+        claims: tuple[Claim, ...] = (claim,)
+    else:
+        claims = all_claims(max_k, args.contracts, args.ucb_contracts, args.exact, args.decisions, args.decision_cells)
+    if args.list:
+        if args.json:
+            listed = [
+                {"id": c.id, "paper_ref": c.paper_ref, "statement": c.statement, "expected": c.expected.value}
+                for c in claims
+            ]
+            print(json.dumps({"claims": listed}))
+        else:
+            for claim in claims:
+                print(f"{claim.id}\t{claim.paper_ref}\t{claim.statement}")
+        return 0
+    results = _run(claims, jobs)
     if args.json:
         print(json.dumps({"claims": [_record(c, o, t) for c, o, t in results]}))
     else:
@@ -320,9 +428,9 @@ def _run(claims: tuple[Claim, ...], jobs: int) -> list[Result]:
         return [_timed(claim) for claim in claims]
     _CLAIMS = claims
     done: dict[int, tuple[Outcome, float]] = {}
-    try:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-            tasks = _tasks(claims)
+    try:  # the workers end with this process, and are killed at once on Ctrl-C or SIGTERM
+        tasks = _tasks(claims)
+        with process_pool(min(jobs, len(tasks)), start_method="fork") as pool:
             for indices, outcomes in zip(tasks, pool.map(_run_forked, tasks), strict=True):
                 done.update(zip(indices, outcomes, strict=True))
     finally:

@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 
+from proofs_check.claim import Claim, Method, Outcome, Status
 from proofs_check.code_symbolic import ContractsBound, Variant, draws, explore_contracts
 from proofs_check.code_ucb_symbolic import abstracted_roots, root_interval
 from proofs_check.decision_rules import (
@@ -70,7 +71,6 @@ from proofs_check.decision_rules import (
     ucb_choice_problem,
     uniform_allocation,
 )
-from proofs_check.claim import Claim, Method, Outcome, Status
 from proofs_check.symbolic import Symbolic
 from sysrs_ref.algorithms.base import Batch, Outcome as RunOutcome
 from sysrs_ref.algorithms.params import Exploration, TopMSize

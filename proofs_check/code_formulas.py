@@ -43,8 +43,8 @@ from functools import cache
 import sympy as sp
 
 from proofs_check import bernstein, corollary, csr_bound, lower_bound, theta_star
-from proofs_check.common import Expr, is_identity, parse, sym
 from proofs_check.claim import Claim, Method, Outcome, Status
+from proofs_check.common import Expr, is_identity, parse, sym
 from sysrs_ref import Instance
 from sysrs_ref.errors import BoundConditionError, ParameterError
 from sysrs_ref.stochastic import StochasticInstance

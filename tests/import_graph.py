@@ -28,6 +28,8 @@ LAYERS: dict[str, int] = {
     **dict.fromkeys(
         (
             "_atomic",
+            "_children",
+            "_streams",
             "_checks",
             "_files",
             "_limits",

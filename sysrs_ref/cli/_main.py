@@ -14,27 +14,27 @@ status is 128 + the signal's number: 130 for Ctrl-C (SIGINT), 143 for
 SIGTERM. SIGTERM is turned into :class:`Terminated`, a KeyboardInterrupt
 raised in the main thread, so every path that stops on Ctrl-C stops on it.
 
-Every command writes its output through :func:`_run` (:class:`_Stdout`):
-output that cannot be written (a closed stdout, a full disk) is one line on
-stderr and status 2, never a silent success; a closed stdout is refused
-before the command starts. A reader that stops reading (``| head -1``)
-ends the command quietly with status 0.
+Every command writes its output through :func:`_run`
+(:func:`sysrs_ref._streams.guarded_streams`): output that cannot be written
+(a closed stdout, a full disk) is one line on stderr and status 2, never a
+silent success; a closed stdout is refused before the command starts. A
+reader that stops reading (``| head -1``) ends the command quietly with
+status 0. A stderr that cannot be written (``2> /dev/full``, ``2>&-``)
+loses the message but not the status: every error still exits with its own.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
-import os
 import signal
 import sys
-import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from types import FrameType, ModuleType
-from typing import NoReturn, TextIO, cast
+from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import NoReturn
 
+from sysrs_ref._children import sigterm_interrupts
+from sysrs_ref._streams import StdoutError, discard, guarded_streams
 from sysrs_ref.errors import SysrsError
 
 __all__ = ["COMMANDS", "INTERRUPTED", "TERMINATED", "Terminated", "main"]
@@ -99,40 +99,6 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(f"{self.prog}: {message} (see --help)")
 
 
-class _OutputError(Exception):
-    """The command's output could not be written to stdout."""
-
-
-class _Stdout:
-    """sys.stdout while a command runs: the same stream, but a failed write is an :class:`_OutputError`.
-
-    BrokenPipeError (the reader stopped reading) stays itself; everything
-    else (fileno, isatty, encoding, ...) is the stream's own.
-    """
-
-    def __init__(self, stream: TextIO) -> None:
-        self._stream = stream
-
-    def write(self, text: str, /) -> int:
-        try:
-            return self._stream.write(text)
-        except BrokenPipeError:
-            raise
-        except (OSError, ValueError) as error:  # ValueError: the stream was closed
-            raise _OutputError(str(error)) from error
-
-    def flush(self) -> None:
-        try:
-            self._stream.flush()
-        except BrokenPipeError:
-            raise
-        except (OSError, ValueError) as error:
-            raise _OutputError(str(error)) from error
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._stream, name)
-
-
 def _module(name: str) -> ModuleType:
     return importlib.import_module(f"sysrs_ref.cli.{COMMANDS[name][0]}")
 
@@ -178,7 +144,8 @@ def _command(argv: Sequence[str]) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (0 ok, 2 a user's mistake, 130 Ctrl-C, 143 SIGTERM)."""
     words = list(sys.argv[1:] if argv is None else argv)
-    with _sigterm_interrupts():  # until the status is known: a second SIGTERM cannot cut the clean-up short
+    # until the status is known: a second SIGTERM cannot cut the clean-up short, nor an unwritable stderr change it
+    with guarded_streams(), sigterm_interrupts(Terminated):
         try:
             return _run(words)
         except Terminated:  # the first SIGTERM came while _run was reporting how something else ended
@@ -188,11 +155,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(words: list[str]) -> int:
     """Parse *words*, run the subcommand, and turn what stopped it into one line on stderr and a status."""
-    stdout = sys.stdout
-    if stdout is None:  # started with stdout closed (`>&-`): Python has no stream to write to
+    if sys.stdout is None:  # started with stdout closed (`>&-`): Python has no stream to write to
         print("error: stdout is closed, so no output could be written: nothing was run", file=sys.stderr)
         return 2
-    sys.stdout = cast(TextIO, _Stdout(stdout))  # --help writes too
     try:
         try:
             args = _build_parser(_command(words) or "").parse_args(words)
@@ -202,13 +167,11 @@ def _run(words: list[str]) -> int:
         except SystemExit:  # --help, after printing it: the help must have been written
             sys.stdout.flush()
             raise
-        finally:
-            sys.stdout = stdout
         if status is not None:
             return status
-    except _OutputError as err:  # a full disk, an I/O error: what was printed may be cut short
+    except StdoutError as err:  # a full disk, an I/O error: what was printed may be cut short
         print(f"error: the output could not be written to stdout ({err})", file=sys.stderr)
-        _discard_stdout()
+        discard(sys.stdout)
         return 2
     except (_UsageError, SysrsError) as err:
         prefix = "" if isinstance(err, _UsageError) else "error: "
@@ -219,39 +182,6 @@ def _run(words: list[str]) -> int:
         print(f"interrupted{how}{': ' + str(interrupt) if str(interrupt) else ''}", file=sys.stderr)
         return TERMINATED if isinstance(interrupt, Terminated) else INTERRUPTED
     except BrokenPipeError:  # piped into e.g. head: stop quietly, without a second error at exit
-        _discard_stdout()
+        discard(sys.stdout)
         return 0
     return 0
-
-
-def _discard_stdout() -> None:
-    """Send what is left in stdout's buffer to the null device, so that flushing it at exit cannot fail again."""
-    with contextlib.suppress(OSError, ValueError):  # not a file descriptor (a test's StringIO): nothing to discard
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-
-
-@contextmanager
-def _sigterm_interrupts() -> Iterator[None]:
-    """While the command runs, SIGTERM raises :class:`Terminated` in the main thread (the previous handler after).
-
-    Only the first SIGTERM raises: later ones are ignored, so that they do
-    not break the clean-up the first one started (SIGKILL still ends the
-    process, and the engine's workers die with it). Outside the main thread
-    (where Python cannot set a handler) nothing changes.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    raised = False
-
-    def handler(signum: int, frame: FrameType | None) -> None:
-        nonlocal raised
-        if not raised:
-            raised = True
-            raise Terminated()
-
-    previous = signal.signal(signal.SIGTERM, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)

@@ -22,6 +22,7 @@ for the next case, so one bad case does not hide the others.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import queue
@@ -33,6 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO
 
+from sysrs_ref._children import ProcessGroup
 from sysrs_ref._files import JsonFormatError, parse_json
 from sysrs_ref.conformance._reply_check import schema_error
 from sysrs_ref.conformance.compare import first_difference
@@ -50,6 +52,9 @@ _RESTART = ("timeout", "crash", "malformed")
 
 _REPLY_KEYS = ("output", "unsupported", "error", "refused")
 
+#: Seconds an implementation is given to exit after its stdin or its stdout closed, before its group is killed.
+_EXIT_GRACE = 2.0
+
 _reply_schema = functools.cache(reply_schema)  # one schema per family, built once (never mutated)
 
 
@@ -66,40 +71,48 @@ class CaseResult:
 
 
 class Implementation:
-    """One running implementation: its process, a thread reading its stdout, and its stderr in a file."""
+    """One running implementation: its process group, a thread reading its stdout, and its stderr in a file.
+
+    The implementation runs in a process group of its own
+    (:class:`~sysrs_ref._children.ProcessGroup`), ended whole by :meth:`close`
+    and :meth:`kill`, and by the end of this process however it ends: an
+    implementation that forks leaves nothing behind. Its stdout is read as
+    bytes; a line that is not UTF-8 is a reply like any other (the runner
+    judges it ``malformed``), never the end of the reader.
+    """
 
     def __init__(self, command: Sequence[str]) -> None:
         self.command = list(command)
         self.stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 (closed in close(), with the process)
         try:
-            self.process = subprocess.Popen(
-                self.command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=self.stderr,
-                text=True,
-                encoding="utf-8",
-                bufsize=1,
-            )
+            self.group = ProcessGroup(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr)
         except OSError as err:
             self.stderr.close()
             raise SysrsError(
                 f"cannot start the implementation {' '.join(self.command)!r}: {err.strerror or err}"
             ) from None
-        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.process = self.group.process
+        self.lines: queue.Queue[bytes | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.lines.put(line)
-        self.lines.put(None)
+        stdout = self.process.stdout
+        assert stdout is not None
+        try:
+            for line in stdout:
+                self.lines.put(line)
+        except (OSError, ValueError):  # the pipe failed or was closed under the reader: the end of the output
+            pass
+        finally:
+            self.lines.put(None)
+            with contextlib.suppress(OSError):
+                stdout.close()
 
     def ask(self, request: str, timeout: float) -> tuple[str, str]:
-        """Send one line; return ("line", answer), ("timeout", ""), or ("crash", what happened)."""
+        """Send one line; return ("line", answer), ("malformed", why), ("timeout", ""), or ("crash", what happened)."""
         assert self.process.stdin is not None
         try:
-            self.process.stdin.write(request + "\n")
+            self.process.stdin.write(request.encode("utf-8") + b"\n")
             self.process.stdin.flush()
         except (BrokenPipeError, OSError):
             return "crash", self._ended()
@@ -107,11 +120,16 @@ class Implementation:
             line = self.lines.get(timeout=timeout)
         except queue.Empty:
             return "timeout", ""
-        return ("crash", self._ended()) if line is None else ("line", line)
+        if line is None:
+            return "crash", self._ended()
+        try:
+            return "line", line.decode("utf-8")
+        except UnicodeDecodeError as err:
+            return "malformed", f"not UTF-8 (byte {line[err.start]:#04x} at offset {err.start}): {line.strip()[:80]!r}"
 
     def _ended(self) -> str:
         try:
-            code = self.process.wait(timeout=5)
+            code = self.process.wait(timeout=_EXIT_GRACE)
         except subprocess.TimeoutExpired:
             return "it closed its output but did not exit"
         self.stderr.seek(0)
@@ -119,14 +137,19 @@ class Implementation:
         return f"exit status {code}" + (f"; its stderr ends: {' | '.join(tail)}" if tail else "")
 
     def close(self) -> None:
-        """Close stdin (the end of the cases), then make sure the process is gone."""
+        """Close stdin (the end of the cases), give the process a moment to exit, then end its whole group."""
         try:
             if self.process.stdin is not None:
                 self.process.stdin.close()
-            self.process.wait(timeout=5)
+            self.process.wait(timeout=_EXIT_GRACE)
         except (OSError, subprocess.TimeoutExpired):
-            self.process.kill()
-            self.process.wait()
+            pass
+        self.kill()
+
+    def kill(self) -> None:
+        """End the implementation's whole process group now (its children too), and forget its stderr."""
+        try:
+            self.group.end()
         finally:
             self.stderr.close()
 
@@ -231,7 +254,16 @@ def run_cases(
     timeout: float = 10.0,
     progress: Callable[[int], None] | None = None,
 ) -> list[CaseResult]:
-    """Run every (family, case) through the implementation *command*; one result per case, in order."""
+    """Run every (family, case) through the implementation *command*; one result per case, in order.
+
+    An implementation that gives no answer at all to the first case (it
+    times out, ends, or closes its output) is not running the protocol:
+    the run stops there with a :class:`~sysrs_ref.errors.SysrsError` saying
+    what happened, rather than waiting for the timeout of every case. After
+    a first answer, a case that gets none is that case's result, and the
+    implementation is started again for the next one. However the run
+    ends (an interruption too), the implementation's process group is ended.
+    """
     if not command:
         raise SysrsError("give the command that runs your implementation after --, e.g. conform -- node adapter.js")
     fields = [_case_fields(family, case) for family, case in cases]  # every case checked before anything starts
@@ -244,21 +276,33 @@ def run_cases(
             request = json.dumps({"family": family, "id": case["id"], "input": case["input"]})
             began = time.monotonic()
             kind, text = implementation.ask(request, timeout)
+            if not results and kind in ("timeout", "crash"):
+                what = f"no answer within {timeout:g} s" if kind == "timeout" else f"its output ended ({text})"
+                raise SysrsError(
+                    f"the implementation {' '.join(command)!r} gave no answer to the first case ({family}/{case['id']}): "
+                    f"{what}; nothing was judged (does it answer each line of its stdin with one line on its stdout?)"
+                )
             if kind == "line":
                 result = _judge(family, case, text)
+            elif kind == "malformed":
+                result = CaseResult(family, str(case["id"]), "malformed", text, note, tags)
             elif kind == "timeout":
                 result = CaseResult(family, str(case["id"]), "timeout", f"no answer within {timeout:g} s", note, tags)
             else:
                 result = CaseResult(family, str(case["id"]), "crash", f"the implementation ended: {text}", note, tags)
             if result.status in _RESTART:
-                implementation.process.kill()
-                implementation.close()
+                implementation.kill()
                 implementation = None  # a fresh start for the next case
             elif time.monotonic() - began > timeout:  # pragma: no cover - an answer that came just at the limit
                 result = CaseResult(family, result.id, "timeout", f"answered after more than {timeout:g} s", note, tags)
             results.append(result)
             if progress is not None:
                 progress(1)
+    except BaseException:
+        if implementation is not None:
+            implementation.kill()  # at once: an interruption or an error waits for nothing
+            implementation = None
+        raise
     finally:
         if implementation is not None:
             implementation.close()

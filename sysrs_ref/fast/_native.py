@@ -66,6 +66,61 @@ INTERFACE = 4
 _ELF_MAGIC = b"\x7fELF"
 _SHT_NOBITS = 8  # a section with no bytes in the file (.bss)
 
+#: ELF's names for its header's class (byte 4), byte order (byte 5) and machine (e_machine, bytes 18-19).
+_ELF_CLASSES = {1: "32-bit", 2: "64-bit"}
+_ELF_ORDERS = {1: "little-endian", 2: "big-endian"}
+_ELF_MACHINES = {
+    3: "x86",
+    8: "MIPS",
+    20: "PowerPC",
+    21: "PowerPC64",
+    22: "S/390",
+    40: "ARM",
+    62: "x86-64",
+    183: "AArch64",
+    243: "RISC-V",
+    258: "LoongArch",
+}
+
+
+def _platform(header: bytes) -> tuple[str, str, str]:
+    """The class, byte order and machine an ELF header (its first 20 bytes) says its file is built for."""
+    order = "<" if header[5] == 1 else ">"
+    machine = struct.unpack_from(order + "H", header, 18)[0]
+    return (
+        _ELF_CLASSES.get(header[4], f"class {header[4]}"),
+        _ELF_ORDERS.get(header[5], f"byte order {header[5]}"),
+        _ELF_MACHINES.get(machine, f"machine {machine}"),
+    )
+
+
+def _own_platform() -> tuple[str, str, str] | None:
+    """The class, byte order and machine of the running interpreter's ELF file (None where it has none)."""
+    for candidate in ("/proc/self/exe", sys.executable):
+        try:
+            with open(candidate, "rb") as file:
+                header = file.read(20)
+        except OSError:
+            continue
+        if len(header) == 20 and header[:4] == _ELF_MAGIC:
+            return _platform(header)
+    return None
+
+
+def _check_platform(path: str, header: bytes) -> None:
+    """Raise ImportError when the ELF *header* of *path* is for another machine than this interpreter's.
+
+    The loader would refuse it with "No such file or directory" for a file
+    that is there; this names what differs.
+    """
+    own = _own_platform()
+    theirs = _platform(header)
+    if own is not None and theirs != own:
+        raise ImportError(
+            f"the compiled library {path} is built for another machine ({', '.join(theirs)}; this Python is "
+            f"{', '.join(own)}): reinstall the package (pip install) to rebuild it"
+        )
+
 
 def _check_file(path: str) -> None:
     """Raise ImportError unless every byte the ELF headers of *path* describe is in the file.
@@ -87,6 +142,9 @@ def _check_file(path: str) -> None:
                 if sys.platform.startswith("linux"):
                     raise ImportError(f"the compiled library {path} is not a shared library (no ELF header)")
                 return
+            if len(header) < 20:
+                raise ImportError(f"the compiled library {path} is truncated ({size} bytes)")
+            _check_platform(path, header)
             wide, order = header[4] == 2, "<" if header[5] == 1 else ">"
             if wide:
                 layout, segment, section = "QQ6xHHHH", ("IIQ16xQ", 2, 3), ("IIQQQQ", 4, 5)

@@ -28,15 +28,11 @@ import sys
 import zipfile
 import zlib
 from pathlib import Path
+from types import ModuleType
 
 from sysrs_ref._files import open_regular
 from sysrs_ref.errors import LoaderError
 from sysrs_ref.loaders._reading import check_not_lfs_pointer, read_failure
-
-if sys.version_info >= (3, 14):  # pragma: no cover - the tests run on the oldest supported Python
-    from compression import zstd
-else:
-    from backports import zstd
 
 __all__ = ["METHOD_NAMES", "ZSTD", "member_infos", "open_archive", "read_member"]
 
@@ -51,6 +47,26 @@ sizes, then the lengths of the name and of the extra field."""
 _LOCAL_SIGNATURE = b"PK\x03\x04"
 _ENCRYPTED = 0x1
 _UTF8_NAME = 0x800
+
+
+def _zstd(where: str) -> ModuleType:
+    """The zstd module (the standard library's from Python 3.14, its backport before), imported when first needed.
+
+    Only a zstd member needs it, so a package installed without the backport
+    reads everything else; reading a zstd member without it is one line saying
+    how to install it.
+    """
+    try:
+        if sys.version_info >= (3, 14):  # pragma: no cover - the tests run on the oldest supported Python
+            from compression import zstd
+        else:
+            from backports import zstd
+    except ImportError:
+        raise LoaderError(
+            f"{where}: a zstd-compressed member, and zstd needs the backports.zstd package before Python 3.14, "
+            "which is not installed: pip install backports.zstd"
+        ) from None
+    return zstd
 
 
 def open_archive(path: Path, what: str) -> zipfile.ZipFile:
@@ -175,9 +191,10 @@ def _read_zstd(info: zipfile.ZipInfo, path: Path, where: str, limit: int) -> byt
     expected = info.file_size
     if not compressed and not expected:
         return b""
+    zstd = _zstd(where)
     try:
         with zstd.ZstdFile(io.BytesIO(compressed)) as stream:
-            data = stream.read(expected + 1)  # one byte more than declared tells a lie; never more is produced
+            data: bytes = stream.read(expected + 1)  # one byte more than declared tells a lie; never more is made
     except (zstd.ZstdError, EOFError) as err:
         raise _damaged(where, f"its zstd data cannot be decompressed ({err})") from None
     if len(data) > expected:

@@ -62,6 +62,7 @@ from sysrs_ref.fast import (
     StochasticTable,
     bytes_per_cell,
     chunk_runs,
+    compiled,
     run_exact,
     score_table,
     simulation_draws,
@@ -515,5 +516,6 @@ def _executor(
     if workers == 1:
         yield None, 1
         return
+    compiled.active()  # the library loaded (or given up, with its one warning) here, once, not in every worker
     with process_pool(workers, _init_worker, (dict(tables),)) as pool:
         yield pool, IN_FLIGHT_PER_WORKER * workers

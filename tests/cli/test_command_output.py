@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -9,6 +10,8 @@ from pathlib import Path
 from typing import IO
 
 import pytest
+
+from sysrs_ref.cli import main
 
 COMMANDS = [
     ["select", "--scores", "data/fixtures/tiny_matrix.csv", "--budget", "12"],
@@ -79,3 +82,39 @@ def test_a_reader_that_stops_still_ends_quietly() -> None:
     process.stdout.close()
     assert process.wait(timeout=300) == 0
     assert process.stderr.read() == b""
+
+
+class _Unwritable(io.StringIO):
+    """A stderr every write to which fails, as ``2> /dev/full`` does."""
+
+    def write(self, text: str, /) -> int:
+        raise OSError(28, "No space left on device")
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["select", "--scores", "no-such-file.csv", "--budget", "12"],  # a user's mistake: SysrsError
+        ["select", "--scores", "data/fixtures/tiny_matrix.csv"],  # a usage mistake: argparse
+        ["no-such-command"],
+    ],
+    ids=["error", "usage", "command"],
+)
+@pytest.mark.parametrize("stderr", ["full", "closed"])
+def test_an_unwritable_stderr_keeps_the_exit_status(
+    words: list[str], stderr: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stderr", _Unwritable() if stderr == "full" else None)
+    assert main(words) == 2
+    assert capsys.readouterr().out == ""  # the message is lost, not sent to stdout instead
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+@pytest.mark.parametrize("words", [["select", "--scores", "no-such-file.csv", "--budget", "12"], ["nonsense"]])
+def test_an_error_written_to_a_full_stderr_still_exits_2(words: list[str]) -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "sysrs_ref", *words], cwd=ROOT, stdout=subprocess.PIPE, stderr=full, timeout=300
+        )
+    assert (done.returncode, done.stdout) == (2, b"")

@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Literal
 
 import pytest
 
@@ -97,3 +98,46 @@ def test_a_file_that_is_not_a_library_is_refused(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0] == "False True"
     assert len(done.stderr.splitlines()) == 1
+
+
+def _foreign(library: Path, tmp_path: Path) -> Path:
+    """A copy of *library* whose ELF header names another machine (AArch64, or x86-64 on AArch64)."""
+    data = bytearray(library.read_bytes())
+    order: Literal["little", "big"] = "little" if data[5] == 1 else "big"
+    machine = int.from_bytes(data[18:20], order)
+    data[18:20] = (62 if machine == 183 else 183).to_bytes(2, order)
+    copy = tmp_path / library.name
+    copy.write_bytes(bytes(data))
+    return copy
+
+
+@needs_compiled
+def test_a_library_for_another_machine_says_so(tmp_path: Path) -> None:
+    """The loader would say "No such file or directory" of a file that is there: the warning names the machines."""
+    done = _probe(_foreign(_library(), tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["False True", _numpy_answer()]
+    (line,) = done.stderr.splitlines()
+    assert "is built for another machine (" in line and ("AArch64;" in line or "x86-64;" in line)
+    assert "No such file" not in line
+
+
+_SIMULATE_WITH_WORKERS = _PROBE.split("from sysrs_ref import Instance")[0] + (
+    "from sysrs_ref.cli import main\n"
+    "sys.exit(main(['simulate', '--scores', 'gsm', '--algorithm', 'sysrs', '--budgets', '10%', '--runs', '40',"
+    " '--workers', '2']))\n"
+)
+
+
+@pytest.mark.slow
+@needs_compiled
+def test_a_broken_library_is_reported_once_per_run_not_per_worker(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _SIMULATE_WITH_WORKERS, str(_foreign(_library(), tmp_path))],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("warning: the compiled passes are not used")

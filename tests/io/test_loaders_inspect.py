@@ -13,6 +13,7 @@ import re
 import runpy
 import shutil
 import struct
+import subprocess
 import sys
 import tracemalloc
 import zipfile
@@ -736,3 +737,18 @@ def test_the_generator_reproduces_the_new_fixtures(tmp_path: Path) -> None:
                 ]
                 for a, b in zip(fresh.infolist(), kept.infolist(), strict=True):
                     assert read_member(fresh, a, new, 2**20) == read_member(kept, b, old, 2**20)
+
+
+def test_without_the_zstd_backport_only_a_zstd_member_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every reader but the zstd member's works without backports.zstd; that one says how to install it."""
+    for name in ("backports", "backports.zstd"):
+        monkeypatch.setitem(sys.modules, name, None)  # an import of it fails, as when it is not installed
+    assert load_inspect(GOOD_A, metric="match").scores.shape == (1, 6)
+    message = check_refused(ZSTD_A, "zstd needs the backports.zstd package")
+    assert message.endswith("which is not installed: pip install backports.zstd") and "\n" not in message
+
+
+def test_the_loaders_import_without_the_zstd_backport() -> None:
+    code = "import sys; sys.modules['backports'] = None; import sysrs_ref.loaders, sysrs_ref.cli._convert"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert (done.returncode, done.stderr) == (0, "")

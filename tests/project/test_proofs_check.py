@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import doctest
+import io
 import itertools
 import json
 import subprocess
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from proofs_check import DEFAULT_MAX_K, Claim, Method, Outcome, Status, all_claims
-from proofs_check.__main__ import _record, main, render_table
+from proofs_check.__main__ import LIMITS, _record, main, render_table
 from tests.import_graph import cycles
 from tests.pages import FLAGS, fences
 
@@ -246,6 +247,12 @@ def test_single_claim_table(capsys: pytest.CaptureFixture[str]) -> None:
         ["--ucb-contracts", "1,2"],
         ["--jobs", "0"],
         ["--jobs", "two"],
+        ["--max-k", "1000000"],
+        ["--contracts", "50,50"],
+        ["--contracts", "4,6"],
+        ["--ucb-contracts", "40,40"],
+        ["--ucb-contracts", "4,3"],
+        ["--jobs", "100000"],
     ],
 )
 def test_usage_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
@@ -254,6 +261,77 @@ def test_usage_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> No
     assert captured.out == ""
     assert len(captured.err.strip().splitlines()) == 1
     assert "Traceback" not in captured.err
+
+
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (["--max-k", "401"], f"--max-k 401 is beyond its bound: at most 400 ({LIMITS['--max-k'].cost})"),
+        (
+            ["--contracts", "4,4"],
+            f"--contracts 4,4 is beyond its bound: at most 3,5 or 4,3 ({LIMITS['--contracts'].cost})",
+        ),
+        (["--contracts", "3,6"], "--contracts 3,6 is beyond its bound: at most 3,5 or 4,3"),
+        (["--ucb-contracts", "3,4"], "--ucb-contracts 3,4 is beyond its bound: at most 3,3"),
+        (["--ucb-contracts", "1,2"], "--ucb-contracts needs K >= 2 and L >= 1, got '1,2'"),
+        (["--ucb-contracts", "3"], "--ucb-contracts needs K,L (2 integers), K >= 2 and L >= 1, got '3'"),
+        (["--jobs", "65"], "--jobs 65 is beyond its bound: at most 64"),
+    ],
+)
+def test_a_size_beyond_its_bound_is_refused_naming_the_option(
+    argv: list[str], line: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith(f"python -m proofs_check: error: {line}")
+
+
+def test_the_largest_sizes_are_accepted() -> None:
+    from proofs_check.__main__ import _parser
+
+    args = _parser().parse_args(["--max-k", "400", "--contracts", "4,3", "--ucb-contracts", "3,3", "--jobs", "64"])
+    assert (args.max_k, args.contracts, args.ucb_contracts, args.jobs) == ((400,), (4, 3), (3, 3), (64,))
+    assert _parser().parse_args(["--contracts", "3,5"]).contracts == (3, 5)
+
+
+def test_help_states_every_bound_and_its_cost(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())  # argparse wraps the help
+    for limit in LIMITS.values():
+        assert f"at most {limit.shown()}: {' '.join(limit.cost.split())}" in text.replace("- ", "-")
+
+
+def test_list_json_is_one_json_object(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--list", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)["claims"]
+    assert [entry["id"] for entry in listed] == [c.id for c in all_claims()]
+    assert set(listed[0]) == {"id", "paper_ref", "statement", "expected"}
+
+
+def test_output_that_cannot_be_written_is_one_line_and_status_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    closed = io.StringIO()
+    closed.close()
+    monkeypatch.setattr(sys, "stdout", closed)
+    assert main(["--list"]) == 2
+    assert capsys.readouterr().err == (
+        "python -m proofs_check: error: the output could not be written to stdout (I/O operation on closed file)\n"
+    )
+    monkeypatch.setattr(sys, "stdout", None)  # started with stdout closed (`>&-`)
+    assert main(["--list"]) == 2
+    assert "stdout is closed, so no output could be written: nothing was run" in capsys.readouterr().err
+
+
+class _Unwritable(io.StringIO):
+    def write(self, text: str, /) -> int:
+        raise OSError(28, "No space left on device")
+
+
+def test_an_unwritable_stderr_keeps_the_exit_status(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stderr", _Unwritable())
+    assert main(["--max-k", "many"]) == 2
+    monkeypatch.setattr(sys, "stderr", None)  # started with stderr closed (`2>&-`)
+    assert main(["--jobs", "0"]) == 2
 
 
 def test_help_shows_an_example(capsys: pytest.CaptureFixture[str]) -> None:
@@ -323,3 +401,9 @@ def test_proofs_check_has_no_import_cycle() -> None:
     assert graph["registry"] >= {"claim", "code_schedule", "bernstein"}
     assert graph["claim"] == set()
     assert cycles(graph) == [], "the claim types belong in proofs_check.claim, below registry and the claim modules"
+
+
+def test_the_theory_page_states_every_bound() -> None:
+    text = " ".join((ROOT / "docs" / "theory.md").read_text().split())
+    for option, limit in LIMITS.items():
+        assert f"`{option}` at most {limit.shown()}" in text, option

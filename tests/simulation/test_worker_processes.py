@@ -25,10 +25,9 @@ from typing import IO, Any, TypeVar
 
 import pytest
 
-from sysrs_ref import irt_benchmark, simulate
+from sysrs_ref import _children as processes, irt_benchmark, simulate
 from sysrs_ref.cli import _reproduce as reproduce_cli, _simulate as simulate_cli, main
 from sysrs_ref.cli._main import Terminated
-from sysrs_ref.simulation import _processes as processes
 from sysrs_ref.simulation._processes import process_pool
 
 T = TypeVar("T")
