@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["HANG_GUARD", "HAS_PROC", "Proc", "census", "left_alive", "started", "wait_for"]
+__all__ = ["HANG_GUARD", "HAS_PROC", "Proc", "alive", "census", "children", "kill", "left_alive", "started", "wait_for"]
 
 #: Seconds to wait, at most, for something that must happen (processes appear, a command ends, processes go).
 HANG_GUARD = 120.0
@@ -39,20 +39,38 @@ def _stat(pid: int) -> list[str] | None:
     return text[text.rindex(")") + 2 :].split()
 
 
-def census(session: int) -> set[Proc]:
-    """Every living process of *session* (zombies excluded)."""
+def _living(field: int, value: int) -> set[Proc]:
+    """Every living process (zombies excluded) whose /proc stat field *field* (from the state on) is *value*."""
     found = set()
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             fields = _stat(int(entry))
-            if fields is not None and int(fields[3]) == session and fields[0] not in "ZX":
+            if fields is not None and int(fields[field]) == value and fields[0] not in "ZX":
                 found.add((int(entry), fields[19]))
     return found
 
 
-def _alive(proc: Proc) -> bool:
+def census(session: int) -> set[Proc]:
+    """Every living process of *session* (zombies excluded)."""
+    return _living(3, session)
+
+
+def children(parent: int) -> set[Proc]:
+    """The living processes whose parent is *parent*."""
+    return _living(1, parent)
+
+
+def alive(proc: Proc) -> bool:
+    """Whether *proc* still runs (a zombie, dead but not yet reaped, does not)."""
     fields = _stat(proc[0])
     return fields is not None and fields[19] == proc[1] and fields[0] not in "ZX"
+
+
+def kill(procs: set[Proc]) -> None:
+    """SIGKILL what is left of *procs* (processes a test started)."""
+    for pid, start in procs:
+        if alive((pid, start)):
+            os.kill(pid, signal.SIGKILL)
 
 
 def wait_for(condition: Callable[[], bool], what: str) -> None:
@@ -66,9 +84,9 @@ def wait_for(condition: Callable[[], bool], what: str) -> None:
 def left_alive(procs: set[Proc]) -> set[Proc]:
     """The processes of *procs* still alive once they are all gone or the hang-guard is over."""
     deadline = time.monotonic() + HANG_GUARD
-    while (alive := {proc for proc in procs if _alive(proc)}) and time.monotonic() < deadline:
+    while (living := {proc for proc in procs if alive(proc)}) and time.monotonic() < deadline:
         time.sleep(0.05)
-    return alive
+    return living
 
 
 def _as_from_a_terminal() -> None:
@@ -108,6 +126,4 @@ def started(
             if process.poll() is None:
                 process.kill()
             process.wait()
-            for pid, start in census(process.pid):
-                if _alive((pid, start)):
-                    os.kill(pid, signal.SIGKILL)
+            kill(census(process.pid))

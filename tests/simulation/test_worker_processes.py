@@ -29,13 +29,11 @@ from sysrs_ref import _children as processes, irt_benchmark, simulate
 from sysrs_ref.cli import _reproduce as reproduce_cli, _simulate as simulate_cli, main
 from sysrs_ref.cli._main import Terminated
 from sysrs_ref.simulation._processes import process_pool
+from tests.census import HANG_GUARD, Proc, children, kill, left_alive
 
 T = TypeVar("T")
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
-
-#: Seconds to wait, at most, for something that must happen (a process exits, workers appear or go).
-HANG_GUARD = 120.0
 
 #: The address space a command may use in the tests that refuse huge run counts: a regression that
 #: allocates fails with a MemoryError instead of eating the machine's memory.
@@ -82,54 +80,6 @@ needs_proc = pytest.mark.skipif(
     not Path("/proc/self/stat").is_file(), reason="finds the worker processes in /proc, which only Linux has"
 )
 
-#: A process: its pid and its start time (field 22 of /proc/PID/stat), so that a reused pid is another process.
-Proc = tuple[int, str]
-
-
-# -- finding processes in /proc --------------------------------------------------------------------------
-
-
-def _stat(pid: int) -> list[str] | None:
-    """The fields of /proc/PID/stat from the state on (the command name, in parentheses, may hold spaces)."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return text[text.rindex(")") + 2 :].split()
-
-
-def _children(parent: int) -> set[Proc]:
-    """The living processes whose parent is *parent*."""
-    found = set()
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            fields = _stat(int(entry))
-            if fields is not None and int(fields[1]) == parent and fields[0] not in "ZX":
-                found.add((int(entry), fields[19]))
-    return found
-
-
-def _alive(proc: Proc) -> bool:
-    """Whether *proc* still runs (a zombie, dead but not yet reaped, does not)."""
-    fields = _stat(proc[0])
-    return fields is not None and fields[19] == proc[1] and fields[0] not in "ZX"
-
-
-def _left_alive(procs: set[Proc]) -> set[Proc]:
-    """The processes of *procs* still alive once they are all gone or the hang-guard is over."""
-    deadline = time.monotonic() + HANG_GUARD
-    while (alive := {proc for proc in procs if _alive(proc)}) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return alive
-
-
-def _kill(procs: set[Proc]) -> None:
-    """SIGKILL what is left of *procs* (processes a test started)."""
-    for pid, start in procs:
-        if _alive((pid, start)):
-            os.kill(pid, signal.SIGKILL)
-
-
 # -- running a command ---------------------------------------------------------------------------------
 
 
@@ -175,7 +125,7 @@ def _started(
         workers: set[Proc] = set()
         try:
             deadline = time.monotonic() + HANG_GUARD
-            while len(workers := _children(process.pid)) < 2:
+            while len(workers := children(process.pid)) < 2:
                 assert process.poll() is None, (
                     f"exited with status {process.returncode} before its workers started: {stderr.read_text()!r}"
                 )
@@ -184,7 +134,7 @@ def _started(
             yield process, workers
         finally:
             _reap(process)
-            _kill(workers)
+            kill(workers)
 
 
 def _ended(process: subprocess.Popen[bytes]) -> int:
@@ -220,7 +170,7 @@ def test_sigkill_on_the_parent_ends_its_workers(command: str, tmp_path: Path) ->
     with _started(argv, tmp_path / "stderr") as (process, workers):
         process.send_signal(signal.SIGKILL)
         assert _ended(process) == -signal.SIGKILL
-        assert not _left_alive(workers), "the workers outlived their parent"
+        assert not left_alive(workers), "the workers outlived their parent"
 
 
 @needs_proc
@@ -228,7 +178,7 @@ def test_workers_of_a_parent_killed_inside_a_piece_end_too(tmp_path: Path) -> No
     with _started([*SIMULATE, "--workers", "2"], tmp_path / "stderr", endless=True) as (process, workers):
         process.send_signal(signal.SIGKILL)
         assert _ended(process) == -signal.SIGKILL
-        assert not _left_alive(workers), "workers busy with a piece outlived their parent"
+        assert not left_alive(workers), "workers busy with a piece outlived their parent"
 
 
 # -- SIGTERM and Ctrl-C: one line, 143 or 130, workers stopped ---------------------------------------------
@@ -246,7 +196,7 @@ def test_a_signal_ends_simulate_with_one_line_and_its_status(
         process.send_signal(signum)
         assert _ended(process) == status
         assert _one_line(tmp_path / "stderr") == line
-        assert not _left_alive(workers)
+        assert not left_alive(workers)
 
 
 @needs_proc
@@ -260,7 +210,7 @@ def test_a_signal_does_not_wait_for_the_running_pieces(signum: int, status: int,
         process.send_signal(signum)
         assert _ended(process) == status
         assert _one_line(tmp_path / "stderr") == line
-        assert not _left_alive(workers)
+        assert not left_alive(workers)
 
 
 @pytest.mark.skipif(not hasattr(os, "register_at_fork"), reason="needs fork and its hooks")
@@ -299,7 +249,7 @@ def test_sigterm_ends_reproduce_and_leaves_no_half_written_file(tmp_path: Path) 
             f"interrupted by SIGTERM: the finished cells are cached in {out}/cache: "
             "run the same command again to resume"
         )
-        assert not _left_alive(workers)
+        assert not left_alive(workers)
     files = [path for path in out.rglob("*") if path.is_file()]
     assert not [path for path in files if path.name.endswith(".tmp")], "a temporary file was left behind"
     for path in files:
@@ -322,7 +272,7 @@ def test_a_pipeline_ends_when_simulate_is_terminated(tmp_path: Path) -> None:
         process.send_signal(signal.SIGTERM)
         assert _ended(process) == 143
         assert _ended(cat) == 0
-        assert not _left_alive(workers)
+        assert not left_alive(workers)
 
 
 # -- run counts that cannot fit --------------------------------------------------------------------------
@@ -372,7 +322,7 @@ def test_pieces_of_a_huge_reproduction_are_made_as_they_are_needed(
         process.send_signal(signal.SIGTERM)
         assert _ended(process) == 143
         assert _one_line(tmp_path / "stderr").startswith("interrupted by SIGTERM: ")
-        assert not _left_alive(workers)
+        assert not left_alive(workers)
 
 
 def test_at_most_two_pieces_per_worker_are_in_flight(monkeypatch: pytest.MonkeyPatch) -> None:
