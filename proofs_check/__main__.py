@@ -107,7 +107,7 @@ LIMITS: dict[str, Limit] = {
         ),
     ),
     "--decisions": Limit(
-        ((3, 3), (2, 5)),
+        ((3, 3), (2, 4)),
         (
             "code-decisions-sr takes 13 s of CPU at 3,3, code-decisions-ucb 82 s at 2,4; UCB-E's symbolic paths at "
             "3,3 are those of --ucb-contracts 3,3 (about 7 min)"

@@ -31,6 +31,12 @@ PAGE = ROOT / "docs" / "live.md"
 INSPECT = "examples/live/inspect_task.py@addone"
 
 
+def _ctrl_c_at_its_default() -> None:
+    """SIGINT at its default in the child, as a terminal starts a command (a suite started with ``&`` from a
+    script inherits it ignored, and the Ctrl-C the test sends would then never arrive)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _documented() -> list[list[str]]:
     """The commands of the page's blocks that this file runs, as argument lists (continuation lines joined)."""
     found = []
@@ -134,6 +140,7 @@ def test_ctrl_c_in_a_call_keeps_it_and_the_resume_evaluates_nothing_twice(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_ctrl_c_at_its_default,
     )
     assert process.stdout is not None
     for line in process.stdout:  # the second call starts once the first is recorded
@@ -171,6 +178,7 @@ def test_a_second_ctrl_c_stops_at_once_and_the_read_back_still_works(scratch: Pa
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_ctrl_c_at_its_default,
     )
     assert process.stdout is not None
     for line in process.stdout:
