@@ -1,4 +1,4 @@
-"""Command line: ``python -m proofs_check [--json] [--list] [--claim ID] [--max-k K] [--contracts K,L] [--ucb-contracts K,L] [--jobs J]``.
+"""Command line: ``python -m proofs_check [--json] [--list] [--claim ID] [--max-k K] [--contracts K,L] [--ucb-contracts K,L] [--exact K,L] [--decisions K,L] [--decision-cells B,T] [--jobs J]``.
 
 The claims are independent: with ``--jobs J`` (default 2) they run in J
 worker processes, the longest first, and are reported in registry order,
@@ -30,6 +30,8 @@ EXAMPLES = """examples:
   python -m proofs_check --claim code-schedule-capped --max-k 400   # the schedule proofs for K <= 400
   python -m proofs_check --claim code-contracts-symbolic --contracts 4,5   # symbolic contracts, K <= 4, L <= 5
   python -m proofs_check --claim code-ucb-contracts-symbolic --ucb-contracts 3,3   # UCB-E's, K <= 3, L <= 3
+  python -m proofs_check --claim code-exact-engines --exact 3,3   # exact engines vs brute force, K <= 3, L <= 3
+  python -m proofs_check --claim code-decisions-sar --decisions 3,3 --decision-cells 10,6   # deeper decisions
   python -m proofs_check --jobs 1                # one process
   python -m proofs_check --list"""
 
@@ -78,6 +80,30 @@ def _parser() -> _Parser:
         default=None,
         help="explore UCB-E's and SyUCB-E's symbolic contracts for every K' <= K and L' <= L (default: K = 2 with "
         "L <= 3, K = 3 with L <= 2)",
+    )
+    parser.add_argument(
+        "--exact",
+        metavar="K,L",
+        type=_contracts,
+        default=None,
+        help="check the exact engines against brute force on every K' <= K and L' <= L (default: K = 2 with L <= 3 "
+        "and K = 3 with L <= 2)",
+    )
+    parser.add_argument(
+        "--decisions",
+        metavar="K,L",
+        type=_contracts,
+        default=None,
+        help="explore the decision claims' symbolic domain for every K' <= K and L' <= L (default: K = 2 with L <= 4, "
+        "K = 3 with L <= 2; UCB-E's K = 2 with L <= 3)",
+    )
+    parser.add_argument(
+        "--decision-cells",
+        metavar="B,T",
+        type=_contracts,
+        default=None,
+        help="run the decision claims on every score matrix with K L <= B cells in {0, 1} and K L <= T in "
+        "{0, 1/2, 1}, K <= 6 (default: each claim's own, about 8 and 5)",
     )
     parser.add_argument(
         "--jobs",
@@ -231,12 +257,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
         if args.claim is not None:
-            claim = claim_by_id(args.claim, args.max_k, args.contracts, args.ucb_contracts)
+            claim = claim_by_id(
+                args.claim,
+                args.max_k,
+                args.contracts,
+                args.ucb_contracts,
+                args.exact,
+                args.decisions,
+                args.decision_cells,
+            )
             if claim is None:
                 raise _UsageError(f"unknown claim {args.claim!r}; see --list for the claim ids")
             claims: tuple[Claim, ...] = (claim,)
         else:
-            claims = all_claims(args.max_k, args.contracts, args.ucb_contracts)
+            claims = all_claims(
+                args.max_k, args.contracts, args.ucb_contracts, args.exact, args.decisions, args.decision_cells
+            )
     except SystemExit as done:  # --help
         return int(done.code or 0)
     except _UsageError as error:

@@ -64,10 +64,12 @@ __all__ = [
     "ContractsBound",
     "Exploration",
     "Extras",
+    "RunCheck",
     "Variant",
     "bound_for",
     "check_symbolic_contracts",
     "claims",
+    "contract_check",
     "draws",
     "explore_contracts",
 ]
@@ -166,6 +168,18 @@ def _variants(algorithms: Sequence[tuple[str, int | None]]) -> list[Variant]:
 Extras = Callable[[int, int], AbstractContextManager[list[Symbolic]]]
 """Per (K, L): a context for the runs that yields more symbols to explore (e.g. an abstraction's)."""
 
+RunCheck = Callable[[Variant, Sequence[Sequence[Fraction]], Draw, int], str | None]
+"""Runs the variant on the scores (symbolic or exact), the draw and the budget: what it breaks, in words, or None."""
+
+
+def contract_check(variant: Variant, scores: Sequence[Sequence[Fraction]], draw: Draw, budget: int) -> str | None:
+    """The run through :func:`~sysrs_ref.algorithms.drive`, checked against its contract (:func:`contract_violation`)."""
+    try:
+        run = drive(variant.spec.factory(budget, draw, variant.params), lambda model, query: scores[model][query])
+    except Exception as err:  # the code under test failed on this path: a broken contract
+        return f"the run raised {type(err).__name__}: {err}"
+    return contract_violation(variant.name, run, scores, draw, budget)
+
 
 @dataclass
 class Exploration:
@@ -193,14 +207,18 @@ class Exploration:
 
 
 def _counterexample(
-    variant: Variant, scores: Sequence[Sequence[Symbolic]], explorer: Explorer, draw: Draw, budget: int
+    variant: Variant,
+    scores: Sequence[Sequence[Symbolic]],
+    explorer: Explorer,
+    draw: Draw,
+    budget: int,
+    check: RunCheck = contract_check,
 ) -> str:
     """The path's witness scores, re-run concretely: the broken contract in words."""
     witness = explorer.model()
     matrix = [[concrete(witness, cell) for cell in row] for row in scores]
     try:
-        run = drive(variant.spec.factory(budget, draw, variant.params), lambda model, query: matrix[model][query])
-        problem = contract_violation(variant.name, run, matrix, draw, budget)
+        problem = check(variant, matrix, draw, budget)
     except Exception as err:  # the concrete re-run fails as the symbolic one did
         problem = f"the run raised {type(err).__name__}: {err}"
     shown = [[_shown(value) for value in row] for row in matrix]
@@ -209,9 +227,12 @@ def _counterexample(
 
 
 def explore_contracts(
-    shapes: Sequence[tuple[int, int]], variants: Sequence[Variant], extras: Extras | None = None
+    shapes: Sequence[tuple[int, int]],
+    variants: Sequence[Variant],
+    extras: Extras | None = None,
+    check: RunCheck = contract_check,
 ) -> Exploration:
-    """Every path of every run (each shape, variant, draw, budget) checked against its contract.
+    """Every path of every run (each shape, variant, draw, budget) checked against its contract (or *check*).
 
     Stops at the first path that breaks one: its problem in words, and where (the variant, the path's witness
     scores re-run concretely, the draw and the budget).
@@ -237,19 +258,12 @@ def explore_contracts(
                             variant: Variant = variant,
                             scores: list[list[Symbolic]] = scores,
                         ) -> str | None:
-                            try:
-                                run = drive(
-                                    variant.spec.factory(budget, draw, variant.params),
-                                    lambda model, query: scores[model][query],
-                                )
-                            except Exception as err:  # the code under test failed on this path: a broken contract
-                                return f"the run raised {type(err).__name__}: {err}"
-                            return contract_violation(variant.name, run, scores, draw, budget)
+                            return check(variant, scores, draw, budget)
 
                         for explorer, problem in explore(symbols, one):
                             paths += 1
                             if problem is not None:
-                                where = _counterexample(variant, scores, explorer, draw, budget)
+                                where = _counterexample(variant, scores, explorer, draw, budget, check)
                                 elapsed = time.perf_counter() - started
                                 return Exploration(problem, where, paths, runs, elapsed, per_shape)
         per_shape[(n_models, n_queries)] = (paths - shape_paths, time.perf_counter() - shape_started)

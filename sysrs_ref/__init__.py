@@ -84,6 +84,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "ParameterError",
         "ScoreError",
         "SysrsError",
+        "TooLargeError",
         "TooLargeToEnumerateError",
         "UnknownAlgorithmError",
     ),
@@ -161,6 +162,7 @@ if TYPE_CHECKING:  # type checkers read these (``X as X``: re-exported); at run 
         ParameterError as ParameterError,
         ScoreError as ScoreError,
         SysrsError as SysrsError,
+        TooLargeError as TooLargeError,
         TooLargeToEnumerateError as TooLargeToEnumerateError,
         UnknownAlgorithmError as UnknownAlgorithmError,
     )

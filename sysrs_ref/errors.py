@@ -19,6 +19,7 @@ __all__ = [
     "ParameterError",
     "ScoreError",
     "SysrsError",
+    "TooLargeError",
     "TooLargeToEnumerateError",
     "UnknownAlgorithmError",
 ]
@@ -69,6 +70,10 @@ class BoundConditionError(SysrsError):
 
 class TooLargeToEnumerateError(SysrsError):
     """An exact enumeration would be too large; the message says how large and what to do."""
+
+
+class TooLargeError(SysrsError):
+    """A job's sizes need more memory than this machine has, or more time than the limit; the message says how much."""
 
 
 class LiveError(SysrsError):

@@ -19,6 +19,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from sysrs_ref._checks import check_int, shortened, shown_value
+from sysrs_ref._limits import Need, check_need
+from sysrs_ref._words import counted
 from sysrs_ref.errors import BudgetError
 
 if TYPE_CHECKING:
@@ -47,12 +49,40 @@ def logbar(n_models: int) -> Fraction:
     """
     if not _is_int(n_models) or n_models < 2:
         raise BudgetError(f"logbar(K) needs K >= 2 models, got {shown_value(n_models)}")
+    check_need(logbar_need(int(n_models)))
     return _logbar(int(n_models))
 
 
 @functools.lru_cache(maxsize=1024, typed=True)  # typed: 2.0 is not served the value of 2
 def _logbar(n_models: int) -> Fraction:
     return Fraction(1, 2) + sum((Fraction(1, i) for i in range(2, n_models + 1)), Fraction(0))
+
+
+def phases_need(n_models: int) -> Need:
+    """What a schedule of K - 1 phases needs: a tuple of K - 1 Python ints, built in O(K) integer operations.
+
+    >>> phases_need(10**12).memory
+    35999999999964
+    """
+    return Need(
+        f"a schedule for K = {n_models:,} models",
+        "K - 1 phase lengths, O(K) integer operations and 36 bytes each",
+        memory=36 * (n_models - 1),
+        seconds=1e-6 * n_models,
+    )
+
+
+def logbar_need(n_models: int) -> Need:
+    """What the exact logbar(K) needs: a sum of K - 1 fractions whose denominators grow to about 1.44 K bits, O(K^2).
+
+    >>> round(logbar_need(10**6).seconds)
+    6000
+    """
+    return Need(
+        f"the exact logbar(K) for K = {n_models:,} models",
+        "a sum of K - 1 fractions of up to 1.44 K bits: O(K^2) bit operations",
+        seconds=6e-9 * n_models * n_models,
+    )
 
 
 def check_budget(budget: int | np.integer[Any], n_models: int, n_queries: int) -> int:
@@ -144,8 +174,8 @@ def budget_from_percentage(percentage: str | int | Decimal | Fraction, n_models:
     budget = math.floor(p * n_models * n_queries / 100)
     if budget < n_models:
         raise BudgetError(
-            f"budget {p.numerator / p.denominator:g}% of {n_models} x {n_queries} is {budget} "
-            f"evaluations, below the number of models (K={n_models}); use a larger percentage"
+            f"budget {p.numerator / p.denominator:g}% of {n_models} x {n_queries} is "
+            f"{counted(budget, 'evaluation')}, below the number of models (K={n_models}); use a larger percentage"
         )
     return check_budget(budget, n_models, n_queries)
 
@@ -245,6 +275,7 @@ def paper_schedule(n_models: int, budget: int) -> tuple[int, ...]:
     budget = int(budget)
     if budget < n_models:
         raise BudgetError(f"budget must be at least the number of models (K={n_models}), got {shown_value(budget)}")
+    check_need(phases_need(n_models))
     level = _level(n_models, budget)  # ceil(x / d) = ceil(ceil(x) / d) for an integer d
     return tuple(-(-level // (n_models + 1 - k)) for k in range(1, n_models))
 
@@ -322,6 +353,7 @@ def capped_schedule(n_models: int, n_queries: int, budget: int) -> tuple[int, ..
     """
     budget = check_budget(budget, n_models, n_queries)
     n_models, n_queries = _shape(n_models, n_queries)
+    check_need(phases_need(n_models))
     low = _level(n_models, budget)
     high = n_models * n_queries  # at this level every n_k is L: spend K*L >= n
     if schedule_spend(_levels(n_models, n_queries, high)) <= budget:

@@ -43,6 +43,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref._words import counted
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.instance import Instance
 
@@ -224,7 +225,7 @@ def parse_top_m(text: str | Sequence[int], n_models: int | None = None) -> tuple
         raise ParameterError("--top-m needs at least one m, such as 3,5,10")
     if n_models is not None and max(values) > n_models - 1:
         raise ParameterError(
-            f"top-m needs m <= K - 1 = {n_models - 1} (there are {n_models} models), got m = {max(values)}"
+            f"top-m needs m <= K - 1 = {n_models - 1} (there are {counted(n_models, 'model')}), got m = {max(values)}"
         )
     return tuple(sorted(set(values)))
 

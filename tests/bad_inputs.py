@@ -600,6 +600,12 @@ CASES: tuple[Case, ...] = (
         edited={"run/log.jsonl": '{"t": "batch"\n{}\n'},
     ),
     _case(
+        "reproduce: more worker processes than are started",
+        "reproduce --data data --out out --grid table --workers 100000",
+        "at most 256 are started",
+        files={"data/tiny.csv": TINY},
+    ),
+    _case(
         "live status: a session file nested too deep",
         "live status --dir run",
         "run/session.json",

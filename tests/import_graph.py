@@ -29,6 +29,8 @@ LAYERS: dict[str, int] = {
         (
             "_atomic",
             "_checks",
+            "_files",
+            "_limits",
             "_fixed_order",
             "_lazy",
             "_version",

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple
 
+from sysrs_ref._words import counted
 from sysrs_ref.errors import ScoreError
 from sysrs_ref.scores import as_score
 
@@ -102,10 +103,12 @@ def accept_scores(batch: Batch, scores: Sequence[object] | None) -> list[Fractio
             "generator.send(scores), one score per request"
         )
     if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence):
-        raise ScoreError(f"expected a sequence of {len(batch)} scores (one per request), got {type(scores).__name__}")
+        raise ScoreError(
+            f"expected a sequence of {counted(len(batch), 'score')} (one per request), got {type(scores).__name__}"
+        )
     if len(scores) != len(batch):
         raise ScoreError(
-            f"got {len(scores)} scores for a batch of {len(batch)} requests; "
+            f"got {counted(len(scores), 'score')} for a batch of {counted(len(batch), 'request')}; "
             "send exactly one score per request, in the batch's order"
         )
     exact = []

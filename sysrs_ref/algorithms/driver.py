@@ -8,6 +8,8 @@ from typing import Any
 import numpy as np
 
 from sysrs_ref._checks import generator_of
+from sysrs_ref._limits import Need, check_need
+from sysrs_ref._words import matrix_shape
 from sysrs_ref.algorithms.base import AlgorithmRun, Outcome
 from sysrs_ref.algorithms.lrf import EnsembleFit
 from sysrs_ref.algorithms.registry import AlgorithmSpec, AnyDraw, ParamValue, get_algorithm
@@ -47,6 +49,23 @@ def drive(run: AlgorithmRun, oracle: Oracle | InstanceLike) -> Outcome:
     if not isinstance(outcome, Outcome):
         raise TypeError(f"the algorithm returned {type(outcome).__name__}, not an Outcome")
     return outcome
+
+
+def select_need(n_models: int, n_queries: int, budget: int) -> Need:
+    """What one run of the reference needs: exact arithmetic on every evaluation and every model, O(K + n).
+
+    The reference keeps each model's sum as a :class:`~fractions.Fraction`
+    and orders the models at each phase; about 0.2 ms per model and per
+    evaluation, measured with K = 100,000 models and L = 1 query.
+
+    >>> round(select_need(1_000_000, 1, 1_000_000).seconds)
+    400
+    """
+    return Need(
+        f"one run of the reference on {matrix_shape(n_models, n_queries)} at a budget of {budget:,}",
+        "exact fractions: O(K + n) for K models and n evaluations, about 0.2 ms each",
+        seconds=2e-4 * (n_models + budget),
+    )
 
 
 def select(
@@ -106,6 +125,7 @@ def select(
         return _select_stochastic(instance, budget, spec, draw, seed, fit, params)
     instance = as_instance(instance)
     parsed = Budget.parse(budget, instance.n_models, instance.n_queries)
+    check_need(select_need(instance.n_models, instance.n_queries, parsed.n))
     if isinstance(draw, StochasticDraw):
         raise DrawError(
             "a StochasticDraw is for a StochasticInstance; give the deterministic instance its Draw (draw.draw)"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from sysrs_ref._words import matrix_shape
+from sysrs_ref._words import counted, matrix_shape
 from sysrs_ref.cli._common import JsonValue, emit
 from sysrs_ref.loaders import EPOCH_MODES, MISSING_POLICIES, SOURCES, ResultsTable, convert, save_table
 
@@ -139,11 +139,12 @@ def _text(table: ResultsTable, matrix: str, ids: str) -> str:
                 f"  ... and {len(left_out) - _LEFT_OUT_SHOWN} more left out (--json and {ids} list every file)"
             )
     if table.missing:
-        lines.append(f"missing: {len(table.missing)} model(s) lacked some queries:")
+        lines.append(f"missing: {counted(len(table.missing), 'model')} lacked some queries:")
         lines.extend(f"  '{model}' lacked {count}" for model, count in table.missing.items())
     else:
         lines.append("missing: none (every model has every query)")
     lines.append(f"dropped models: {_names(table.dropped_models) if table.dropped_models else 'none'}")
     lines.append(f"dropped queries: {_names(table.dropped_queries) if table.dropped_queries else 'none'}")
     lines.append(f"duplicates merged: {table.duplicates}")
+    lines.extend(f"warning: {warning}" for warning in table.warnings)
     return "\n".join(lines)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from sysrs_ref._words import counted
 from sysrs_ref.algorithms.base import Outcome
 from sysrs_ref.algorithms.driver import drive
 from sysrs_ref.algorithms.registry import get_algorithm
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> None:
             f"  true best      model {', '.join(map(str, best))} (mean {float(instance.best_mean):.4f};"
             f" runner-up model {second}, mean {float(instance.means[second]):.4f})",
             f"  result         {'correct' if correct else 'WRONG'}",
-            f"  spent          {outcome.spent:,} evaluations, {100 * outcome.spent / full:.1f}% of full "
+            f"  spent          {counted(outcome.spent, 'evaluation', grouped=True)}, {100 * outcome.spent / full:.1f}% of full "
             f"evaluation ({full - outcome.spent:,} saved)",
             f"  phases         {len(lengths)}; each surviving model seen on n_k = "
             f"{lengths[0]}, {lengths[1]}, ..., {lengths[-1]} shared queries",

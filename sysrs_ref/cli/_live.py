@@ -22,6 +22,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from sysrs_ref._checks import check_int
+from sysrs_ref._files import SMALL_FILE_BYTES, JsonFormatError, parse_json, read_regular
 from sysrs_ref._words import counted, matrix_shape
 from sysrs_ref.algorithms.registry import ALGORITHMS
 from sysrs_ref.cli._common import WARMUP_HELP, algorithm_params, emit
@@ -180,14 +181,14 @@ def read_ids(path: Path, key: str) -> list[str]:
     unreadable file or a JSON file of another shape.
     """
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_regular(path, SMALL_FILE_BYTES).decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as err:
         raise LiveError(f"cannot read the {key} file {path}: {getattr(err, 'strerror', None) or err}") from None
     if path.suffix == ".json":
         try:
-            found = json.loads(text)
-        except (ValueError, RecursionError) as err:  # bad JSON, a huge integer, deep nesting
-            raise LiveError(f"{path} is not valid JSON: {err}") from None
+            found = parse_json(text)
+        except JsonFormatError as err:
+            raise LiveError(f"{path}: {err}") from None
         if isinstance(found, dict):
             found = found.get(key)
         if not isinstance(found, list) or not all(isinstance(item, str) for item in found):

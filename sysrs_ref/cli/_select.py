@@ -12,11 +12,13 @@ numpy's fit where the compiled passes were not built).
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from sysrs_ref._checks import check_int
-from sysrs_ref._words import matrix_shape
-from sysrs_ref.algorithms.driver import select
+from sysrs_ref._limits import NOTE_SECONDS, check_need, duration
+from sysrs_ref._words import counted, matrix_shape
+from sysrs_ref.algorithms.driver import select, select_need
 from sysrs_ref.cli._common import (
     JSON_HELP,
     JsonValue,
@@ -60,6 +62,9 @@ def run(args: argparse.Namespace) -> None:
     given: dict[str, Any] = dict(params)  # only the algorithm's parameters: never draw or seed
     # UCB-E-LRF: the reference's doubles from the compiled fit, not the pure-Python fit's tens of seconds per fit
     fit = fit_ensemble_compiled if spec.fitted is not None else None
+    need = select_need(instance.n_models, instance.n_queries, budget.n)
+    if need.seconds > NOTE_SECONDS and check_need(need):  # beyond the limit select refuses; a long run is said first
+        print(f"note: {need.what} takes about {duration(need.seconds)} ({need.complexity})", file=sys.stderr)
     outcome = select(instance, budget, spec.name, seed=args.seed, fit=fit, **given)  # Python's select: one path for all
     full = instance.n_models * instance.n_queries
     payload: dict[str, JsonValue] = {
@@ -83,12 +88,12 @@ def run(args: argparse.Namespace) -> None:
             f"{spec.title} on {args.scores}: {matrix_shape(instance.n_models, instance.n_queries)}, "
             f"seed {args.seed}"
             + "".join(f", {key} = {checked[key]}" for key in list(checked)[:1]),  # its first parameter
-            f"budget:  {budget.n:,} evaluations ({100 * budget.n / full:.4g}% of {full:,})",
+            f"budget:  {counted(budget.n, 'evaluation', grouped=True)} ({100 * budget.n / full:.4g}% of {full:,})",
             f"chose:   model {labelled(outcome.chosen, names)}, mean {float(instance.means[outcome.chosen]):.4f}"
             f" ({'a true best model' if payload['correct'] else 'NOT a best model'})",
             f"best:    {', '.join(f'model {labelled(m, names)}' for m in sorted(instance.best))}, "
             f"mean {float(max(instance.means)):.4f}",
-            f"spent:   {outcome.spent:,} evaluations ({100 * outcome.spent / full:.3g}% of full evaluation)",
+            f"spent:   {counted(outcome.spent, 'evaluation', grouped=True)} ({100 * outcome.spent / full:.3g}% of full evaluation)",
             f"ranking: {shown}{more}",
         ]
         + ([stochastic_line(instance)] if isinstance(instance, StochasticInstance) else [])

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
+from sysrs_ref._limits import NOTE_SECONDS, check_need, duration
 from sysrs_ref._words import counted, matrix_shape
 from sysrs_ref.cli._common import SCORES_HELP, emit, labelled, with_names
 from sysrs_ref.datasets import resolve_scores
 from sysrs_ref.fast import COMPILED_KERNELS
-from sysrs_ref.subset.methods import SUBSET_METHODS, anchors_for_budget, select_subset
+from sysrs_ref.subset.methods import SUBSET_METHODS, anchors_for_budget, select_subset, subset_need
 
 __all__ = ["EXAMPLE", "add_arguments", "run"]
 
@@ -37,6 +39,10 @@ def run(args: argparse.Namespace) -> None:
     instance = resolve_scores(args.scores)
     n_models, n_queries = instance.shape
     k = anchors_for_budget(args.budget, n_models, n_queries)
+    if args.method in SUBSET_METHODS and (args.dim is None or args.method == "kmeans-irt"):
+        need = check_need(subset_need(args.method, n_models, n_queries, k, dim=2 if args.dim is None else args.dim))
+        if need.seconds > NOTE_SECONDS:  # beyond the limit it is refused; a long job is said before it starts
+            print(f"note: {need.what} takes at least {duration(need.seconds)} ({need.complexity})", file=sys.stderr)
     result = select_subset(instance.array, args.method, k, seed=args.seed, dim=args.dim, kernels=COMPILED_KERNELS)
     shown = ", ".join(str(q) for q in result.anchors[:10]) + (", ..." if k > 10 else "")
     correct = instance.is_best(result.chosen)

@@ -17,6 +17,7 @@ import json
 import sys
 from typing import TextIO
 
+from sysrs_ref._files import JsonFormatError, parse_json
 from sysrs_ref.conformance.cases import FAMILIES
 from sysrs_ref.conformance.solve import refusal_kind, solve
 from sysrs_ref.errors import SysrsError, UnknownAlgorithmError
@@ -35,8 +36,8 @@ def answer(line: str) -> str:
     '{"id": "r1", "unsupported": "no family \\'rankings\\' here"}'
     """
     try:
-        case = json.loads(line)
-    except ValueError as err:
+        case = parse_json(line)
+    except JsonFormatError as err:
         return json.dumps({"id": None, "error": f"not JSON: {err}"})
     if not isinstance(case, dict):
         return json.dumps({"id": None, "error": "a case must be a JSON object"})

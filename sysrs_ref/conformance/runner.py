@@ -33,6 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO
 
+from sysrs_ref._files import JsonFormatError, parse_json
 from sysrs_ref.conformance._reply_check import schema_error
 from sysrs_ref.conformance.compare import first_difference
 from sysrs_ref.conformance.schema import reply_schema
@@ -185,8 +186,8 @@ def _judge(family: str, case: Mapping[str, JsonValue], line: str) -> CaseResult:
         return CaseResult(family, case_id, status, message, note, tags)
 
     try:
-        answer = json.loads(line)
-    except (ValueError, RecursionError):  # RecursionError: nested too deep for the parser
+        answer = parse_json(line)
+    except JsonFormatError:  # not JSON, nested deeper than MAX_JSON_DEPTH, a number too long
         return result("malformed", f"not JSON: {line.strip()[:80]!r}")
     if not isinstance(answer, dict) or answer.get("id") != case_id:
         shown = answer.get("id") if isinstance(answer, dict) else answer

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from sysrs_ref._atomic import atomic_write, make_folder
+from sysrs_ref._files import read_json
 from sysrs_ref._version import __version__
 from sysrs_ref.conformance._tagging import TAGS, case_tags
 from sysrs_ref.conformance.cases import FAMILIES, cases
@@ -40,6 +41,12 @@ __all__ = [
 
 FORMAT = "sysrs-ref-vectors"
 VERSION = 2
+
+#: The versions of the vectors format this package reads (1: no ``tags`` object); any other is refused.
+_READ_VERSIONS = (1, 2)
+
+#: The largest vectors file read (the committed ones are below 1 MB).
+_VECTORS_FILE_BYTES = 256 * 2**20
 
 DESCRIPTIONS = {
     "algorithms": (
@@ -234,13 +241,20 @@ def _document(folder: str | Path, family: str) -> tuple[Path, dict[str, JsonValu
     """The path and parsed contents of *family*'s vectors file in *folder* (InstanceError if it is not one)."""
     path = Path(folder) / f"{family}.json"
     try:
-        document = json.loads(path.read_text())
-    except (OSError, ValueError) as err:
+        document = read_json(path, _VECTORS_FILE_BYTES)
+    except (OSError, ValueError) as err:  # missing, not a regular file, too large; not UTF-8 JSON, nested too deep
         raise InstanceError(
-            f"cannot read the vectors file '{path}' ({err}); regenerate with python -m sysrs_ref vectors --out DIR"
+            f"cannot read the vectors file '{path}' ({getattr(err, 'strerror', None) or err}); "
+            "regenerate with python -m sysrs_ref vectors --out DIR"
         ) from None
     if not isinstance(document, dict) or document.get("format") != FORMAT or document.get("family") != family:
         raise InstanceError(f"'{path}' is not a sysrs-ref vectors file of the family {family!r}")
+    version = document.get("version")
+    if type(version) is not int or version not in _READ_VERSIONS:  # type: a JSON true is not the version 1
+        raise InstanceError(
+            f"'{path}' is a vectors file of version {json.dumps(version)}; this sysrs-ref reads versions "
+            f"{' and '.join(map(str, _READ_VERSIONS))}: regenerate the vectors with the sysrs-ref that matches them"
+        )
     return path, document
 
 

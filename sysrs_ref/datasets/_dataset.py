@@ -13,10 +13,10 @@ writes the shipped benchmarks in this layout.
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from sysrs_ref._files import open_regular, read_json
 from sysrs_ref.datasets._packing import Encoding, matrix_sha256, read_packed
 from sysrs_ref.errors import DatasetError, InstanceError
 from sysrs_ref.instance import Instance
@@ -74,7 +74,7 @@ def file_sha256(path: Path) -> str:
     """The SHA-256 of a file's bytes, in hex."""
     digest = hashlib.sha256()
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             for block in iter(lambda: handle.read(1 << 20), b""):
                 digest.update(block)
     except OSError as err:
@@ -98,9 +98,9 @@ def find_datasets(folder: str | Path) -> list[Dataset]:
             raise InstanceError(f"no score matrices (.npy, .csv, .npz) and no MANIFEST.json in '{directory}'")
         return [Dataset(p.stem, p, file_sha256(p)) for p in files]
     try:
-        entries = json.loads(manifest.read_text())
+        entries = read_json(manifest)
     except (OSError, ValueError) as err:
-        raise InstanceError(f"cannot read {manifest}: {err}") from None
+        raise InstanceError(f"cannot read {manifest}: {getattr(err, 'strerror', None) or err}") from None
     if not isinstance(entries, dict) or not entries:
         raise InstanceError(f'{manifest} must map dataset names to their files, e.g. {{"gsm": {{"file": "gsm.npy"}}}}')
     out = []

@@ -24,8 +24,10 @@ from dataclasses import dataclass, field
 from os import PathLike, fspath
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from sysrs_ref._atomic import atomic_write
+from sysrs_ref._files import read_json
 from sysrs_ref.datasets._dataset import Dataset, Packed, file_sha256, find_datasets
 from sysrs_ref.datasets._packing import npy_bytes
 from sysrs_ref.errors import DatasetError
@@ -93,7 +95,7 @@ def benchmarks() -> tuple[Benchmark, ...]:
     [('arc_challenge', 218, 1172, 'Open LLM Leaderboard'), ('bbh', 39, 5761, 'Open LLM Leaderboard')]
     """
     try:
-        manifest = json.loads(_MANIFEST.read_text(encoding="utf-8"))
+        manifest: Any = read_json(_MANIFEST)  # checked by use: a wrong shape is a KeyError, TypeError or AttributeError
         return tuple(_benchmark(name, entry) for name, entry in manifest["datasets"].items())
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
         raise DatasetError(

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sysrs_ref._atomic import atomic_write
+from sysrs_ref._files import SMALL_FILE_BYTES, read_regular
 from sysrs_ref._version import __version__
 from sysrs_ref.datasets import Dataset
 from sysrs_ref.experiments._checkpoint import Checkpoints
@@ -31,6 +32,7 @@ from sysrs_ref.experiments._entry import (
     checked_entry,
     count_in,
     entry_checksum,
+    is_top_m_item,
     safe_component,
     warn_on_stderr,
 )
@@ -80,7 +82,7 @@ class Point:
 def _top_m(entry: dict[str, object], targets: tuple[int, ...], runs: int) -> tuple[TopMPoint, ...]:
     """The top-m counts of *entry*, checked: one per target m, in order, each within its range."""
     items = entry.get("top_m", [])
-    if not isinstance(items, list) or not all(isinstance(item, list) and len(item) == 4 for item in items):
+    if not isinstance(items, list) or not all(is_top_m_item(item) for item in items):
         raise Rejected('has a malformed "top_m"')
     if [item[0] for item in items] != list(targets):
         raise Rejected(f"has top-m counts for m = {[item[0] for item in items]}, not {list(targets)}")
@@ -139,7 +141,7 @@ class Cache:
         """
         path = self.path(dataset, config, pct, runs, seed)
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_regular(path, SMALL_FILE_BYTES).decode("utf-8")
         except FileNotFoundError:
             return None
         except (OSError, UnicodeDecodeError) as err:

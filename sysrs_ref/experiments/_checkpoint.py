@@ -44,6 +44,7 @@ from pathlib import Path
 import numpy as np
 
 from sysrs_ref._atomic import atomic_write
+from sysrs_ref._files import SMALL_FILE_BYTES, read_regular
 from sysrs_ref._version import __version__
 from sysrs_ref.datasets import Dataset
 from sysrs_ref.errors import OutputError
@@ -52,6 +53,7 @@ from sysrs_ref.experiments._entry import (
     checked_entry,
     count_in,
     entry_checksum,
+    is_top_m_item,
     safe_component,
     warn_on_stderr,
 )
@@ -247,7 +249,7 @@ class Checkpoints:
         pieces: list[tuple[int, int, list[int], list[int], tuple[TopMCounts, ...]]] = []
         for path in paths:
             try:
-                text = path.read_text(encoding="utf-8")
+                text = read_regular(path, SMALL_FILE_BYTES).decode("utf-8")
             except (OSError, UnicodeDecodeError) as err:
                 self._warn(
                     f"warning: cannot read the checkpoint '{path}' ({getattr(err, 'strerror', None) or err}); "
@@ -290,7 +292,7 @@ class Checkpoints:
     def _top_m(self, entry: dict[str, object], budgets: int, runs: int) -> tuple[TopMCounts, ...]:
         """The checkpoint's top-m counts, one per target m in order, each within its range; Rejected otherwise."""
         items = entry.get("top_m", [])
-        if not isinstance(items, list) or not all(isinstance(item, list) and len(item) == 4 for item in items):
+        if not isinstance(items, list) or not all(is_top_m_item(item) for item in items):
             raise Rejected('has a malformed "top_m"')
         if [item[0] for item in items] != list(self.top_m):
             raise Rejected(f"has top-m counts for m = {[item[0] for item in items]}, not {list(self.top_m)}")

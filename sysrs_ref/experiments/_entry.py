@@ -14,7 +14,17 @@ import json
 import re
 import sys
 
-__all__ = ["Rejected", "checked_entry", "count_in", "entry_checksum", "safe_component", "warn_on_stderr"]
+from sysrs_ref._files import JsonFormatError, parse_json
+
+__all__ = [
+    "Rejected",
+    "checked_entry",
+    "count_in",
+    "entry_checksum",
+    "is_top_m_item",
+    "safe_component",
+    "warn_on_stderr",
+]
 
 #: The key fields that make a file out of date rather than damaged: ignored (and recomputed) without a warning.
 STALE_FIELDS = frozenset({"format", "version", "sha256"})
@@ -66,9 +76,11 @@ def checked_entry(text: str, key: dict[str, object], what: str) -> dict[str, obj
     sysrs_ref.experiments._entry.Rejected: is for another cell (its key differs in runs)
     """
     try:
-        entry = json.loads(text)
-    except json.JSONDecodeError:
-        raise Rejected("is not valid JSON (a damaged or partly written file)") from None
+        entry = parse_json(text)
+    except JsonFormatError as err:  # a syntax error, nesting deeper than MAX_JSON_DEPTH, a number too long
+        if str(err).startswith("not valid JSON"):
+            raise Rejected("is not valid JSON (a damaged or partly written file)") from None
+        raise Rejected(f"is not usable: {err}") from None
     if not isinstance(entry, dict):
         raise Rejected("is not a JSON object")
     if "checksum" not in entry:
@@ -103,6 +115,15 @@ def count_in(entry: dict[str, object], name: str, least: int, most: int | None) 
         high = "" if most is None else f", {most}"
         raise Rejected(f'says "{name}" = {value}, outside [{least}{high}]')
     return value
+
+
+def is_top_m_item(item: object) -> bool:
+    """Whether *item* has the shape of a top-m record: a list [m, ...] of 4 with m an integer (a JSON true is not 1).
+
+    >>> is_top_m_item([2, 0, 1, 3]), is_top_m_item([True, 0, 1, 3]), is_top_m_item([2, 0, 1])
+    (True, False, False)
+    """
+    return isinstance(item, list) and len(item) == 4 and type(item[0]) is int
 
 
 def warn_on_stderr(message: str) -> None:

@@ -28,6 +28,7 @@ from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
+from sysrs_ref._files import SMALL_FILE_BYTES, read_regular
 from sysrs_ref.datasets import Dataset
 from sysrs_ref.errors import BudgetError, OutputError, ParameterError
 from sysrs_ref.experiments._cache import CACHE_FORMAT, Cache, Point, TopMPoint
@@ -114,10 +115,11 @@ def parse_grid(text: str) -> tuple[Fraction, ...]:
     else:
         path = Path(text)
         try:
-            lines = path.read_text().splitlines()
+            lines = read_regular(path, SMALL_FILE_BYTES).decode("utf-8").splitlines()
         except (OSError, UnicodeDecodeError) as err:
             raise ParameterError(
-                f"--grid {text!r} is neither a grid name ({', '.join(GRIDS)}) nor a readable file of percentages ({err})"
+                f"--grid {text!r} is neither a grid name ({', '.join(GRIDS)}) nor a readable file of percentages "
+                f"({getattr(err, 'strerror', None) or err})"
             ) from None
         where = f"grid file '{path}'"
     points: list[Fraction] = []

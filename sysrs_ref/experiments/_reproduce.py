@@ -36,6 +36,7 @@ from pathlib import Path
 
 from sysrs_ref._atomic import make_folder
 from sysrs_ref._checks import check_int
+from sysrs_ref._limits import check_workers
 from sysrs_ref._version import __version__
 from sysrs_ref.datasets import DATA_ENV, Dataset, default_datasets, find_datasets
 from sysrs_ref.errors import InstanceError, ParameterError
@@ -127,7 +128,7 @@ def reproduce(
     began = time.perf_counter()
     check_int(runs, "--runs")
     check_int(seed, "--seed", least=0)
-    check_int(workers, "--workers")
+    check_workers(workers)
     configs = algorithms if isinstance(algorithms, tuple) else parse_configs(algorithms)
     if not configs:
         configs = paper_configs()

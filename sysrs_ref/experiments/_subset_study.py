@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sysrs_ref._atomic import atomic_write
+from sysrs_ref._files import read_json
 from sysrs_ref._version import __version__
 from sysrs_ref._words import counted
 from sysrs_ref.datasets import Dataset
@@ -126,7 +127,7 @@ def run_subset_study(
     keys = {(d.name, p): _key(d, p, settings) for d in datasets for p in PROTOCOLS}
     stored: dict[tuple[str, str], dict[str, JsonValue]] = {}
     for pair, path in paths.items():
-        found = json.loads(path.read_text()) if path.is_file() else None
+        found = _stored(path)
         if isinstance(found, dict) and found.get("key") == keys[pair]:
             stored[pair] = found
             if progress is not None:
@@ -160,6 +161,14 @@ def run_subset_study(
     }  # in dataset, protocol order, whatever order the workers finished in
     seconds = {pair: float(str(stored[pair]["seconds"])) for pair in paths}
     return SubsetStudy(settings, tuple(d.name for d in datasets), cells, seconds)
+
+
+def _stored(path: Path) -> JsonValue:
+    """The JSON a cached study entry holds, or None when there is none or it cannot be read (then it is recomputed)."""
+    try:
+        return read_json(path)
+    except (OSError, ValueError):  # missing, not a regular file, too large, not UTF-8 JSON, nested too deep
+        return None
 
 
 def _rows(entry: Mapping[str, JsonValue]) -> list[list[JsonValue]]:

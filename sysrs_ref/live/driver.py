@@ -10,17 +10,24 @@ A call that raises is retried after ``backoff * 2**(attempt - 1)`` seconds,
 ``retries`` times, and every failure is reported to ``on_failure``; when a
 call has failed ``retries + 1`` times, :class:`EvaluationFailed` is raised
 (the scores recorded until then stay in the session: run again to resume).
-A call that returns the wrong number of scores, or a value that is not a
-score in [0, 1], is a bug in ``evaluate``, not bad luck: it raises at once
-and none of that call's scores is recorded.
+An error that no retry can fix (:class:`CannotEvaluate`: an unknown model, a
+missing file) stops the run at once, with its message. A call that returns
+the wrong number of scores, or a value that is not a score in [0, 1], is a
+bug in ``evaluate``, not bad luck: it raises at once and none of that call's
+scores is recorded. ``on_progress`` hears of each batch and each call
+(:class:`RunProgress`: the phase, the pairs done of the batch, the
+evaluations spent, the failures, an estimate of the time left).
 
-Ctrl-C (KeyboardInterrupt) stops at once: no new call starts (a retry
-waiting out its backoff gives up), calls not started are cancelled, the
-calls that had finished are recorded, and the exception propagates. Calls
-already running finish in their threads (Python cannot stop a thread), but
-their scores are not recorded; the session resumes from what was. If the
-interruption came in the middle of recording, the session object refuses
-further use: reopen it with :meth:`Session.open <sysrs_ref.live.session.Session.open>`.
+Ctrl-C (KeyboardInterrupt): no new call starts (a retry waiting out its
+backoff gives up), and the calls already inside ``evaluate`` are awaited and
+their scores recorded, so that no evaluation is paid for twice; then
+:class:`RunInterrupted` (a KeyboardInterrupt) says what was kept. A second
+Ctrl-C stops at once: the calls still running are given up (each runs on a
+daemon thread, so the process need not wait for them) and
+:class:`RunInterrupted` names them, the evaluations the session will ask
+for again. If the interruption came in the middle of recording, the session
+object refuses further use: reopen it with
+:meth:`Session.open <sysrs_ref.live.session.Session.open>`.
 """
 
 from __future__ import annotations
@@ -30,9 +37,10 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 from itertools import repeat
+from threading import Thread
 
 import numpy as np
 
@@ -41,8 +49,18 @@ from sysrs_ref._words import counted
 from sysrs_ref.algorithms.base import Outcome
 from sysrs_ref.errors import LiveError, ParameterError, ScoreError
 from sysrs_ref.live.session import Session
+from sysrs_ref.live.status import SessionStatus
 
-__all__ = ["EvaluationFailed", "Evaluator", "Failure", "RunReport", "run"]
+__all__ = [
+    "CannotEvaluate",
+    "EvaluationFailed",
+    "Evaluator",
+    "Failure",
+    "RunInterrupted",
+    "RunProgress",
+    "RunReport",
+    "run",
+]
 
 #: The user's evaluation function: (model id, query ids) -> one score in [0, 1] per query, in order.
 Evaluator = Callable[[str, Sequence[str]], Sequence[object]]
@@ -73,6 +91,59 @@ class RunReport:
     recorded: int
     failures: tuple[Failure, ...]
     seconds: float
+    call_seconds: float = 0.0
+    """The summed time of the calls that returned scores (the harness's overhead and its evaluations)."""
+
+
+@dataclass(frozen=True)
+class RunProgress:
+    """Where a :func:`run` stands, given to its ``on_progress`` (in the thread that called :func:`run`)."""
+
+    event: str
+    """What just happened: ``"batch"`` (a batch's calls start), ``"call"`` (a call's scores were recorded),
+    ``"failure"`` (a call failed: see ``on_failure``), ``"stopping"`` (Ctrl-C: the calls in flight are awaited,
+    so that their scores are kept)."""
+    status: SessionStatus
+    batch: int
+    """The pairs of the current batch (a SySRs phase, a UCB-E step)."""
+    batch_done: int
+    """Of which recorded."""
+    calls: int
+    """Calls that ended in this run, well or not."""
+    failed: int
+    """Failed calls in this run (each retried, or the last)."""
+    running: tuple[tuple[str, int], ...]
+    """The calls inside ``evaluate`` now: model id and number of queries."""
+    recorded: int
+    """Scores recorded by this run."""
+    seconds: float
+    """Since the run began."""
+    call_seconds: float | None
+    """The mean time of a call that returned scores, None before the first."""
+    left: float | None
+    """Seconds to the end at this run's pace so far (the budget's evaluations not spent yet, at the scores
+    recorded per second), None before the first score: an estimate."""
+
+
+class CannotEvaluate(LiveError):
+    """Raised by an evaluation function for an error that no retry can fix (an unknown model, a missing file).
+
+    :func:`run` does not retry it: it stops at once with :class:`EvaluationFailed`, whose message holds this one.
+    """
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped :func:`run`: its message says which calls in flight were kept (recorded) and which were lost.
+
+    The first Ctrl-C lets the calls inside ``evaluate`` finish and records them (``kept``); a second one stops
+    at once, and the calls still running are ``lost`` (each a model id and its number of queries): their
+    evaluations are made again when the session resumes.
+    """
+
+    def __init__(self, message: str, kept: Sequence[_Running] = (), lost: Sequence[_Running] = ()) -> None:
+        super().__init__(message)
+        self.kept = tuple((call.model, len(call.queries)) for call in kept)
+        self.lost = tuple((call.model, len(call.queries)) for call in lost)
 
 
 class EvaluationFailed(LiveError):
@@ -96,13 +167,17 @@ def run(
     backoff: float = 1.0,
     chunk: int | None = None,
     on_failure: Callable[[Failure], None] | None = None,
+    on_progress: Callable[[RunProgress], None] | None = None,
 ) -> RunReport:
     """Drive *session* to the end with ``evaluate(model_id, query_ids) -> scores``; the :class:`RunReport`.
 
     *workers* calls run at once (threads); a failed call is retried
-    *retries* times after ``backoff * 2**(attempt - 1)`` seconds; *chunk*
-    caps the queries per call (None: a model's whole share of the batch).
-    See the module docstring for failures and Ctrl-C.
+    *retries* times after ``backoff * 2**(attempt - 1)`` seconds (a
+    :class:`CannotEvaluate` error is never retried); *chunk* caps the queries
+    per call (None: a model's whole share of the batch). *on_progress* is
+    given a :class:`RunProgress` when a batch starts, after each call, and
+    when Ctrl-C starts the stop. See the module docstring for failures and
+    Ctrl-C.
 
     >>> import tempfile
     >>> from pathlib import Path
@@ -123,18 +198,24 @@ def run(
     session.check_writable()  # before any call of evaluate
     began = time.perf_counter()
     failures: list[Failure] = []
-    calls = recorded = 0
+    tally = _Tally()
     waiting: deque[tuple[str, tuple[str, ...], int, float]] = (
         deque()
     )  # calls not started: model, queries, attempt, delay
-    running: dict[Future[Sequence[object]], tuple[str, tuple[str, ...], int]] = {}
+    running: dict[Future[Sequence[object]], _Running] = {}
     stop = threading.Event()  # set on the way out: a retry waiting out its backoff then never calls evaluate
-    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="sysrs-live")
+
+    def report(event: str) -> None:
+        if on_progress is not None:
+            on_progress(_progress(event, session, running, failures, tally, time.perf_counter() - began))
 
     def start_calls() -> None:  # at most *workers* calls at once, so that a stop cancels everything not started
         while waiting and len(running) < workers:
             model, queries, attempt, delay = waiting.popleft()
-            running[pool.submit(_call, evaluate, model, queries, delay, stop)] = (model, queries, attempt)
+            call = _Running(model, queries, attempt)
+            future: Future[Sequence[object]] = Future()
+            running[future] = call  # before its thread starts: a Ctrl-C at any instant finds the call here
+            _start(future, evaluate, call, delay, stop)
 
     try:
         while not session.done:
@@ -142,53 +223,177 @@ def run(
             if not pending:
                 raise LiveError(f"the session in {session.directory} is neither finished nor waiting for scores")
             waiting.extend((model, queries, 1, 0.0) for model, queries in _calls(pending, chunk))
+            report("batch")
             start_calls()
             while running:
                 finished, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in sorted(finished, key=lambda f: f.exception() is not None):  # the successes first
-                    model, queries, attempt = running[future]
-                    calls += 1
+                    call = running[future]
+                    model, queries, attempt = call.model, call.queries, call.attempt
+                    tally.calls += 1
                     error = future.exception()
                     if error is None:
-                        recorded += _record(session, model, queries, future.result(), failures)
+                        tally.recorded += _record(session, model, queries, future.result(), failures)
+                        tally.call_seconds += call.seconds
+                        tally.succeeded += 1
                         del running[future]  # only now: a stop before this line still records the call
+                        report("call")
                         continue
                     del running[future]
                     if not isinstance(error, Exception):  # KeyboardInterrupt or SystemExit inside evaluate
                         raise error
-                    delay = backoff * 2 ** (attempt - 1) if attempt <= retries else None
+                    final = isinstance(error, CannotEvaluate) or attempt > retries
+                    delay = None if final else backoff * 2 ** (attempt - 1)
                     failures.append(Failure(model, len(queries), attempt, repr(error), delay))
                     if on_failure is not None:
                         on_failure(failures[-1])
+                    report("failure")
                     if delay is None:
-                        spent = session.status().spent
-                        raise EvaluationFailed(
-                            f"evaluate({model!r}, {counted(len(queries), 'query', 'queries')}) failed "
-                            f"{counted(attempt, 'time')}, last with {error!r}; the {counted(spent, 'score')} "
-                            f"recorded so far {'is' if spent == 1 else 'are'} kept: run again to resume",
-                            failures,
-                        ) from error
+                        raise _given_up(session, model, queries, attempt, error, failures) from error
                     waiting.appendleft((model, queries, attempt + 1, delay))
                 start_calls()
+    except KeyboardInterrupt:
+        stop.set()
+        waiting.clear()
+        raise _drained(session, running, lambda: report("stopping")) from None
     except BaseException:
         stop.set()
-        pool.shutdown(wait=False, cancel_futures=True)
-        recorded += _harvest(session, running)
+        tally.recorded += _harvest(session, running)
         raise
-    pool.shutdown(wait=True)
     outcome, chosen = session.outcome, session.chosen
     assert outcome is not None and chosen is not None  # the loop ends when the session is done
-    return RunReport(outcome, chosen, calls, recorded, tuple(failures), time.perf_counter() - began)
+    return RunReport(
+        outcome,
+        chosen,
+        tally.calls,
+        tally.recorded,
+        tuple(failures),
+        time.perf_counter() - began,
+        tally.call_seconds,
+    )
 
 
-def _harvest(session: Session, running: Mapping[Future[Sequence[object]], tuple[str, tuple[str, ...], int]]) -> int:
+class _Tally:
+    """What a run has done so far."""
+
+    def __init__(self) -> None:
+        self.calls = self.succeeded = self.recorded = 0
+        self.call_seconds = 0.0
+
+
+class _Running:
+    """A call submitted: its model, queries and attempt; whether (and how long) it has been inside evaluate."""
+
+    def __init__(self, model: str, queries: tuple[str, ...], attempt: int) -> None:
+        self.model, self.queries, self.attempt = model, queries, attempt
+        self.entered: float | None = None  # when evaluate was called
+        self.seconds = 0.0  # how long evaluate took, once it has returned
+
+    def __str__(self) -> str:
+        return f"{self.model}: {counted(len(self.queries), 'query', 'queries')}"
+
+
+def _progress(
+    event: str,
+    session: Session,
+    running: Mapping[Future[Sequence[object]], _Running],
+    failures: Sequence[Failure],
+    tally: _Tally,
+    seconds: float,
+) -> RunProgress:
+    status = session.status()
+    batch = session.batch()
+    rate = tally.recorded / seconds if tally.recorded and seconds > 0 else None
+    return RunProgress(
+        event=event,
+        status=status,
+        batch=len(batch),
+        batch_done=len(batch) - status.pending,
+        calls=tally.calls,
+        failed=len(failures),
+        running=tuple((call.model, len(call.queries)) for call in running.values() if call.entered is not None),
+        recorded=tally.recorded,
+        seconds=seconds,
+        call_seconds=tally.call_seconds / tally.succeeded if tally.succeeded else None,
+        left=None if rate is None else max(status.budget - status.spent, 0) / rate,
+    )
+
+
+def _given_up(
+    session: Session, model: str, queries: tuple[str, ...], attempt: int, error: Exception, failures: list[Failure]
+) -> EvaluationFailed:
+    spent = session.status().spent
+    kept = f"the {counted(spent, 'score')} recorded so far {'is' if spent == 1 else 'are'} kept"
+    call = f"evaluate({model!r}, {counted(len(queries), 'query', 'queries')})"
+    if isinstance(error, CannotEvaluate):
+        return EvaluationFailed(f"{call} cannot run: {error} (not retried); {kept}: fix it and run again", failures)
+    return EvaluationFailed(
+        f"{call} failed {counted(attempt, 'time')}, last with {error!r}; {kept}: run again to resume", failures
+    )
+
+
+def _drained(
+    session: Session, running: dict[Future[Sequence[object]], _Running], stopping: Callable[[], None]
+) -> RunInterrupted:
+    """After Ctrl-C: wait for the calls inside evaluate and record them; a second Ctrl-C gives them up at once."""
+    kept: list[_Running] = []
+    for future in list(running):
+        if future.cancel():  # its thread had not started it
+            del running[future]
+    try:
+        if any(call.entered is not None for call in running.values()) and session.writable:
+            stopping()
+        while running and session.writable:
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                call = running.pop(future)
+                if future.exception() is None:
+                    with contextlib.suppress(LiveError):  # a bad answer is dropped: the stop is under way
+                        _record(session, call.model, call.queries, future.result(), [])
+                        kept.append(call)
+    except KeyboardInterrupt:
+        _harvest(session, {future: call for future, call in running.items() if future.done()})
+        lost = [call for future, call in running.items() if call.entered is not None and not future.done()]
+        return RunInterrupted(_stopped(session, kept, lost, at_once=True), kept, lost)
+    lost = [call for call in running.values() if call.entered is not None]  # the session stopped mid-update
+    return RunInterrupted(_stopped(session, kept, lost, at_once=False), kept, lost)
+
+
+def _stopped(session: Session, kept: Sequence[_Running], lost: Sequence[_Running], *, at_once: bool) -> str:
+    parts = ["stopped at once" if at_once else "stopped"]
+    if kept:
+        what = "the call" if len(kept) == 1 else f"the {len(kept)} calls"
+        parts.append(
+            f"{what} in flight ({'; '.join(map(str, kept))}) finished and {'was' if len(kept) == 1 else 'were'} recorded"
+        )
+    if lost:
+        what = "the call" if len(lost) == 1 else f"the {len(lost)} calls"
+        evaluations = sum(len(call.queries) for call in lost)
+        parts.append(
+            f"{what} in flight ({'; '.join(map(str, lost))}) {'is' if len(lost) == 1 else 'are'} lost: "
+            f"{counted(evaluations, 'evaluation')} will be made again on resume"
+        )
+    if not kept and not lost:
+        parts.append("no call was in flight")
+    if session.writable:
+        status = session.status()
+        then = "the session is finished: run again for its result" if status.done else "run again to resume"
+        parts.append(f"spent {status.spent} of {status.budget}; {then}")
+    else:
+        parts.append("open the session again to resume: its log holds every score recorded")
+    return ", ".join(parts[:2]) + "".join(f"; {part}" for part in parts[2:])
+
+
+def _harvest(session: Session, running: Mapping[Future[Sequence[object]], _Running]) -> int:
     """On the way out (Ctrl-C, a failure): record the calls that had finished well, so that none is lost."""
     kept = 0
-    for future, (model, queries, _) in running.items():
+    if not session.writable:
+        return 0
+    for future, call in running.items():
         if future.done() and not future.cancelled() and future.exception() is None:
             # the exception on its way out says what went wrong, and the log keeps what was recorded
             with contextlib.suppress(Exception):
-                kept += _record(session, model, queries, future.result(), [])
+                kept += _record(session, call.model, call.queries, future.result(), [])
     return kept
 
 
@@ -209,12 +414,32 @@ class _Stopped(Exception):
     """The run stopped while this call waited to start (its result would be thrown away)."""
 
 
-def _call(
-    evaluate: Evaluator, model: str, queries: tuple[str, ...], delay: float, stop: threading.Event
-) -> Sequence[object]:
+def _call(evaluate: Evaluator, call: _Running, delay: float, stop: threading.Event) -> Sequence[object]:
     if stop.wait(delay) if delay > 0 else stop.is_set():
         raise _Stopped
-    return evaluate(model, list(queries))
+    call.entered = time.perf_counter()
+    try:
+        return evaluate(call.model, list(call.queries))
+    finally:
+        call.seconds = time.perf_counter() - call.entered
+
+
+def _start(
+    future: Future[Sequence[object]], evaluate: Evaluator, call: _Running, delay: float, stop: threading.Event
+) -> None:
+    """Run one call on a daemon thread of its own (a process stopped at once does not wait for the harness)."""
+
+    def target() -> None:
+        if not future.set_running_or_notify_cancel():
+            return
+        try:
+            result = _call(evaluate, call, delay, stop)
+        except BaseException as error:  # KeyboardInterrupt inside evaluate too: the driver re-raises it
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+    Thread(target=target, name="sysrs-live-call", daemon=True).start()
 
 
 def _record(session: Session, model: str, queries: tuple[str, ...], scores: object, failures: list[Failure]) -> int:

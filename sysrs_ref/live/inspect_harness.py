@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from sysrs_ref.errors import LiveError
-from sysrs_ref.live.driver import Evaluator
+from sysrs_ref.live.driver import CannotEvaluate, Evaluator
 from sysrs_ref.loaders.inspect_ai import load_inspect
 
 __all__ = ["INSPECT_HINT", "inspect_evaluator", "inspect_queries", "load_task"]
@@ -82,10 +82,16 @@ def load_task(spec: str) -> object:
         loader.loader.exec_module(module)
     except Exception as err:
         raise LiveError(f"--inspect {spec!r}: importing {path} failed: {err!r}") from None
+    # A module without a spec is a local file to inspect: it then skips the scan of every installed package's
+    # files that it makes on each eval() to find a task's distribution (3 s a call with the extras installed).
+    module.__spec__ = None
     found = getattr(module, name, None)
     if found is None:
         raise LiveError(f"--inspect {spec!r}: {path} defines no {name}")
-    task = found() if callable(found) and not hasattr(found, "dataset") else found
+    try:
+        task = found() if callable(found) and not hasattr(found, "dataset") else found
+    except Exception as err:  # the user's task function: whatever it raises is one line
+        raise LiveError(f"--inspect {spec!r}: {name}() raised {err!r}") from None
     _samples(task)  # a LiveError now if it is not a task
     return task
 
@@ -111,8 +117,12 @@ def inspect_evaluator(
     **options)`` and returns, in the order of *queries*, the score of
     scorer *scorer* that :func:`~sysrs_ref.loaders.load_inspect` reads from
     the log written. A log that did not finish, or a sample left without a
-    score, is a :class:`~sysrs_ref.errors.LiveError` (the driver retries the
-    call, then stops; the scores recorded before are kept).
+    score, is a :class:`~sysrs_ref.errors.LiveError` with inspect's message
+    (the driver retries the call, then stops; the scores recorded before are
+    kept). A model's first call that inspect refuses, or that ends in an
+    error before any sample ran (an unknown model, a tokenizer it cannot
+    download), is a :class:`~sysrs_ref.live.driver.CannotEvaluate` error:
+    reported at once, not retried.
     """
     inspect_ai = _inspect()
     name, ids = _samples(task)
@@ -120,17 +130,34 @@ def inspect_evaluator(
     folder = str(log_dir)
     extra = dict(options or {})
 
+    worked: set[str] = set()  # the models with a call that ran: a later error may be bad luck, and is retried
+
     def evaluate(model: str, queries: Sequence[str]) -> list[object]:
         unknown = [query for query in queries if query not in by_query]
         if unknown:
             raise LiveError(f"query '{unknown[0]}' is not a sample of inspect task '{name}'")
         sample_ids = [by_query[query] for query in queries]
-        logs: object = inspect_ai.eval(  # type: ignore[attr-defined]  # inspect-ai is an optional extra, imported at run time as a plain object
-            task, model=model, sample_id=sample_ids, log_dir=folder, display="none", **extra
-        )
-        locations = [getattr(log, "location", None) for log in logs] if isinstance(logs, list) else []
+        first = model not in worked
+        try:
+            logs: object = inspect_ai.eval(  # type: ignore[attr-defined]  # inspect-ai is an optional extra, imported at run time as a plain object
+                task, model=model, sample_id=sample_ids, log_dir=folder, display="none", **extra
+            )
+        except Exception as err:  # inspect refuses the call itself: an unknown model, a bad option
+            if first:
+                raise CannotEvaluate(f"inspect-ai cannot run model '{model}': {err}") from None
+            raise
+        found = logs if isinstance(logs, list) else []
+        locations = [getattr(log, "location", None) for log in found]
         if len(locations) != 1 or not isinstance(locations[0], str):
             raise LiveError(f"inspect_ai.eval of task '{name}' on model '{model}' wrote no single log")
+        status = getattr(found[0], "status", None)
+        if status != "success":  # inspect's own message, from the log it wrote
+            error = getattr(getattr(found[0], "error", None), "message", None) or f"the log's status is {status!r}"
+            message = f"inspect-ai's eval of task '{name}' on model '{model}' ended with an error: {error}"
+            if first and not getattr(found[0], "results", None):  # not one sample ran: the setup, every time
+                raise CannotEvaluate(f"{message} ({locations[0]})")
+            raise LiveError(f"{message} ({locations[0]}); retried")
+        worked.add(model)
         table = load_inspect(locations[0], metric=scorer, missing="fail")
         scores = dict(zip(table.queries, table.scores[0].tolist(), strict=True))
         lacking = [query for query in queries if query not in scores]

@@ -27,6 +27,7 @@ from pathlib import Path
 from types import TracebackType
 
 from sysrs_ref._atomic import output_error
+from sysrs_ref._files import LARGE_FILE_BYTES, JsonFormatError, parse_json, read_regular
 from sysrs_ref.errors import LiveError
 from sysrs_ref.json_types import JsonValue
 
@@ -52,7 +53,7 @@ def read_log(path: Path) -> tuple[list[dict[str, JsonValue]], int]:
     ([{'t': 'score'}], 15)
     """
     try:
-        data = path.read_bytes()
+        data = read_regular(path, LARGE_FILE_BYTES)
     except FileNotFoundError:
         return [], 0
     except OSError as err:
@@ -61,8 +62,8 @@ def read_log(path: Path) -> tuple[list[dict[str, JsonValue]], int]:
     records: list[dict[str, JsonValue]] = []
     for number, line in enumerate(data[:complete].split(b"\n")[:-1], start=1):
         try:
-            record = json.loads(line)
-        except (ValueError, RecursionError):  # bad JSON or UTF-8, a huge integer, deep nesting
+            record = parse_json(line)
+        except JsonFormatError:  # bad JSON or UTF-8, a huge integer, deep nesting
             record = None
         if not isinstance(record, dict):
             raise LiveError(

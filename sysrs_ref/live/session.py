@@ -47,6 +47,7 @@ from types import MappingProxyType, TracebackType
 
 from sysrs_ref._atomic import atomic_write
 from sysrs_ref._checks import check_int
+from sysrs_ref._files import read_json
 from sysrs_ref._version import __version__
 from sysrs_ref._words import counted
 from sysrs_ref.algorithms.base import AlgorithmRun, Batch, Outcome
@@ -159,6 +160,8 @@ class Session:
         """
         folder = Path(directory)
         model_ids, query_ids = check_ids(models, "model"), check_ids(queries, "query")
+        if len(model_ids) < 2:
+            raise LiveError(f"a session needs two or more models to choose between, got one: {model_ids[0]!r}")
         spec = get_algorithm(algorithm)
         check_int(seed, "seed", least=0, error=LiveError)
         checked = spec.check_params(dict(params or {}))
@@ -207,11 +210,11 @@ class Session:
         folder = Path(directory)
         path = folder / CONFIG_NAME
         try:
-            config = json.loads(path.read_text(encoding="utf-8"))
+            config = read_json(path)
         except FileNotFoundError:
             raise LiveError(f"no session in {folder}: {CONFIG_NAME} is missing (start one with 'live init')") from None
-        except (OSError, ValueError, RecursionError) as err:  # ValueError: bad JSON or UTF-8, a huge integer
-            raise LiveError(f"cannot read {path}: {err}") from None
+        except (OSError, ValueError) as err:  # not a regular file, too large; ValueError: not UTF-8 JSON, too deep
+            raise LiveError(f"cannot read {path}: {getattr(err, 'strerror', None) or err}") from None
         if not isinstance(config, dict) or config.get("format") != FORMAT:
             raise LiveError(f"{path} is not a sysrs-ref live session file")
         if not (folder / LOG_NAME).exists():  # created before the config, never removed: deleted or lost since
@@ -277,6 +280,13 @@ class Session:
         if self._outcome is not None or not self._batches:
             return ()
         return tuple(pair for pair in self._batches[-1] if pair in self._waiting)
+
+    def batch(self) -> tuple[Pair, ...]:
+        """Every (model id, query id) pair of the algorithm's current batch, recorded or not; empty when done."""
+        self._require_intact()
+        if self._outcome is not None or not self._batches:
+            return ()
+        return self._batches[-1]
 
     def recorded(self) -> Mapping[Pair, Fraction]:
         """Every score recorded so far, by (model id, query id), exactly (a read-only view)."""

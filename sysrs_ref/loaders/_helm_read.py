@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
+from sysrs_ref._files import open_regular
 from sysrs_ref.errors import LoaderError
 from sysrs_ref.json_types import JsonValue
 from sysrs_ref.loaders._epochs import reduce_epochs
@@ -31,7 +32,7 @@ __all__ = ["MAIN_SPLIT", "SPLIT_ALL", "SPLIT_AUTO", "Stats", "identify", "query_
 def _read_json(path: Path, limit: int) -> JsonValue:
     """The JSON document in *path*, read no further than *limit* bytes, or a :class:`LoaderError` naming the file."""
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             data = handle.read(limit + 1)
     except OSError as err:
         raise LoaderError(f"{path}: {read_failure(err)}") from None

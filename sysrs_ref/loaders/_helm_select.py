@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from fnmatch import fnmatchcase
 
+from sysrs_ref._words import counted
 from sysrs_ref.errors import LoaderError
 from sysrs_ref.loaders._helm_read import MAIN_SPLIT, SPLIT_ALL, SPLIT_AUTO, Stats, identify, read_stats
 from sysrs_ref.loaders._helm_runs import SPEC_FILE, STATS_FILE, Run
@@ -200,12 +201,12 @@ def _split_note(stats: Stats, split: str) -> str:
     others = {name: count for name, count in stats.splits.items() if name not in read}
     if not others and read in ([], [MAIN_SPLIT]):
         return ""
-    counts = ", ".join(f"{name} ({stats.splits[name]} instances)" for name in read)
+    counts = ", ".join(f"{name} ({counted(stats.splits[name], 'instance')})" for name in read)
     said = f"split {counts}" if len(read) == 1 else f"splits {counts}, each a query of its own"
     if split == SPLIT_AUTO and read != [MAIN_SPLIT]:
         said += f" (the run has no {MAIN_SPLIT} split)"
     if others:
-        left = ", ".join(f"{name} ({count} instances)" for name, count in sorted(others.items()))
+        left = ", ".join(f"{name} ({counted(count, 'instance')})" for name, count in sorted(others.items()))
         said += f"; left out: {left} (--split NAME or --split all reads them)"
     return said
 

@@ -103,8 +103,9 @@ def reduced_cells(
             absent = [epoch for epoch in range(1, count + 1) if epoch not in sample.epochs]
             if absent:
                 shown = ", ".join(str(epoch) for epoch in absent)
+                which = f"epoch {shown} of {count} has" if len(absent) == 1 else f"epochs {shown} of {count} have"
                 raise LoaderError(
-                    f"{path} sample {sample.sample_id}: epoch(s) {shown} of {count} have no score, and --epochs all "
+                    f"{path} sample {sample.sample_id}: {which} no score, and --epochs all "
                     "keeps every epoch of every sample; reduce them instead (--epochs mean) or take --epochs first"
                 )
             values = Samples(epoch.number for epoch in epochs)

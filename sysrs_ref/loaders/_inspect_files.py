@@ -14,6 +14,7 @@ header's ids, config and status are read by :func:`model_and_task`,
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import zipfile
 from collections.abc import Callable, Iterator, Mapping
@@ -35,7 +36,9 @@ __all__ = [
     "eval_config",
     "is_candidate",
     "model_and_task",
+    "NO_MODEL",
     "open_log",
+    "run_settings",
     "unfinished_problem",
 ]
 
@@ -47,6 +50,11 @@ BOOKKEEPING: Mapping[str, str] = {
     "eval-set.json": "inspect's eval-set bookkeeping (eval-set.json), not a log",
     ".eval-set-id": "inspect's eval-set bookkeeping (.eval-set-id), not a log",
 }
+
+#: inspect's model id when a task runs without a model (``--model none``: an agent or solver calling its own models).
+NO_MODEL = "none/none"
+#: The fields of a log's ``eval`` that define the evaluation besides the model: the task's arguments and the solver.
+_SETTINGS = ("task_args", "solver", "solver_args")
 
 _BUFFER = ".buffer"
 _BUFFER_REASON = "inspect's sample buffer of a running eval (.buffer/), not a log"
@@ -168,6 +176,29 @@ def created(document: Mapping[str, JsonValue], path: Path) -> str | None:
         date, hours, minutes, seconds, offset = named.groups()
         return _utc(f"{date}T{hours}:{minutes}:{seconds}{offset.replace('-', ':', 1) if offset else ''}")
     return None
+
+
+def run_settings(document: Mapping[str, JsonValue]) -> dict[str, str]:
+    """The log's evaluation settings, one entry per task argument or solver field, each value as compact JSON.
+
+    ``eval.task_args`` and ``eval.solver_args`` give one entry per argument
+    (``task_args.with_background``), ``eval.solver`` one entry; what the log
+    does not set is absent. Two logs of one task with different settings are
+    not one evaluation.
+
+    >>> run_settings({"eval": {"task_args": {"with_background": True, "n": 3}, "solver": None}})
+    {'task_args.n': '3', 'task_args.with_background': 'true'}
+    """
+    run = document.get("eval")
+    found: dict[str, str] = {}
+    for name in _SETTINGS:
+        value = run.get(name) if isinstance(run, Mapping) else None
+        if isinstance(value, Mapping):
+            for key in sorted(value):
+                found[f"{name}.{key}"] = json.dumps(value[key], sort_keys=True, separators=(",", ":"))
+        elif value is not None:
+            found[name] = json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return found
 
 
 _CREATED = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}")

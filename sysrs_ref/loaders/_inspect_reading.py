@@ -19,12 +19,14 @@ from typing import Literal, get_args
 from sysrs_ref.errors import LoaderError
 from sysrs_ref.loaders._inspect_epochs import check_reductions, n_samples, recorded_reducer, reduced_cells
 from sysrs_ref.loaders._inspect_files import (
+    NO_MODEL,
     Source,
     bookkeeping,
     created,
     eval_config,
     model_and_task,
     open_log,
+    run_settings,
     unfinished_problem,
 )
 from sysrs_ref.loaders._inspect_values import Sample, scored_epoch
@@ -74,6 +76,8 @@ class Reading:
         self.superseded: dict[Path, str] = {}
         self.empty = 0
         self.dropped_logs: list[tuple[Path, str]] = []
+        self.task_settings: dict[str, tuple[dict[str, str], Path, str]] = {}
+        self.no_model: dict[str, Path] = {}
 
     def settings(self) -> dict[str, str]:
         """The choices that shaped the table, for its report."""
@@ -167,7 +171,7 @@ class Reading:
                 groups.setdefault((model, task), []).append((created(source.header, path), path))
         out: dict[Path, str] = {}
         for (model, task), logs in groups.items():
-            if len(logs) < 2:
+            if len(logs) < 2 or model == NO_MODEL:  # logs without a model are not one model's reruns: see _check_run
                 continue
             unknown = [path for stamp, path in logs if stamp is None]
             if unknown:
@@ -221,6 +225,7 @@ class Reading:
                 has = ", ".join(sorted(scorers)) if scorers else "no scored sample"
                 self.log.skipped(path, f"no sample has a score from scorer '{self.metric}'; the log has {has}")
                 return
+            self._check_run(path, model, task, run_settings(source.header))
             self.with_metric += 1
             largest = max((epoch for sample in samples.values() for epoch in sample.epochs), default=1)
             configured = eval_config(source.header).get("epochs")
@@ -248,6 +253,28 @@ class Reading:
         self.log.used(path, len(cells), "; ".join([summary, *notes]))
         for cell in cells:
             yield cell.cell
+
+    def _check_run(self, path: Path, model: str, task: str, settings: dict[str, str]) -> None:
+        """Refuse a log whose task settings differ from another read log's of the task, or a second model-less one."""
+        first = self.task_settings.setdefault(task, (settings, path, model))
+        if first[0] != settings:
+            theirs, other, other_model = first
+            name = next(key for key in sorted(set(settings) | set(theirs)) if settings.get(key) != theirs.get(key))
+            raise LoaderError(
+                f"{path}: task '{task}' ran with {name} {settings.get(name, '(not set)')} in this log (model "
+                f"'{model}') but {theirs.get(name, '(not set)')} in {other} (model '{other_model}'); logs of one task "
+                "with different settings are not one evaluation, nor reruns of one: convert the logs of each setting "
+                "apart (in folders of their own)"
+            )
+        if model != NO_MODEL:
+            return
+        other = self.no_model.setdefault(task, path)
+        if other != path:
+            raise LoaderError(
+                f"{path}: a second log of task '{task}' with model '{NO_MODEL}' (inspect's name for no model: an agent "
+                f"or solver calling its own models), beside {other}; such logs are not one model's reruns and cannot "
+                "share a row: convert them apart, or run each with a --model naming what was evaluated"
+            )
 
     def _samples(self, source: Source) -> tuple[dict[str, Sample], set[str]]:
         """The log's samples by id, with their scored epochs of the metric, and every scorer any sample has."""

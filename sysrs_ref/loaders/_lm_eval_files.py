@@ -70,11 +70,12 @@ def samples_runs(paths: PathsArg) -> tuple[list[Run], list[Path]]:
     met: dict[Path, None] = {}
     for path in given:
         if path.is_dir():
-            found = [
+            every = [
                 inside
                 for inside in sorted(path.rglob("*"), key=lambda inside: inside.relative_to(path).parts)
-                if inside.is_file() and (_is_samples_file(inside) or _is_results_file(inside))
+                if inside.is_file() and inside.suffix in (".json", ".jsonl")
             ]
+            found = [inside for inside in every if _is_samples_file(inside) or _is_results_file(inside)]
             if found and not any(_is_samples_file(inside) for inside in found):
                 if any(
                     inside.name.startswith("details_") and inside.suffix == ".parquet" for inside in path.rglob("*")
@@ -89,6 +90,7 @@ def samples_runs(paths: PathsArg) -> tuple[list[Run], list[Path]]:
                 )
             if not found:
                 find_files([path], _is_samples_file, what)  # raises: nothing found in this directory
+            found = every  # the other JSON files too, so that the report accounts for each
         else:
             find_files([path], _is_samples_file, what)  # raises for a path that is missing or not a file
             found = [*sorted(path.parent.glob("results_*.json")), path]
@@ -165,9 +167,17 @@ def in_order(log: FileLog, met: list[Path], read_from: set[Path]) -> FileLog:
     """*log* in the order the files were met, with every results file not read for a model id said so."""
     uses = {use.path: use for use in log.entries()}
     ordered = FileLog()
+    for warning in log.warnings():
+        ordered.warn(warning)
     for path in met:
         use = uses.pop(str(path), None)
-        if use is None:
+        if use is None and not _is_results_file(path):
+            ordered.skipped(
+                path,
+                "neither an lm-eval samples file (samples_<task>_<timestamp>.jsonl) nor a results file of a run "
+                "beside samples files: not read (a samples file renamed by hand needs lm-eval's name back)",
+            )
+        elif use is None:
             ordered.skipped(
                 path,
                 "not read: every samples file beside it is left out"

@@ -1,6 +1,7 @@
 """The model id of lm-evaluation-harness samples files, from the ``results_*.json`` files beside them.
 
-:func:`directory_model` reads a directory's ``results_*.json`` for the
+:func:`directory_model` reads a directory's ``results_*.json`` (and its
+results files renamed by hand, known by their content) for the
 ``model_name`` (else the ``pretrained=``, then ``model=``, argument of
 ``config.model_args``), falls back on the directory's name, refuses results
 files naming different models, and logs each results file read with what it
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from sysrs_ref.errors import LoaderError
 from sysrs_ref.json_types import JsonValue
+from sysrs_ref.loaders._lm_eval_results import results_files, results_timestamp
 from sysrs_ref.loaders._reading import read_json
 from sysrs_ref.loaders.table import FileLog
 
@@ -27,7 +29,7 @@ def directory_model(directory: Path, log: FileLog) -> str:
     """The model id of *directory*'s samples files; each results file read is logged with what it gave."""
     found: dict[str, Path] = {}
     named: list[tuple[Path, str | None, str]] = []
-    for path in sorted(directory.glob("results_*.json")):
+    for path in results_files(directory):
         document = read_json(path)
         if not isinstance(document, Mapping):
             raise LoaderError(f"{path}: expected a JSON object (an lm-eval results file)")
@@ -43,13 +45,18 @@ def directory_model(directory: Path, log: FileLog) -> str:
         )
     model = next(iter(found)) if found else (directory.name or directory.resolve().name)
     for path, name, how in named:
+        renamed = (
+            ""
+            if results_timestamp(path) is not None
+            else "; a results file renamed by hand (lm-eval writes results_<timestamp>.json)"
+        )
         if name is not None:
-            log.used(path, 0, f"the model id '{name}' (its {how}); its aggregate scores are not read")
+            log.used(path, 0, f"the model id '{name}' (its {how}){renamed}; its aggregate scores are not read")
         else:
             log.skipped(
                 path,
                 "names no model (no model_name, no pretrained= or model= in config.model_args) and its aggregate "
-                "scores are not read",
+                f"scores are not read{renamed}",
             )
     return model
 

@@ -2,7 +2,7 @@
 
 lm-eval writes a run's aggregates as ``results_<timestamp>.json`` beside its
 ``samples_<task>_<timestamp>.jsonl`` files, with the same ``<timestamp>``.
-Three of its fields are read here, never its aggregate scores:
+Four of its fields are read here, never its aggregate scores:
 
 - the task's filters, in lm-eval's order: the ``name`` of each item of
   ``configs.<task>.filter_list``, else the ``FILTER`` of the task's
@@ -13,9 +13,19 @@ Three of its fields are read here, never its aggregate scores:
 - ``n-samples.<task>``: ``{"original": N, "effective": n}``, the documents
   of the task and those scored (fewer under ``--limit``); else
   ``config.limit``;
+- ``higher_is_better.<task>``: whether lm-eval ranks a metric's higher values
+  better (a metric it says is better lower is not a score SySRs maximises);
 - the tasks of ``results``: a results file later than every samples file of
   a task, with no samples file of its own for it, is a run made without
   ``--log_samples``.
+
+A results file renamed by hand (``truthfulqa_gen_neo125_full.json``) is
+known by its content (:func:`is_results_document`: an object with
+``results`` and lm-eval's ``config``, ``configs``, ``n-samples`` or
+``versions``); :func:`results_files` lists a directory's results files of
+either name, and :func:`matching_results` finds the one of a run: the
+``results_<timestamp>.json`` of its timestamp, else a renamed one whose
+``n-samples`` counts as many documents of the task as the run scored.
 """
 
 from __future__ import annotations
@@ -29,7 +39,15 @@ from sysrs_ref.errors import LoaderError
 from sysrs_ref.json_types import JsonValue
 from sysrs_ref.loaders._reading import read_json
 
-__all__ = ["RunResults", "results_file", "results_timestamp", "run_results"]
+__all__ = [
+    "RunResults",
+    "is_results_document",
+    "matching_results",
+    "results_file",
+    "results_files",
+    "results_timestamp",
+    "run_results",
+]
 
 _TIMESTAMP = re.compile(r"^results_(?P<timestamp>\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?)\.json$")
 
@@ -47,6 +65,8 @@ class RunResults:
     """``config.limit`` (None: no limit, or not written)."""
     tasks: frozenset[str]
     """The tasks (and groups) of its ``results``."""
+    higher_is_better: Mapping[str, bool]
+    """``higher_is_better.<task>``: per metric, whether lm-eval ranks higher values better."""
 
 
 def results_timestamp(path: Path) -> str | None:
@@ -65,6 +85,57 @@ def results_file(directory: Path, timestamp: str) -> Path | None:
     return path if path.is_file() else None
 
 
+_RESULTS_KEYS = ("config", "configs", "n-samples", "versions")
+_SAMPLES_PREFIX = "samples_"
+
+
+def is_results_document(document: JsonValue) -> bool:
+    """Whether *document* is an lm-eval results file's content: ``results`` beside its ``config`` or the like.
+
+    >>> is_results_document({"results": {"arc_easy": {"acc,none": 0.5}}, "n-samples": {}}), is_results_document([])
+    (True, False)
+    """
+    return (
+        isinstance(document, Mapping)
+        and isinstance(document.get("results"), Mapping)
+        and any(key in document for key in _RESULTS_KEYS)
+    )
+
+
+def results_files(directory: Path) -> list[Path]:
+    """*directory*'s lm-eval results files: ``results_*.json``, then the other ``.json`` files holding results."""
+    named = sorted(path for path in directory.glob("results_*.json") if path.is_file())
+    renamed = []
+    for path in sorted(directory.glob("*.json")):
+        if path in named or path.name.startswith(_SAMPLES_PREFIX) or not path.is_file():
+            continue
+        try:
+            document = read_json(path)
+        except LoaderError:
+            continue  # not JSON: not a results file; the report lists it as left out
+        if is_results_document(document):
+            renamed.append(path)
+    return named + renamed
+
+
+def matching_results(directory: Path, timestamp: str, task: str, documents: int) -> RunResults | None:
+    """What the results file of the run *timestamp* of *task* in *directory*, which scored *documents*, says.
+
+    The ``results_<timestamp>.json`` when there is one; else the first results
+    file named by hand whose ``n-samples`` of *task* counts *documents*
+    scored; else None.
+    """
+    path = results_file(directory, timestamp)
+    if path is not None:
+        return run_results(path, task)
+    for other in results_files(directory):
+        if results_timestamp(other) is None:
+            said = run_results(other, task)
+            if said.documents is not None and said.documents[0] == documents:
+                return said
+    return None
+
+
 def run_results(path: Path, task: str) -> RunResults:
     """What the results file *path* says of *task* (a :class:`LoaderError` naming it when it is not one)."""
     document = read_json(path)
@@ -78,7 +149,15 @@ def run_results(path: Path, task: str) -> RunResults:
         _documents(document.get("n-samples"), task),
         _limit(document.get("config")),
         frozenset(str(name) for name in results),
+        _higher(document.get("higher_is_better"), task),
     )
+
+
+def _higher(listed: JsonValue, task: str) -> dict[str, bool]:
+    entry = listed.get(task) if isinstance(listed, Mapping) else None
+    if not isinstance(entry, Mapping):
+        return {}
+    return {str(metric): value for metric, value in entry.items() if isinstance(value, bool)}
 
 
 def _filters(document: Mapping[str, JsonValue], results: Mapping[str, JsonValue], task: str) -> tuple[str, ...]:

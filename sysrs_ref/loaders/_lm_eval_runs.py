@@ -1,8 +1,10 @@
 """What the report says of an lm-evaluation-harness run read: limited (``--limit``), or older than a run without samples.
 
 :func:`limited_note` reads the ``n-samples`` of the run's ``results_<timestamp>.json``
-(``{"original": N, "effective": n}``), else its ``config.limit``, and says when the
-run scored fewer documents than its task has. :func:`newer_without_samples`
+(``{"original": N, "effective": n}``), else its ``config.limit``, or the
+``n-samples`` of a results file renamed by hand that counts as many documents
+as the run scored, and says when the run scored fewer documents than its task
+has. :func:`newer_without_samples`
 finds, for each run read, a later ``results_<timestamp>.json`` of the same model
 with aggregates of the task but no samples file for it (a run made without
 ``--log_samples``): the run read is then not the model's latest, which both the
@@ -18,10 +20,10 @@ from pathlib import Path
 
 from sysrs_ref.errors import LoaderError
 from sysrs_ref.loaders._lm_eval_files import Run
-from sysrs_ref.loaders._lm_eval_results import results_file, results_timestamp, run_results
+from sysrs_ref.loaders._lm_eval_results import matching_results, results_timestamp, run_results
 from sysrs_ref.loaders.table import FileLog
 
-__all__ = ["limited_note", "newer_without_samples"]
+__all__ = ["limited_note", "lower_is_better", "newer_without_samples"]
 
 
 def _when(timestamp: str) -> tuple[str, Fraction]:
@@ -29,15 +31,18 @@ def _when(timestamp: str) -> tuple[str, Fraction]:
     return whole, Fraction(int(digits), 10 ** len(digits)) if digits else Fraction(0)
 
 
-def limited_note(run: Run) -> str:
-    """ "limited: n of N documents (lm-eval --limit)" when the run's results file says so, else ""."""
-    path = results_file(run.path.parent, run.timestamp)
-    if path is None:
-        return ""
+def limited_note(run: Run, documents: int) -> str:
+    """ "limited: n of N documents (lm-eval --limit)" when the results file of the run says so, else "".
+
+    *documents* is how many documents the run's samples file scored.
+    """
     try:
-        results = run_results(path, run.task)
+        results = matching_results(run.path.parent, run.timestamp, run.task, documents)
     except LoaderError:
         return ""  # directory_model has read it already; a file it could not read has stopped the conversion
+    if results is None:
+        return ""
+    path = results.path
     if results.documents is not None:
         scored, total = results.documents
         if scored < total:
@@ -47,6 +52,20 @@ def limited_note(run: Run) -> str:
         shown = int(results.limit) if results.limit == int(results.limit) else results.limit
         return f"limited: lm-eval --limit {shown} ({path.name} config.limit)"
     return ""
+
+
+def lower_is_better(run: Run, documents: int, metric: str) -> str:
+    """What the run's results file says when lm-eval ranks *metric* better lower (``higher_is_better``), else ""."""
+    try:
+        results = matching_results(run.path.parent, run.timestamp, run.task, documents)
+    except LoaderError:
+        return ""
+    if results is None or results.higher_is_better.get(metric) is not False:
+        return ""
+    return (
+        f"lm-eval ranks metric '{metric}' of task '{run.task}' better lower ({results.path.name} higher_is_better); "
+        "SySRs chooses the model of the highest mean: convert a metric that is better higher"
+    )
 
 
 def newer_without_samples(

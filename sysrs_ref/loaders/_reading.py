@@ -9,17 +9,25 @@ found anywhere below it, in sorted order of their path inside that directory
 from __future__ import annotations
 
 import errno
-import json
 import stat
 from collections.abc import Callable, Iterable
 from os import PathLike, fspath
 from pathlib import Path
 
 from sysrs_ref._checks import shortened
+from sysrs_ref._files import (
+    LARGE_FILE_BYTES,
+    JsonFormatError,
+    UnreadableFileError,
+    open_regular,
+    parse_json as _parse_json,
+    read_regular,
+)
 from sysrs_ref.errors import LoaderError
 from sysrs_ref.json_types import JsonValue
 
 __all__ = [
+    "INPUT_FILE_BYTES",
     "LFS_POINTER",
     "PathArg",
     "PathsArg",
@@ -35,6 +43,9 @@ __all__ = [
 
 #: How a git-lfs pointer file begins: such a file stands in for the real one in a clone without ``git lfs pull``.
 LFS_POINTER = b"version https://git-lfs.github.com/spec/v1"
+
+#: The largest input file a loader reads whole (a harness's JSON or .csv; larger ones are refused unread).
+INPUT_FILE_BYTES = LARGE_FILE_BYTES
 
 #: One input path: a file or a directory.
 PathArg = str | PathLike[str]
@@ -131,6 +142,8 @@ def read_failure(error: OSError | UnicodeDecodeError) -> str:
     """
     if isinstance(error, UnicodeDecodeError):
         return f"not UTF-8 text ({error.reason} at byte {error.start})"
+    if isinstance(error, UnreadableFileError):
+        return str(error.strerror)
     if isinstance(error, FileNotFoundError):
         return "no such file"
     if isinstance(error, IsADirectoryError):
@@ -161,7 +174,7 @@ def lfs_pointer_message(path: Path | str, head: bytes) -> str | None:
 def check_not_lfs_pointer(path: Path) -> None:
     """Raise a :class:`LoaderError` saying so when *path* is a git-lfs pointer file (a binary reader's first check)."""
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             head = handle.read(1024)
     except OSError as err:
         raise LoaderError(f"{path}: {read_failure(err)}") from None
@@ -173,10 +186,12 @@ def check_not_lfs_pointer(path: Path) -> None:
 def read_text(path: Path) -> str:
     """The UTF-8 text of *path* (a leading byte order mark dropped), or a :class:`LoaderError` saying why not.
 
-    A git-lfs pointer file (the stand-in for a file not fetched) is named as such.
+    A git-lfs pointer file (the stand-in for a file not fetched) is named as
+    such; the file is read by the package's one rule (:mod:`sysrs_ref._files`:
+    a regular file of at most :data:`INPUT_FILE_BYTES`).
     """
     try:
-        data = path.read_bytes()
+        data = read_regular(path, INPUT_FILE_BYTES)
     except OSError as err:
         raise LoaderError(f"{path}: {read_failure(err)}") from None
     message = lfs_pointer_message(path, data[:1024])
@@ -189,16 +204,20 @@ def read_text(path: Path) -> str:
 
 
 def parse_json(text: str | bytes, where: str) -> JsonValue:
-    """*text* parsed as JSON, or a :class:`LoaderError` naming *where* and the position of the mistake."""
+    """*text* parsed as JSON, or a :class:`LoaderError` naming *where* and the position of the mistake.
+
+    Nesting deeper than :data:`sysrs_ref._files.MAX_JSON_DEPTH` is refused before parsing.
+
+    >>> parse_json("[" * 1000 + "]" * 1000, "x.json")
+    Traceback (most recent call last):
+    ...
+    sysrs_ref.errors.LoaderError: x.json: JSON nested 1,000 deep; at most 200 levels of arrays and objects are read
+    """
     try:
-        value: JsonValue = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise LoaderError(
-            f"{where}: not valid JSON ({err.msg} at line {err.lineno}, column {err.colno}); is the file complete?"
-        ) from None
-    except (ValueError, RecursionError) as err:  # bad UTF-8, an integer of thousands of digits, deep nesting
-        raise LoaderError(f"{where}: not usable JSON ({err})") from None
-    return value
+        return _parse_json(text)
+    except JsonFormatError as err:
+        hint = "; is the file complete?" if str(err).startswith("not valid JSON") else ""
+        raise LoaderError(f"{where}: {err}{hint}") from None
 
 
 def read_json(path: Path) -> JsonValue:

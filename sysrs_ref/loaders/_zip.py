@@ -29,6 +29,7 @@ import zipfile
 import zlib
 from pathlib import Path
 
+from sysrs_ref._files import open_regular
 from sysrs_ref.errors import LoaderError
 from sysrs_ref.loaders._reading import check_not_lfs_pointer, read_failure
 
@@ -155,7 +156,7 @@ def _read_zstd(info: zipfile.ZipInfo, path: Path, where: str, limit: int) -> byt
     if info.header_offset < 0 or info.compress_size < 0:
         raise _damaged(where, "its directory entry gives a negative offset or size")
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             handle.seek(info.header_offset)
             fixed = handle.read(_LOCAL_HEADER.size)
             if len(fixed) < _LOCAL_HEADER.size or fixed[:4] != _LOCAL_SIGNATURE:

@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sysrs_ref._checks import shown_value
+from sysrs_ref._files import open_regular
 from sysrs_ref.errors import InstanceError
 from sysrs_ref.scores import shortened
 
@@ -63,7 +64,7 @@ def read_npy(path: Path, check: ShapeCheck | None = None) -> Array:
     [[1.0, 0.0], [0.0, 1.0]]
     """
     where = f"'{path}'"
-    with path.open("rb") as handle:
+    with open_regular(path) as handle:
         _check_magic(handle.read(len(NPY_MAGIC)), where)
         handle.seek(0)
         size = path.stat().st_size
@@ -94,6 +95,7 @@ def read_npz(path: Path, check: ShapeCheck | None = None) -> dict[str, Array]:
     ...     {key: value.shape for key, value in read_npz(Path(d) / "m.npz").items()}
     {'scores': (2, 2)}
     """
+    open_regular(path).close()  # a FIFO or a device is refused before zipfile opens it (and blocks or never ends)
     try:
         archive = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, ValueError, EOFError, NotImplementedError) as err:

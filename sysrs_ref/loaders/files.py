@@ -34,11 +34,12 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref._files import read_regular
 from sysrs_ref._words import counted, matrix_shape
 from sysrs_ref.errors import InstanceError
 from sysrs_ref.instance import Instance
 from sysrs_ref.json_types import JsonValue
-from sysrs_ref.loaders._reading import check_input_path, parse_json, read_failure, read_text
+from sysrs_ref.loaders._reading import INPUT_FILE_BYTES, check_input_path, parse_json, read_failure, read_text
 from sysrs_ref.loaders.arrays import read_npy
 from sysrs_ref.loaders.long_csv import cell_count_problem
 from sysrs_ref.scores import parse_decimal, parse_score_text, shortened
@@ -85,7 +86,7 @@ def load_scores(path: str | PathLike[str]) -> Instance:
     try:
         if suffix == ".npy":
             return _load_npy(file)
-        text = file.read_text(encoding="utf-8-sig")
+        text = read_regular(file, INPUT_FILE_BYTES).decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as err:
         raise InstanceError(f"cannot read scores file '{file}': {read_failure(err)}") from None
     try:

@@ -99,7 +99,7 @@ from sysrs_ref.loaders._inspect_files import BOOKKEEPING, SAMPLE_MEMBER, is_cand
 from sysrs_ref.loaders._inspect_reading import RERUNS_MODES, UNFINISHED_MODES, Reading, RerunsMode, UnfinishedMode
 from sysrs_ref.loaders._inspect_values import VALUE_LETTERS, score_value
 from sysrs_ref.loaders._reading import PathsArg, describe_paths, find_files
-from sysrs_ref.loaders.table import ResultsTable, assemble, check_missing_policy
+from sysrs_ref.loaders.table import RERUNS_HINT, ResultsTable, assemble, check_missing_policy
 
 __all__ = [
     "BOOKKEEPING",
@@ -173,7 +173,13 @@ def load_inspect(
     )
     found = find_files(given, is_candidate, "inspect-ai .eval or .json logs")
     table = assemble(
-        reading.cells(found), source="inspect", metric=metric, missing=missing, origin=reading.origin, files=reading.log
+        reading.cells(found),
+        source="inspect",
+        metric=metric,
+        missing=missing,
+        origin=reading.origin,
+        files=reading.log,
+        conflict_hint=RERUNS_HINT if reading.reruns == "merge" else "",
     )
     return dataclasses.replace(table, settings=reading.settings())
 

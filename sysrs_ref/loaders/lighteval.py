@@ -64,7 +64,7 @@ from typing import Literal, NamedTuple, get_args
 from sysrs_ref.errors import LoaderError, ParameterError
 from sysrs_ref.loaders._parquet import parquet_columns, parquet_rows
 from sysrs_ref.loaders._reading import PathsArg, describe_paths, find_files
-from sysrs_ref.loaders.table import Cell, FileLog, ResultsTable, assemble, check_missing_policy
+from sysrs_ref.loaders.table import RERUNS_HINT, Cell, FileLog, ResultsTable, assemble, check_missing_policy
 
 __all__ = ["DETAILS_NAME", "RERUNS_MODES", "RerunsMode", "load_lighteval"]
 
@@ -168,6 +168,7 @@ def load_lighteval(
         origin=origin,
         files=ordered,
         settings=settings,
+        conflict_hint=RERUNS_HINT if mode == "merge" else "",
     )
 
 

@@ -60,9 +60,18 @@ The rules this loader follows:
   never merged: without a results file to name them they are an error, as is
   a document with another number of rows than the filters named. The
   report's note on the file says where the names came from.
+- **Results files renamed by hand** (``truthfulqa_gen_neo125_full.json``)
+  are known by their content (``results`` beside ``config``, ``configs``,
+  ``n-samples`` or ``versions``) and read as ``results_*.json`` are, for
+  the model id, and for the ``n-samples`` of the run that scored as many
+  documents. Every other ``.json`` or ``.jsonl`` file met is listed as left
+  out, with the reason.
 - **Limited and newer runs.** A run whose results file counts fewer scored
-  documents than the task has (``n-samples``, ``--limit``) is read, and its
-  note says ``limited: n of N documents``. A results file later than the run
+  documents than the task has (``n-samples``, ``--limit``) is read, its
+  note says ``limited: n of N documents``, and so does a warning of the
+  table (:attr:`~sysrs_ref.loaders.table.ResultsTable.warnings`); where no
+  results file says so, a run that ``--reruns latest`` prefers to an older
+  run of more documents is warned of too. A results file later than the run
   read, of the same model and with aggregates of the task but no samples
   file (a run without ``--log_samples``), is listed as left out, and the
   run read says it is not the latest.
@@ -77,17 +86,32 @@ The rules this loader follows:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Literal, get_args
 
-from sysrs_ref.errors import ParameterError
-from sysrs_ref.loaders._lm_eval_files import RESULTS_NAME, SAMPLES_NAME, in_order, latest, samples_runs, select_tasks
+from sysrs_ref.errors import LoaderError, ParameterError
+from sysrs_ref.loaders._lm_eval_files import (
+    RESULTS_NAME,
+    SAMPLES_NAME,
+    Run,
+    in_order,
+    latest,
+    samples_runs,
+    select_tasks,
+)
 from sysrs_ref.loaders._lm_eval_model import directory_model
-from sysrs_ref.loaders._lm_eval_runs import limited_note, newer_without_samples
-from sysrs_ref.loaders._lm_eval_samples import cells, choose_filter, name_unlabelled_filters, read_run, with_metric
+from sysrs_ref.loaders._lm_eval_runs import limited_note, lower_is_better, newer_without_samples
+from sysrs_ref.loaders._lm_eval_samples import (
+    Read,
+    cells,
+    choose_filter,
+    name_unlabelled_filters,
+    read_run,
+    with_metric,
+)
 from sysrs_ref.loaders._reading import PathsArg, describe_paths
-from sysrs_ref.loaders.table import FileLog, ResultsTable, assemble, check_missing_policy
+from sysrs_ref.loaders.table import RERUNS_HINT, FileLog, ResultsTable, assemble, check_missing_policy
 
 __all__ = ["RERUNS_MODES", "RESULTS_NAME", "SAMPLES_NAME", "RerunsMode", "load_lm_eval", "model_id_for"]
 
@@ -152,15 +176,15 @@ def load_lm_eval(
             models[run.path.parent] = directory_model(run.path.parent, log)
     kept = latest(runs, models, log) if mode == "latest" else [(run, "") for run in runs]
     kept = newer_without_samples(kept, every_run, models, log)
+    superseded = _superseded(runs, [run for run, _ in kept], models)
     reads = with_metric(
         [
-            name_unlabelled_filters(
-                read_run(
-                    run,
-                    models[run.path.parent],
-                    metric_name,
-                    "; ".join(part for part in (note, limited_note(run)) if part),
-                )
+            _annotated(
+                name_unlabelled_filters(read_run(run, models[run.path.parent], metric_name, "")),
+                note,
+                log,
+                metric_name,
+                superseded.get(run, []),
             )
             for run, note in kept
         ],
@@ -184,7 +208,50 @@ def load_lm_eval(
         origin=origin,
         files=in_order(log, met, {run.path.parent for run in every_run}),
         settings=settings,
+        conflict_hint=RERUNS_HINT if mode == "merge" else "",
     )
+
+
+def _superseded(runs: list[Run], kept: list[Run], models: Mapping[Path, str]) -> dict[Run, list[Run]]:
+    """For each run kept, the older runs of its model and task that ``--reruns latest`` left out."""
+    left_out = [run for run in runs if run not in kept]
+    return {
+        run: [
+            other
+            for other in left_out
+            if other.task == run.task and models[other.path.parent] == models[run.path.parent] and other.when < run.when
+        ]
+        for run in kept
+    }
+
+
+def _annotated(read: Read, rerun: str, log: FileLog, metric: str, superseded: list[Run]) -> Read:
+    """*read* with its *rerun* note, and a note and a warning in *log* when its run scored only part of its task.
+
+    Where no results file says so, an older run it *superseded* (``--reruns
+    latest``) that scored more documents says it. A warning too when the run's
+    results file says that *metric* is better lower.
+    """
+    documents = len({row.doc_id for row in read.rows})
+    note = limited_note(read.run, documents)
+    if note:
+        log.warn(f"{read.run.path}: {note}: the table holds only those documents of the task for this model")
+    for other in superseded if not note else []:
+        try:
+            scored = len({row.doc_id for row in read_run(other, read.model, metric, "").rows})
+        except LoaderError:
+            continue  # an older run that cannot be read is left out all the same
+        if scored > documents:
+            note = (
+                f"scores {documents} documents of task '{read.run.task}' where the older run {other.path.name} "
+                f"scored {scored}: a limited run (lm-eval --limit)? --reruns merge reads both"
+            )
+            log.warn(f"{read.run.path}: {note}")
+            break
+    lower = lower_is_better(read.run, documents, metric)
+    if lower:
+        log.warn(lower)
+    return read._replace(layout="; ".join(part for part in (rerun, note, read.layout) if part))
 
 
 def _check_reruns(reruns: str) -> RerunsMode:

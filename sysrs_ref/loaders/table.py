@@ -14,6 +14,10 @@ score, where it was read) and :func:`assemble` builds the table:
   removes the incomplete models, ``"drop-queries"`` keeps only the queries
   every model has. :attr:`ResultsTable.missing` always reports the counts
   before any dropping;
+- a metric whose name suggests another scale than [0, 1] (a percentage,
+  BLEU, chrF, TER, EQ-Bench, a perplexity), or whose every value read is 0
+  (how a 0-100 metric passes the check of [0, 1] unseen), gives a warning
+  (:attr:`ResultsTable.warnings`);
 - a cell whose score is a :class:`Samples` (every epoch or trial kept, as
   ``--epochs all`` asks) holds E repeated scores: then every cell must hold
   the same number E of them, :attr:`ResultsTable.samples` is the K x L x E
@@ -35,6 +39,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -55,6 +60,7 @@ from sysrs_ref.scores import checked_score
 
 __all__ = [
     "MISSING_POLICIES",
+    "RERUNS_HINT",
     "Cell",
     "FileLog",
     "FileUse",
@@ -64,7 +70,11 @@ __all__ = [
     "assemble",
     "check_missing_policy",
     "save_table",
+    "scale_warnings",
 ]
+
+#: The end of the refusal of a conflicting duplicate (``assemble``'s *conflict_hint*) when several runs are merged.
+RERUNS_HINT = "; or, for two runs of one model and task, read the latest alone with --reruns latest"
 
 #: What to do when a model lacks some query that another model has.
 MissingPolicy = Literal["fail", "drop-models", "drop-queries"]
@@ -119,6 +129,7 @@ class FileLog:
 
     def __init__(self) -> None:
         self._uses: dict[str, FileUse] = {}
+        self._warnings: dict[str, None] = {}
 
     def used(self, path: PathArg, scores: int, note: str = "") -> None:
         """Record that *scores* scores were taken from *path* (*note*: how it was read, if worth saying)."""
@@ -133,6 +144,14 @@ class FileLog:
     def entries(self) -> tuple[FileUse, ...]:
         """Every file's use, in the order the files were first met."""
         return tuple(self._uses.values())
+
+    def warn(self, warning: str) -> None:
+        """Record something the reader of the report must see (a limited run, a doubtful scale), once."""
+        self._warnings[warning] = None
+
+    def warnings(self) -> tuple[str, ...]:
+        """The warnings recorded, in order."""
+        return tuple(self._warnings)
 
 
 class Cell(NamedTuple):
@@ -159,7 +178,9 @@ class ResultsTable:
     choices that shaped the table (name to a phrase, e.g. ``{"epochs":
     "mean"}``). ``samples`` is None, or with every epoch kept the read-only
     K x L x E array of repeated scores (``scores`` is then their mean).
-    Tables compare by identity (compare their fields to compare contents).
+    ``warnings`` are what the reader must see although nothing was refused: a
+    run scoring only part of its task, a metric that may not be a score in
+    [0, 1]. Tables compare by identity (compare their fields to compare contents).
 
     >>> table = ResultsTable(np.array([[1.0, 0.5], [0.0, 1.0]]), ("m1", "m2"), ("q1", "q2"), "long-csv", "score", {})
     >>> table.shape, table.to_instance().means
@@ -178,6 +199,7 @@ class ResultsTable:
     files: tuple[FileUse, ...] = ()
     settings: Mapping[str, str] = field(default_factory=dict)
     samples: npt.NDArray[np.float64] | None = None
+    warnings: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         scores = np.array(self.scores, dtype=np.float64)  # a private copy, so read-only really means unchanging
@@ -199,6 +221,7 @@ class ResultsTable:
             samples.setflags(write=False)
             object.__setattr__(self, "samples", samples)
         object.__setattr__(self, "files", tuple(self.files))
+        object.__setattr__(self, "warnings", tuple(self.warnings))
         object.__setattr__(self, "settings", MappingProxyType(dict(self.settings)))
         object.__setattr__(self, "models", tuple(self.models))
         object.__setattr__(self, "queries", tuple(self.queries))
@@ -236,6 +259,7 @@ class ResultsTable:
             "epochs": None if self.samples is None else int(self.samples.shape[2]),
             "settings": dict(self.settings),
             "files": [use.to_json() for use in self.files],
+            "warnings": list(self.warnings),
         }
 
 
@@ -260,13 +284,16 @@ def assemble(
     origin: str = "",
     files: FileLog | None = None,
     settings: Mapping[str, str] | None = None,
+    conflict_hint: str = "",
 ) -> ResultsTable:
     """Build a :class:`ResultsTable` from *cells* (model, query, score, where), as the module docstring describes.
 
     *origin* names the inputs (files or directories) in the messages about the
     whole table; each cell's ``where`` names its own place. *files* is read
     after the last cell (so a loader may record into it while *cells* runs)
-    and *settings* is passed on, both for the report. Raises
+    and *settings* is passed on, both for the report. *conflict_hint* ends the
+    refusal of a conflicting duplicate with the option that resolves it, where
+    the loader has one (``--reruns latest`` for two runs of one model). Raises
     :class:`~sysrs_ref.errors.LoaderError` for a bad score, a conflicting
     duplicate, missing cells under ``missing="fail"``, or an empty result, and
     :class:`~sysrs_ref.errors.ParameterError` for an unknown policy.
@@ -299,7 +326,8 @@ def assemble(
         else:
             raise LoaderError(
                 f"model '{model}', query '{query}' has two different scores: {seen[1]} at {seen[2]} and "
-                f"{score} at {where}; keep one of them (remove the other file or entry) and convert again"
+                f"{score} at {where}; keep one of them (remove the other file or entry{conflict_hint}) and convert "
+                "again"
             )
     prefix = f"{origin}: " if origin else ""
     if not values:
@@ -322,8 +350,8 @@ def assemble(
     if not keep_models or not keep_queries:
         left = "model" if not keep_models else "query"
         raise LoaderError(
-            f"{prefix}no {left} is left after --missing {policy}: {len(lacking)} of {len(model_names)} models lack "
-            f"some of the {len(query_names)} queries; try the other policy or convert fewer files together"
+            f"{prefix}no {left} is left after --missing {policy}: {len(lacking)} of {counted(len(model_names), 'model')} "
+            f"lack some of the {counted(len(query_names), 'query', 'queries')}; try the other policy or convert fewer files together"
         )
     depth = epochs[0] if epochs is not None else 0
     scores = np.empty((len(keep_models), len(keep_queries)), dtype=np.float64)
@@ -350,7 +378,56 @@ def assemble(
         files=files.entries() if files is not None else (),
         settings=settings or {},
         samples=samples,
+        warnings=(*(files.warnings() if files is not None else ()), *scale_warnings(metric, values.values())),
     )
+
+
+#: Words of a metric's name that suggest another scale than [0, 1], and what that scale is.
+_OTHER_SCALES = {
+    "percent": "a percentage, 0 to 100",
+    "percentage": "a percentage, 0 to 100",
+    "pct": "a percentage, 0 to 100",
+    "eqbench": "EQ-Bench scores 0 to 100",
+    "bleu": "BLEU, which harnesses often give 0 to 100",
+    "chrf": "chrF, which harnesses often give 0 to 100",
+    "ter": "TER, 0 to 100 and beyond",
+    "perplexity": "a perplexity, 1 and above",
+    "bpb": "bits per byte, 0 and above",
+}
+#: Words of a metric's name that say it is a share in [0, 1] whatever else it names (``bleu_acc``, ``pct_correct``).
+_SHARE_WORDS = frozenset({"acc", "accuracy", "em", "match", "correct", "f1", "rate", "ratio", "frac", "fraction"})
+
+
+def scale_warnings(metric: str, cells: Iterable[tuple[tuple[Fraction, ...], object, str]]) -> tuple[str, ...]:
+    """Warnings that *metric* may not be a score in [0, 1], from its name and from the values read.
+
+    Every value lies in [0, 1] (or it was refused); a name like
+    ``percent_parseable`` or ``bleu_max`` (not ``bleu_acc``: a share) or
+    values that are all 0 (which a 0-100 metric shows when nothing scored)
+    still leave the doubt.
+
+    >>> scale_warnings("acc", [((Fraction(1),), 1, "x"), ((Fraction(0),), 0, "y")])
+    ()
+    >>> print(*scale_warnings("percent_parseable", [((Fraction(0),), 0, "x")]), sep="\n")
+    metric 'percent_parseable' is named like a metric of another scale (a percentage, 0 to 100) than [0, 1]: check that the harness scored it in [0, 1]
+    every score of metric 'percent_parseable' read is 0: the matrix cannot tell the models apart, and a metric of another scale (0 to 100) that scored nothing reads the same; check the metric
+    """
+    found = []
+    words = re.split(r"[^a-z0-9]+", metric.lower())
+    scale = next((_OTHER_SCALES[word] for word in words if word in _OTHER_SCALES), None)
+    if scale is None and "bits_per_byte" in metric.lower():
+        scale = _OTHER_SCALES["bpb"]
+    if scale is not None and not _SHARE_WORDS.intersection(words):
+        found.append(
+            f"metric '{metric}' is named like a metric of another scale ({scale}) than [0, 1]: check that the "
+            "harness scored it in [0, 1]"
+        )
+    if all(value == 0 for exact, _, _ in cells for value in exact):
+        found.append(
+            f"every score of metric '{metric}' read is 0: the matrix cannot tell the models apart, and a metric of "
+            "another scale (0 to 100) that scored nothing reads the same; check the metric"
+        )
+    return tuple(found)
 
 
 def _checked_scores(score: object, where: str) -> tuple[Fraction, ...]:
@@ -366,7 +443,7 @@ def _checked_scores(score: object, where: str) -> tuple[Fraction, ...]:
 
 def _epochs_message(first: tuple[int, str], other: tuple[int, str]) -> str:
     def phrase(count: int) -> str:
-        return f"{count} epoch(s) kept" if count else "a single (reduced) score"
+        return f"{counted(count, 'epoch')} kept" if count else "a single (reduced) score"
 
     return (
         f"{other[1]}: {phrase(other[0])}, but {first[1]} has {phrase(first[0])}; with every epoch kept "
@@ -388,7 +465,8 @@ def _missing_message(
         parts.append(f"'{name}' lacks {count} (first: '{first}')")
     more = f" and {len(lacking) - _LISTED} more" if len(lacking) > _LISTED else ""
     return (
-        f"{len(lacking)} of {len(model_names)} models lack scores for some of the {len(query_names)} queries: "
+        f"{len(lacking)} of {counted(len(model_names), 'model')} lack scores for some of the "
+        f"{counted(len(query_names), 'query', 'queries')}: "
         + "; ".join(parts)
         + more
         + ". Every model needs a score on every query: score the missing ones, or pass --missing drop-models "

@@ -47,6 +47,7 @@ from itertools import islice
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref._limits import Need, check_need, check_workers
 from sysrs_ref.algorithms.params import AlgorithmParams
 from sysrs_ref.algorithms.registry import get_algorithm
 from sysrs_ref.datasets import Dataset
@@ -201,6 +202,27 @@ def jobs_of(
 _Part = tuple[npt.NDArray[np.int32] | None, npt.NDArray[np.int64], npt.NDArray[np.int64], dict[int, TopMCounts]]
 
 
+#: The algorithms whose fast path eliminates models phase by phase: K - 1 phases, each a pass over the models left.
+_ELIMINATING = frozenset({"sr", "sysrs", "sar", "sysar"})
+
+
+def elimination_need(n_models: int, passes: int, workers: int = 1) -> Need:
+    """What *passes* runs of an eliminating algorithm need on K models: O(K^2) each, spread over *workers* processes.
+
+    The compiled pass makes K - 1 phases, each over the models left; a
+    pass runs in C to its end (Ctrl-C and SIGTERM act between passes), so a
+    K of hundreds of thousands is refused rather than started.
+
+    >>> round(elimination_need(200_000, 10).seconds)
+    6000
+    """
+    return Need(
+        f"{passes:,} runs (x budgets x algorithms) of successive elimination on K = {n_models:,} models",
+        "K - 1 phases over the models left: O(K^2) per run and budget",
+        seconds=1.5e-8 * n_models * n_models * passes / max(workers, 1),
+    )
+
+
 def run_jobs(
     jobs: Sequence[Job],
     tables: Mapping[str, AnyTable],
@@ -238,8 +260,12 @@ def run_jobs(
     *done* received is kept by the caller).
     """
     _check_runs(jobs, keep_chosen)
+    check_workers(workers, "workers")
     total = sum(job.to_make for job in jobs)
     spread = 1 if scheduler is None and workers == 1 else workers
+    for job in jobs:  # each job's passes on its own: a job of K models refused before any pass starts
+        passes = job.to_make * len(job.budgets) * sum(config.algorithm in _ELIMINATING for config in job.configs)
+        check_need(elimination_need(job.shape[0], passes, spread if scheduler is None else 1))
     noisy = [_noisy(tables.get(job.key)) for job in jobs]
     sizes = [chunk or _piece_size(job, total, spread, noisy=flag) for job, flag in zip(jobs, noisy, strict=True)]
     left = [  # pieces still to record, per job

@@ -42,6 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sysrs_ref._checks import check_int, check_seed
+from sysrs_ref._limits import check_workers
 from sysrs_ref.algorithms.registry import ParamValue
 from sysrs_ref.errors import BudgetError, ParameterError
 from sysrs_ref.fast import score_table, simulation_draws, stochastic_table
@@ -250,7 +251,7 @@ def simulate_many(
             "leave it out, or simulate the mean matrix (StochasticInstance.mean_instance)"
         )
     runs = check_int(runs, "runs")
-    workers = check_int(workers, "workers")
+    workers = check_workers(workers, "workers")
     if chunk is not None:
         chunk = check_int(chunk, "chunk")
     seed = check_seed(seed)

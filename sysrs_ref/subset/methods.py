@@ -23,7 +23,8 @@ import numpy as np
 import numpy.typing as npt
 
 from sysrs_ref._fixed_order import NUMPY_KERNELS, FixedOrderKernels
-from sysrs_ref._words import counted
+from sysrs_ref._limits import Need, check_need
+from sysrs_ref._words import counted, matrix_shape
 from sysrs_ref.errors import BudgetError, ParameterError
 from sysrs_ref.schedule import parse_percentage
 from sysrs_ref.subset.anchor import anchor_points
@@ -69,6 +70,49 @@ def anchors_for_budget(budget: int | str, n_models: int, n_queries: int) -> int:
     return k
 
 
+def subset_need(method: str, n_models: int, n_queries: int, k: int, *, dim: int = 2, epochs: int = 2000) -> Need:
+    """What *method* needs on a K x L matrix with k anchors: memory at once and the least work, from the sizes alone.
+
+    - ``anchor``: the L x L correlations and distances (float64), O(K L^2) to
+      compute them and O(k L^2) per pass of k-medoids;
+    - ``kmeans-correctness``: L points in K dimensions, O(k K L) for k-means++
+      and for each Lloyd iteration (at least one);
+    - ``kmeans-irt``, ``metabench``: an IRT fit of dimension D (2 for
+      metabench) over (K + L)(D - 1) parameters, its Adam moments and K x L
+      logits, O(epochs K L D); then k-means on L points in D dimensions.
+
+    The seconds count the least work (one k-means iteration, one k-medoids
+    pass) at rates measured with the compiled kernels; a run can take longer.
+
+    >>> need = subset_need("anchor", 100, 1_000_000, 10)
+    >>> need.memory // 2**40
+    21
+    >>> round(subset_need("kmeans-correctness", 5000, 5000, 500).seconds)
+    500
+    """
+    if method == "anchor":
+        return Need(
+            f"anchor on {matrix_shape(n_models, n_queries)}",
+            "L x L correlations and distances of float64; O(K L^2) then O(k L^2) per k-medoids pass",
+            memory=3 * 8 * n_queries * n_queries,
+            seconds=2e-9 * n_models * n_queries * n_queries + 1e-8 * k * n_queries * n_queries,
+        )
+    if method == "kmeans-correctness":
+        return Need(
+            f"kmeans-correctness with k = {k:,} on {matrix_shape(n_models, n_queries)}",
+            "L points in K dimensions; O(k K L) for k-means++ and for each Lloyd iteration",
+            memory=8 * (2 * n_models * n_queries + 2 * k * n_queries),
+            seconds=2e-8 * 2 * k * n_models * n_queries,
+        )
+    d = (dim if method == "kmeans-irt" else 2) - 1
+    return Need(
+        f"{method} (D = {d + 1:,}, {epochs:,} epochs) on {matrix_shape(n_models, n_queries)}",
+        "an IRT fit: (K + L)(D - 1) parameters with their gradient and Adam moments, K x L logits; O(epochs K L D)",
+        memory=8 * (6 * (n_models + n_queries) * d + 4 * n_models * n_queries + 2 * k * n_queries),
+        seconds=2e-8 * epochs * n_models * n_queries * d + 2e-8 * 2 * k * n_queries * d,
+    )
+
+
 def select_subset(
     scores: npt.ArrayLike,
     method: str,
@@ -101,15 +145,16 @@ def select_subset(
     if dim is not None and method != "kmeans-irt":
         raise ParameterError(f"--dim is the IRT dimension of kmeans-irt; {method} takes none")
     values = check_subset_inputs(scores, k)
+    size = 2 if dim is None else dim
+    if method == "kmeans-irt" and (isinstance(size, bool) or not isinstance(size, int) or size < 2):
+        raise ParameterError(f"dim must be an integer of at least 2 (D - 1 >= 1 latent dimensions), got {dim!r}")
+    check_need(subset_need(method, values.shape[0], values.shape[1], k, dim=size, epochs=epochs))
     if method == "anchor":
         return anchor_points(values, k, seed=seed)
     if method == "kmeans-correctness":
         return kmeans_correctness(values, k, seed=seed)
     if method == "metabench":
         return metabench(values, k, epochs=epochs, seed=IRT_SEED, kernels=kernels)
-    size = 2 if dim is None else dim
-    if isinstance(size, bool) or not isinstance(size, int) or size < 2:
-        raise ParameterError(f"dim must be an integer of at least 2 (D - 1 >= 1 latent dimensions), got {dim!r}")
     fit = irt if irt is not None else fit_irt(values, size, epochs=epochs, seed=IRT_SEED, kernels=kernels)
     if fit.embeddings().shape != (values.shape[1], size):
         raise ParameterError(

@@ -75,7 +75,7 @@ def test_json_object_and_files_for_every_source(
     assert printed.count("\n") == 1  # one JSON object on one line
     settings, used, scores = READ[source]
     files = payload.pop("files")
-    assert (payload.pop("epochs"), payload.pop("settings")) == (None, settings)
+    assert (payload.pop("epochs"), payload.pop("settings"), payload.pop("warnings")) == (None, settings, [])
     assert [set(entry) for entry in files] == [{"path", "used", "scores", "note"}] * len(files)
     assert all(entry["used"] and entry["path"].startswith(str(FIXTURES / folder)) for entry in files)
     assert (len(files), sum(entry["scores"] for entry in files)) == (used, scores)
@@ -120,7 +120,7 @@ def test_text_report(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
         f"wrote {out} (float64 scores in [0, 1]) and {tmp_path / 'gsm.ids.json'} (model and query ids)",
         "settings: reruns latest; filter flexible-extract",
         "files: 7 of 7 used",
-        "missing: 1 model(s) lacked some queries:",
+        "missing: 1 model lacked some queries:",
         "  'model-c' lacked 2",
         "dropped models: none",
         "dropped queries: 'gsm8k_cot/0', 'gsm8k_cot/1'",

@@ -349,3 +349,66 @@ def test_float_reads_scores_as_a_npy_holds_them(tmp_path: Path, capsys: pytest.C
             assert picks[seed, as_float] == f"m{chosen}"
     assert {picks[seed, True] for seed in range(6)} == {"m0"}  # as floats, model 0 is ahead
     assert {picks[seed, False] for seed in range(6)} == {"m0", "m1"}  # as decimals, a tie: the draw decides
+
+
+def test_live_run_refuses_to_resume_with_other_settings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Another --budget, --algorithm, --seed or --model than the session's: one line naming both values, exit 2.
+
+    The check comes before the harness loads (here, a task file that does not exist is never read).
+    """
+    models, queries = _ids(tmp_path)
+    run = str(tmp_path / "run")
+    init = ["live", "init", "--models", str(models), "--queries", str(queries), "--budget", "30", "--seed", "3"]
+    assert main([*init, "--dir", run]) == 0
+    capsys.readouterr()
+    resume = ["live", "run", "--inspect", str(tmp_path / "absent.py@task"), "--scorer", "match", "--dir", run]
+    for extra, message in (
+        (["--budget", "40"], "--budget 40 (the session's: 30)"),
+        (["--budget", "25%"], "--budget 25% (the session's: 30)"),
+        (["--algorithm", "ucbe"], "--algorithm ucbe (the session's: sysrs)"),
+        (["--seed", "0"], "--seed 0 (the session's: 3)"),
+        (["--budget", "40", "--seed", "1"], "--budget 40 (the session's: 30); --seed 1 (the session's: 3)"),
+        (["--model", "a", "--model", "b"], "--model a, b (the session's: model-0, model-1, model-2, "),
+    ):
+        assert main([*resume, *extra]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: {run} holds a session with other settings: {message}"), err
+        assert err.count("\n") == 1 and "leave th" in err
+    assert main([*resume, "--budget", "20%", "--algorithm", "SySRs", "--seed", "3"]) == 2  # the same settings
+    err = capsys.readouterr().err  # then the harness loads: no task file there (or no inspect-ai installed)
+    assert "no such file" in err or "the optional 'inspect' extra" in err
+
+
+def test_live_runs_progress_is_a_plain_line_a_call_and_says_what_a_stop_waits_for() -> None:
+    import io
+
+    from sysrs_ref.cli._live_run import _Reporter
+    from sysrs_ref.live.driver import Failure, RunProgress
+    from sysrs_ref.live.status import SessionStatus
+
+    def status(spent: int, done: bool = False) -> SessionStatus:
+        return SessionStatus("sysrs", 3, 40, 60, spent, 0, 1, () if done else ("a", "b", "c"), done, None, None)
+
+    out = io.StringIO()
+    reporter = _Reporter(out, enabled=True)
+    reporter(RunProgress("batch", status(0), 45, 0, 0, 0, (), 0, 0.5, None, None))
+    reporter(RunProgress("call", status(15), 45, 15, 1, 0, (), 15, 20.0, 19.5, 60.0))
+    reporter(RunProgress("batch", status(15), 45, 15, 1, 0, (), 15, 20.0, 19.5, 60.0))  # said already
+    reporter.failure(Failure("b", 15, 1, "TimeoutError()", 1.0))
+    reporter.failure(Failure("b", 15, 4, "TimeoutError()", None))  # the error the run stops with: said by it
+    reporter(RunProgress("failure", status(15), 45, 15, 2, 1, (), 15, 21.0, 19.5, 60.0))
+    reporter(RunProgress("stopping", status(15), 45, 15, 2, 1, (("c", 15),), 15, 22.0, 19.5, 60.0))
+    reporter(RunProgress("call", status(59, done=True), 0, 0, 5, 1, (), 59, 90.0, 18.0, 0.0))
+    assert out.getvalue().splitlines() == [
+        "phase 1: 0 of 45 pairs | spent 0 of 60 | 3 models active | 0 calls",
+        "phase 1: 15 of 45 pairs | spent 15 of 60 | 3 models active | 1 call | 19.5 s a call | about 1:00 left",
+        "call b (15 samples) failed, try 1: TimeoutError(); retrying in 1.00 s",
+        "Ctrl-C: waiting for the call in flight (c: 15 samples) to finish, so that no evaluation is lost; "
+        "Ctrl-C again to stop at once and lose it",
+        "done | spent 59 of 60 | 5 calls, 1 failed | 18.0 s a call",
+    ]
+    quiet = io.StringIO()
+    silent = _Reporter(quiet, enabled=False)
+    silent(RunProgress("call", status(15), 45, 15, 1, 0, (), 15, 20.0, 19.5, 60.0))
+    silent.failure(Failure("b", 15, 1, "TimeoutError()", 1.0))
+    assert quiet.getvalue() == ""

@@ -483,7 +483,7 @@ def test_tag_rules_come_from_the_files_or_the_package(tmp_path: Path, capsys: py
     assert f"rule (budget): {TAGS['budget']}" in out and "rule (ours): not stated in the vectors" in out
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "budgets.json").write_text(
-        json.dumps({"format": "sysrs-ref-vectors", "family": "budgets", "tags": []})
+        json.dumps({"format": "sysrs-ref-vectors", "version": 2, "family": "budgets", "tags": []})
     )
     with pytest.raises(InstanceError, match="must be an object of rules"):
         load_tag_rules(tmp_path / "bad", ["budgets"])

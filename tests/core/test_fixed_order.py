@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -150,6 +151,55 @@ def test_solve_refuses_a_singular_matrix() -> None:
         assert "Singular" in str(err)
     else:
         raise AssertionError("a singular matrix was solved")
+
+
+def _signed_permutations(size: int) -> list[FloatArray]:
+    """Every size x size signed permutation matrix (entries 0 and +-1, one non-zero per row and column)."""
+    out = []
+    for perm in itertools.permutations(range(size)):
+        for signs in itertools.product((1.0, -1.0), repeat=size):
+            matrix = np.zeros((size, size))
+            for row, (col, sign) in enumerate(zip(perm, signs, strict=True)):
+                matrix[row, col] = sign
+            out.append(matrix)
+    return out
+
+
+@pytest.mark.parametrize(
+    "matrix",
+    _signed_permutations(2) + _signed_permutations(3),
+    ids=lambda m: "/".join("".join("-" if v < 0 else "+" if v else "0" for v in row) for row in m),
+)
+def test_solve_pivots_on_the_largest_magnitude_not_the_largest_value(matrix: FloatArray) -> None:
+    """Every signed permutation system is solved exactly: a pivot of -1 below a 0 is taken, never the 0.
+
+    A pivot chosen by signed value takes the 0 above a -1 and reports a singular matrix.
+    """
+    size = matrix.shape[0]
+    rhs = np.arange(1.0, size + 1.0)
+    assert fixed_order.solve(matrix, rhs).tolist() == (matrix.T @ rhs).tolist()  # A^-1 = A' for these matrices
+
+
+def test_solve_the_rotation_by_a_quarter_turn() -> None:
+    assert fixed_order.solve([[0.0, 1.0], [-1.0, 0.0]], [1.0, 1.0]).tolist() == [-1.0, 1.0]
+
+
+@pytest.mark.parametrize(
+    ("leading", "diagonal"),
+    [(0.0, -5.0), (-0.0, -5.0), (3.0, -5.0), (-3.0, 5.0)],
+)
+def test_householder_qr_sign_rule_at_a_zero_leading_entry(leading: float, diagonal: float) -> None:
+    """R_jj = -sign(a_jj) ||column||, with sign(+-0) = +1: a zero leading entry gives a negative diagonal."""
+    column = np.array([[leading], [4.0 if leading else 5.0]])  # norm 5 either way
+    r, qtb = fixed_order.householder_qr(column, column[:, 0])
+    assert r.tolist() == [[diagonal]]
+    assert qtb.tolist() == [diagonal, 0.0]
+
+
+def test_householder_qr_sign_rule_in_a_later_column() -> None:
+    """The rule holds for each reflection: column 2's leading entry is exactly 0 after the first reflection."""
+    r, _ = fixed_order.householder_qr([[1.0, 0.0], [0.0, 0.0], [0.0, 2.0]], [0.0, 0.0, 0.0])
+    assert r.tolist() == [[-1.0, 0.0], [0.0, -2.0]]
 
 
 @given(tall_matrices(), small_matrices(min_rows=10, max_rows=10, max_cols=1))

@@ -37,7 +37,7 @@ def test_check_budget_below_k() -> None:
 
 
 def test_percentage_budget_below_k() -> None:
-    with pytest.raises(BudgetError, match=r"1% of 4 x 30 is 1 evaluations, below the number of models \(K=4\)"):
+    with pytest.raises(BudgetError, match=r"1% of 4 x 30 is 1 evaluation, below the number of models \(K=4\)"):
         parse_budget("1%", 4, 30)
 
 
@@ -255,7 +255,7 @@ def _first_batch() -> tuple[object, tuple[sysrs_ref.Request, ...]]:
 
 def test_wrong_number_of_scores() -> None:
     run, _ = _first_batch()
-    with pytest.raises(ScoreError, match=r"got 1 scores for a batch of 6 requests"):
+    with pytest.raises(ScoreError, match=r"got 1 score for a batch of 6 requests"):
         run.send([1])  # type: ignore[attr-defined]
 
 

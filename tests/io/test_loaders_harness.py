@@ -518,7 +518,7 @@ def test_inspect_generator_reproduces_the_committed_fixtures(tmp_path: Path) -> 
     generator["main"](tmp_path)
     made = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
     committed = sorted(p.relative_to(INSPECT) for p in INSPECT.rglob("*") if p.is_file())
-    assert made == committed and len(made) == 24
+    assert made == committed and len(made) == 31
     for relative in made:
         if relative.suffix == ".eval":
             with open_archive(tmp_path / relative, "log") as new, open_archive(INSPECT / relative, "log") as old:
@@ -745,10 +745,14 @@ def test_an_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     """Simulated: the tests may run as root, who reads every file whatever its mode."""
     path = write(tmp_path / "s.csv", "model,query,score\na,q,1\n")
 
-    def refuse(self: Path) -> bytes:
-        raise PermissionError(13, "Permission denied", str(self))
+    opened = os.open
 
-    monkeypatch.setattr(Path, "read_bytes", refuse)
+    def refuse(name: str, flags: int, *args: int) -> int:
+        if name == str(path):
+            raise PermissionError(13, "Permission denied", name)
+        return opened(name, flags, *args)
+
+    monkeypatch.setattr(os, "open", refuse)
     with pytest.raises(LoaderError, match=f"^{re.escape(str(path))}: permission denied; make the file readable$"):
         load_long_csv(path)
 
@@ -842,6 +846,7 @@ def test_save_table_round_trip(tmp_path: Path) -> None:
                 ("org__model-b/samples_gsm8k_cot_2024-05-02T09-30-00.jsonl", 2, ""),
             ]
         ],
+        "warnings": [],
     }
     assert load_scores(matrix).array.tolist() == table.scores.tolist()
     assert sorted(p.name for p in matrix.parent.iterdir()) == ["gsm.ids.json", "gsm.npy"]  # no temporary left

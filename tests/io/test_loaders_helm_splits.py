@@ -65,7 +65,7 @@ def test_the_test_split_is_read_by_default_as_helms_tables(both_splits: Path) ->
     assert [Fraction(sum(row.tolist())) / 9 for row in table.scores] == [Fraction(5, 9), Fraction(1, 9)]
     assert (
         table.files[0].note
-        == "split test (9 instances); left out: valid (1 instances) (--split NAME or --split all reads them)"
+        == "split test (9 instances); left out: valid (1 instance) (--split NAME or --split all reads them)"
     )
     assert "split" in table.settings
 

@@ -489,9 +489,7 @@ def test_all_keeps_every_epoch_and_refuses_an_incomplete_sample() -> None:
     assert table.to_instance().means == pytest.approx([0.66, 0.72])
     assert table.ids_json()["epochs"] == 5 and table.settings["epochs"] == "all"
     assert notes(table)[LOG_A.name] == (True, 10, "every epoch kept (5)")
-    with pytest.raises(
-        LoaderError, match=r"model-c\.eval sample 4: epoch\(s\) 4, 5 of 5 have no score, and --epochs all"
-    ):
+    with pytest.raises(LoaderError, match=r"model-c\.eval sample 4: epochs 4, 5 of 5 have no score, and --epochs all"):
         load_inspect(EPOCHS, metric="match", epochs="all")
 
 
@@ -714,7 +712,7 @@ def test_convert_passes_the_options_on() -> None:
     assert sum(use.used for use in table.files) == 3 and len(table.files) == 13
 
 
-NEW_FIXTURES = ("zstd", "epochs", "eval-set", "unfinished")
+NEW_FIXTURES = ("zstd", "epochs", "eval-set", "unfinished", "settings", "agents")
 
 
 def test_the_generator_reproduces_the_new_fixtures(tmp_path: Path) -> None:

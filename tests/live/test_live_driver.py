@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import signal
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -12,7 +14,7 @@ import pytest
 from sysrs_ref import select
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.live import EvaluationFailed, Session, run
-from sysrs_ref.live.driver import Failure
+from sysrs_ref.live.driver import CannotEvaluate, Failure, RunInterrupted, RunProgress
 from sysrs_ref.synthetic import irt_benchmark
 from tests.strategies import LiveCase
 
@@ -170,3 +172,95 @@ def test_bad_driver_settings_are_refused(tmp_path: Path) -> None:
         ):
             with pytest.raises(ParameterError, match=message):
                 run(session, _lookup, **kwargs)
+
+
+def _interrupt_main() -> None:
+    """Ctrl-C, as the terminal sends it: SIGINT to the main thread, which is waiting for the calls."""
+    signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+
+
+def test_ctrl_c_during_a_call_waits_for_it_and_records_it(tmp_path: Path) -> None:
+    """The call in flight when Ctrl-C comes finishes and is recorded: the resume evaluates no pair twice."""
+    asked: list[tuple[str, str]] = []
+    events: list[RunProgress] = []
+
+    def evaluate(model: str, queries: Sequence[str]) -> list[object]:
+        if model == "m2" and not any(m == "m2" for m, _ in asked):
+            _interrupt_main()
+            time.sleep(0.2)  # still evaluating when the main thread gets the KeyboardInterrupt
+        asked.extend((model, query) for query in queries)
+        return _lookup(model, queries)
+
+    with _session(tmp_path / "run") as session:
+        per_model = len(session.pending()) // CASE.instance.n_models
+        with pytest.raises(RunInterrupted) as info:
+            run(session, evaluate, on_progress=events.append)
+        assert info.value.kept == (("m2", per_model),) and info.value.lost == ()
+        assert session.status().spent == 3 * per_model == len(asked)  # m0, m1 and m2, the call in flight
+    assert str(info.value).startswith("stopped, the call in flight (m2: ")
+    assert [event.event for event in events][-1] == "stopping" and events[-1].running == (("m2", per_model),)
+    with Session.open(tmp_path / "run") as session:
+        report = run(session, evaluate)
+    assert len(asked) == len(set(asked)) == report.outcome.spent  # nothing evaluated twice
+    assert (report.outcome.chosen, report.outcome.ranking) == _expected()
+
+
+def test_a_second_ctrl_c_stops_at_once_and_names_what_is_lost(tmp_path: Path) -> None:
+    release = threading.Event()
+    returned: list[str] = []
+
+    def stopping(progress: RunProgress) -> None:
+        if progress.event == "stopping":
+            _interrupt_main()  # the second Ctrl-C, while the call is still running
+
+    def evaluate(model: str, queries: Sequence[str]) -> list[object]:
+        if model == "m1":
+            _interrupt_main()
+            release.wait(60)  # a harness call that takes its time (a hang-guard only)
+            returned.append(model)
+        return _lookup(model, queries)
+
+    try:
+        with _session(tmp_path / "run") as session:
+            per_model = len(session.pending()) // CASE.instance.n_models
+            with pytest.raises(RunInterrupted) as info:
+                run(session, evaluate, on_progress=stopping)
+            assert returned == []  # run() returned while the call was still inside evaluate
+            assert info.value.lost == (("m1", per_model),) and info.value.kept == ()
+            assert session.status().spent == per_model  # m0 only
+    finally:
+        release.set()
+    assert str(info.value).startswith(
+        f"stopped at once, the call in flight (m1: {per_model} queries) is lost: {per_model} evaluations will be "
+        "made again on resume;"
+    )
+
+
+def test_an_error_no_retry_can_fix_stops_at_once_with_its_message(tmp_path: Path) -> None:
+    calls: list[str] = []
+
+    def unknown(model: str, queries: Sequence[str]) -> list[object]:
+        calls.append(model)
+        raise CannotEvaluate("no model named 'm0' is registered")
+
+    with _session(tmp_path / "run") as session, pytest.raises(EvaluationFailed) as info:
+        run(session, unknown, retries=3, backoff=0.0)
+    assert calls == ["m0"] and len(info.value.failures) == 1 and info.value.failures[0].retry_in is None
+    assert str(info.value) == (
+        "evaluate('m0', 5 queries) cannot run: no model named 'm0' is registered (not retried); "
+        "the 0 scores recorded so far are kept: fix it and run again"
+    )
+
+
+def test_progress_is_reported_after_each_call(tmp_path: Path) -> None:
+    events: list[RunProgress] = []
+    with _session(tmp_path / "run") as session:
+        report = run(session, _lookup, workers=2, on_progress=events.append)
+    calls = [event for event in events if event.event == "call"]
+    assert len(calls) == report.calls and events[0].event == "batch"
+    assert events[0].left is None and events[0].call_seconds is None and events[0].status.spent == 0
+    assert [event.recorded for event in calls] == sorted(event.recorded for event in calls)
+    assert calls[-1].recorded == calls[-1].status.spent == report.outcome.spent
+    assert all(0 <= event.batch_done <= event.batch and event.left is not None for event in calls)
+    assert calls[-1].left == max(CASE.budget - report.outcome.spent, 0) * calls[-1].seconds / calls[-1].recorded
+    assert sum(event.event == "batch" for event in events) == len(report.outcome.trace)

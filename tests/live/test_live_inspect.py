@@ -154,3 +154,33 @@ def test_live_run_drives_inspect_from_the_command_line_and_resumes(
     main(["live", "run", "--inspect", spec, "--scorer", "match", "--dir", run_dir, "--json"])
     again = json.loads(capsys.readouterr().out)
     assert (again["calls"], again["recorded"], again["chosen"]) == (0, 0, first["chosen"])
+
+
+def test_a_task_function_that_raises_is_one_line(
+    task: object, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sysrs_ref.cli import main
+
+    (tmp_path / "tasks.py").write_text(
+        "from inspect_ai import task\n\n@task\ndef addone():\n    raise ValueError('no data')\n"
+    )
+    status = main(["live", "run", "--inspect", f"{tmp_path / 'tasks.py'}@addone", "--model", "known/strong",
+                   "--model", "known/weak", "--scorer", "match", "--budget", "20", "--dir", str(tmp_path / "run")])  # fmt: skip
+    assert status == 2
+    assert capsys.readouterr().err == (
+        f"error: --inspect '{tmp_path / 'tasks.py'}@addone': addone() raised ValueError('no data')\n"
+    )
+
+
+def test_an_unknown_model_is_reported_at_once_with_inspects_message(
+    task: object, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sysrs_ref.cli import main
+
+    (tmp_path / "tasks.py").write_text(TASK_FILE)
+    status = main(["live", "run", "--inspect", f"{tmp_path / 'tasks.py'}@addone", "--model", "nosuch/model",
+                   "--model", "known/weak", "--scorer", "match", "--budget", "20", "--dir", str(tmp_path / "run")])  # fmt: skip
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1, err
+    assert err.startswith("error: evaluate('nosuch/model', ") and "(not retried)" in err
+    assert "Model API nosuch of model 'nosuch/model' not recognized" in err

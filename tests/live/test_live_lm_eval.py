@@ -137,3 +137,31 @@ def test_live_run_drives_lm_eval_from_the_command_line(
     expected = select(_matrix(), 20, "sysrs", seed=1)
     assert (report["chosen"], report["spent"]) == (MODELS[expected.chosen], expected.spent)
     assert len(report["logs"]) == report["calls"] > 0
+
+
+def test_an_unknown_model_is_reported_at_once_with_lm_evals_message(
+    tasks: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sysrs_ref.cli import main
+
+    models = ["--model", "nosuch:name=strong", "--model", MODELS[0]]
+    status = main(["live", "run", "--lm-eval", "addone", "--include-path", str(tasks), *models, "--metric",
+                   "exact_match", "--budget", "20", "--dir", str(tmp_path / "run")])  # fmt: skip
+    err = capsys.readouterr().err.splitlines()[-1]  # after the datasets library's own progress
+    assert status == 2, err
+    assert err.startswith("error: evaluate('nosuch:name=strong', ") and "lm-eval cannot build the model" in err
+    assert "no model for this name found" in err and "(not retried)" in err and "--unfinished" not in err
+
+
+def test_one_model_is_refused_in_words_a_user_knows(
+    tasks: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sysrs_ref.cli import main
+
+    status = main(["live", "run", "--lm-eval", "addone", "--include-path", str(tasks), "--model", MODELS[0],
+                   "--metric", "exact_match", "--budget", "20", "--dir", str(tmp_path / "run")])  # fmt: skip
+    assert status == 2
+    assert capsys.readouterr().err == (
+        "error: starting a session needs two or more --model to choose between and a --budget "
+        f"(got 1 --model ({MODELS[0]}))\n"
+    )

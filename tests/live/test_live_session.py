@@ -210,6 +210,7 @@ def test_settings_are_checked_before_any_file_is_written(tmp_path: Path) -> None
     for models, message in (
         (["a", "a"], "appears twice"),
         ([], "at least one model"),
+        (["a"], "^a session needs two or more models to choose between, got one: 'a'$"),
         (["a", " b"], "surrounding spaces"),
         ("ab", "not one string"),
     ):

@@ -29,6 +29,13 @@ CODE_CLAIMS = {
     "code-algorithm-contracts",
     "code-contracts-symbolic",
     "code-ucb-contracts-symbolic",
+    "code-bound-formulas",
+    "code-hardness-formulas",
+    "code-exact-engines",
+    "code-decisions-uniform",
+    "code-decisions-sr",
+    "code-decisions-sar",
+    "code-decisions-ucb",
 }
 
 
@@ -77,6 +84,17 @@ def test_code_claims_state_method_and_domain(results: Results) -> None:
     ucb = by_id["code-ucb-contracts-symbolic"]
     assert ucb.all_methods == ("symbolic",)
     assert "K = 2 with L <= 3, K in [3, 3] with L <= 2" in ucb.domain and "over-approximation" in ucb.domain
+    assert by_id["code-bound-formulas"].all_methods == ("symbolic", "bounded-exhaustive")
+    assert "every input on each path the exact grid reaches" in by_id["code-bound-formulas"].domain
+    assert by_id["code-hardness-formulas"].all_methods == ("bounded-exhaustive",)
+    assert "K = 3, L = 2, scores in {0, 1/2, 1}" in by_id["code-hardness-formulas"].domain
+    exact = by_id["code-exact-engines"]
+    assert exact.all_methods == ("bounded-exhaustive",)
+    assert "K = 2, L = 3, scores in {0, 1}" in exact.domain and "bayes_error" in exact.domain
+    for claim_id in ("code-decisions-uniform", "code-decisions-sr", "code-decisions-sar", "code-decisions-ucb"):
+        decisions = by_id[claim_id]
+        assert decisions.all_methods == ("symbolic", "bounded-exhaustive")
+        assert "every score matrix in [0, 1]^(K x L)" in decisions.domain and "{0, 1/2, 1}" in decisions.domain
     assert by_id["lb-constant-11"].all_methods == ("sympy",)
 
 
@@ -152,6 +170,15 @@ def test_contracts_option_widens_the_symbolic_domain(capsys: pytest.CaptureFixtu
     (claim,) = json.loads(capsys.readouterr().out)["claims"]
     assert claim["methods"] == ["symbolic"] and claim["status"] == "holds"
     assert "K = 2 with L <= 5" in claim["domain"] and "K in [3" not in claim["domain"]
+
+
+@pytest.mark.slow
+def test_exact_option_sets_the_engines_domain(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--claim", "code-exact-engines", "--exact", "2,1", "--json"]) == 0
+    (claim,) = json.loads(capsys.readouterr().out)["claims"]
+    assert claim["methods"] == ["bounded-exhaustive"] and claim["status"] == "holds"
+    assert "K = 2, L = 1, scores in {0, 1/2, 1}, every budget" in claim["domain"]
+    assert "K = 3" not in claim["domain"].split("; plus")[0] and "a = 1 and 1/8" in claim["domain"]
 
 
 @pytest.mark.slow

@@ -155,7 +155,7 @@ def test_run_lrf_refusals() -> None:
     [
         ([1.5, 0.0], "score is 1.5, outside \\[0, 1\\]"),
         ([float("nan"), 0.0], "score is nan"),
-        ([0.5], "got 1 scores"),
+        ([0.5], "got 1 score for a batch of 2 requests"),
         (["0.5", 0.0], "not a number"),
         (None, "resumed without scores"),
     ],
