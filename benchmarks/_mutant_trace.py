@@ -52,7 +52,7 @@ def _spawning(original: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _install() -> None:
-    import _posixsubprocess  # type: ignore[import-not-found]
+    import _posixsubprocess
 
     for owner, name in ((os, "fork"), (os, "posix_spawn"), (os, "posix_spawnp"), (_posixsubprocess, "fork_exec")):
         if hasattr(owner, name):

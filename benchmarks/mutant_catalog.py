@@ -462,8 +462,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "live-retry-backoff-last",
         "sysrs_ref/live/driver.py",
-        "delay = backoff * 2 ** (attempt - 1) if attempt <= retries else None",
-        "delay = backoff * 2 ** (attempt - 1) if attempt <= retries + 1 else None",
+        "final = isinstance(error, CannotEvaluate) or attempt > retries",
+        "final = isinstance(error, CannotEvaluate) or attempt > retries + 1",
     ),
     Mutant(
         "live-scores-length",
@@ -476,5 +476,107 @@ MUTANTS: tuple[Mutant, ...] = (
         "sysrs_ref/cli/_common.py",
         'if suffix == ".npz" or (suffix == ".npy" and path.is_file()):',
         'if suffix == ".npz" or suffix == ".npy":',
+    ),
+    # -- the bounded readers (sysrs_ref/_files.py), the size and work limits, JSON types in the cache
+    Mutant(
+        "cache-count-true-is-one",
+        "sysrs_ref/experiments/_entry.py",
+        "    if type(value) is not int:\n",
+        "    if not isinstance(value, int):\n",
+    ),
+    Mutant(
+        "checkpoint-count-true-is-one",
+        "sysrs_ref/experiments/_checkpoint.py",
+        "not all(type(item) is int for item in items)",
+        "not all(isinstance(item, int) for item in items)",
+    ),
+    Mutant(
+        "top-m-target-true-is-one",
+        "sysrs_ref/experiments/_entry.py",
+        "len(item) == 4 and type(item[0]) is int",
+        "len(item) == 4",
+    ),
+    Mutant(
+        "reader-any-file-kind",
+        "sysrs_ref/_files.py",
+        "        if not stat.S_ISREG(info.st_mode):",
+        "        if stat.S_ISDIR(info.st_mode):",
+    ),
+    Mutant("reader-blocks-on-fifo", "sysrs_ref/_files.py", "os.O_RDONLY | os.O_NONBLOCK |", "os.O_RDONLY |"),
+    Mutant(
+        "reader-size-from-stat-only",
+        "sysrs_ref/_files.py",
+        "    if len(data) > limit:  # the file grew after fstat",
+        "    if len(data) > limit + 1:  # the file grew after fstat",
+    ),
+    Mutant(
+        "reader-stat-size-ignored",
+        "sysrs_ref/_files.py",
+        "        if limit is not None and info.st_size > limit:",
+        "        if limit is not None and info.st_size > limit + 1:",
+    ),
+    Mutant(
+        "json-depth-one-more",
+        "sysrs_ref/_files.py",
+        "    if depth > MAX_JSON_DEPTH:",
+        "    if depth > MAX_JSON_DEPTH + 1:",
+    ),
+    Mutant(
+        "json-depth-counts-strings",
+        "sysrs_ref/_files.py",
+        "    outside = (np.cumsum(quotes, dtype=np.int64) & 1) == 0",
+        "    outside = np.ones_like(quotes)",
+    ),
+    Mutant("json-depth-escaped-quote", "sysrs_ref/_files.py", '.replace(b\'\\\\"\', b"")', ""),
+    Mutant(
+        "json-depth-shortcut-too-wide",
+        "sysrs_ref/_files.py",
+        'if data.count(b"[") + data.count(b"{") > MAX_JSON_DEPTH else 0',
+        'if data.count(b"[") + data.count(b"{") > 2 * MAX_JSON_DEPTH else 0',
+    ),
+    Mutant(
+        "vectors-version-true",
+        "sysrs_ref/conformance/vectors.py",
+        "    if type(version) is not int or version not in _READ_VERSIONS:",
+        "    if version not in _READ_VERSIONS:",
+    ),
+    Mutant(
+        "limits-memory-doubled", "sysrs_ref/_limits.py", "    if need.memory > room:", "    if need.memory > 2 * room:"
+    ),
+    Mutant(
+        "limits-time-doubled",
+        "sysrs_ref/_limits.py",
+        "    if need.seconds > limit:",
+        "    if need.seconds > 2 * limit:",
+    ),
+    Mutant(
+        "limits-fast-path-either",
+        "sysrs_ref/_limits.py",
+        "if need.memory <= _ALWAYS_BYTES and need.seconds <= _ALWAYS_SECONDS:",
+        "if need.memory <= _ALWAYS_BYTES or need.seconds <= _ALWAYS_SECONDS:",
+    ),
+    Mutant(
+        "limits-zero-is-zero",
+        "sysrs_ref/_limits.py",
+        '    return float("inf") if value == 0 else value',
+        "    return value",
+    ),
+    Mutant(
+        "limits-workers-doubled",
+        "sysrs_ref/_limits.py",
+        "    if count > MAX_WORKERS:",
+        "    if count > 2 * MAX_WORKERS:",
+    ),
+    Mutant(
+        "simulate-elimination-unchecked",
+        "sysrs_ref/simulation/_engine.py",
+        "        check_need(elimination_need(",
+        "        (elimination_need(",
+    ),
+    Mutant(
+        "subset-anchor-linear",
+        "sysrs_ref/subset/methods.py",
+        "memory=3 * 8 * n_queries * n_queries,",
+        "memory=3 * 8 * n_queries,",
     ),
 )
