@@ -43,6 +43,8 @@ AREAS: tuple[Area, ...] = (
             "tests/project/test_proofs_check_code.py",
             "tests/project/test_proofs_check_mutations.py",
             "tests/project/test_proofs_check.py",
+            "tests/project/test_proofs_check_decisions.py",
+            "tests/project/test_proofs_check_formulas.py",
         ),
     ),
 )
@@ -578,5 +580,147 @@ MUTANTS: tuple[Mutant, ...] = (
         "sysrs_ref/subset/methods.py",
         "memory=3 * 8 * n_queries * n_queries,",
         "memory=3 * 8 * n_queries,",
+    ),
+    # -- the live run's progress, failures and Ctrl-C
+    Mutant(
+        "live-cannot-evaluate-retried",
+        "sysrs_ref/live/driver.py",
+        "final = isinstance(error, CannotEvaluate) or attempt > retries",
+        "final = attempt > retries",
+    ),
+    Mutant(
+        "live-progress-left-whole-budget",
+        "sysrs_ref/live/driver.py",
+        "left=None if rate is None else max(status.budget - status.spent, 0) / rate,",
+        "left=None if rate is None else status.budget / rate,",
+    ),
+    Mutant(
+        "live-progress-running-not-entered",
+        "sysrs_ref/live/driver.py",
+        "for call in running.values() if call.entered is not None),",
+        "for call in running.values()),",
+    ),
+    Mutant(
+        "live-progress-mean-over-failed-calls",
+        "sysrs_ref/live/driver.py",
+        "call_seconds=tally.call_seconds / tally.succeeded if tally.succeeded else None,",
+        "call_seconds=tally.call_seconds / tally.calls if tally.succeeded else None,",
+    ),
+    Mutant(
+        "live-interrupt-kept-unsaid",
+        "sysrs_ref/live/driver.py",
+        "                        kept.append(call)\n",
+        "                        pass\n",
+    ),
+    Mutant(
+        "live-second-interrupt-lost-finished",
+        "sysrs_ref/live/driver.py",
+        "if call.entered is not None and not future.done()]",
+        "if call.entered is not None]",
+    ),
+    Mutant(
+        "live-stopped-finished-session",
+        "sysrs_ref/live/driver.py",
+        'then = "the session is finished: run again for its result" if status.done else "run again to resume"',
+        'then = "the session is finished: run again for its result" if not status.done else "run again to resume"',
+    ),
+    # -- the loaders' new refusals and warnings
+    Mutant(
+        "scale-share-word-ignored",
+        "sysrs_ref/loaders/table.py",
+        "if scale is not None and not _SHARE_WORDS.intersection(words):",
+        "if scale is not None:",
+    ),
+    Mutant(
+        "scale-all-zero-any",
+        "sysrs_ref/loaders/table.py",
+        "if all(value == 0 for exact, _, _ in cells for value in exact):",
+        "if any(value == 0 for exact, _, _ in cells for value in exact):",
+    ),
+    Mutant(
+        "lm-eval-renamed-results-any-count",
+        "sysrs_ref/loaders/_lm_eval_results.py",
+        "if said.documents is not None and said.documents[0] == documents:",
+        "if said.documents is not None:",
+    ),
+    Mutant(
+        "lm-eval-results-document-keys",
+        "sysrs_ref/loaders/_lm_eval_results.py",
+        '        and isinstance(document.get("results"), Mapping)\n        and any(key in document for key in '
+        "_RESULTS_KEYS)\n",
+        '        and isinstance(document.get("results"), Mapping)\n',
+    ),
+    Mutant(
+        "lm-eval-lower-is-better-unlisted",
+        "sysrs_ref/loaders/_lm_eval_runs.py",
+        "if results is None or results.higher_is_better.get(metric) is not False:",
+        "if results is None or results.higher_is_better.get(metric):",
+    ),
+    Mutant(
+        "lm-eval-superseded-fewer-documents",
+        "sysrs_ref/loaders/lm_eval.py",
+        "        if scored > documents:",
+        "        if scored >= documents:",
+    ),
+    Mutant(
+        "inspect-second-model-less-log",
+        "sysrs_ref/loaders/_inspect_reading.py",
+        "        if model != NO_MODEL:\n            return\n",
+        "        if model:\n            return\n",
+    ),
+    # -- proofs_check's decision rules and formula checks (judged by the proofs tests)
+    Mutant(
+        "rule-sar-reject-tie-first",
+        "proofs_check/decision_rules.py",
+        "return sigma[max(rejected)], False",
+        "return sigma[min(rejected)], False",
+    ),
+    Mutant(
+        "rule-sar-accept-tie-last",
+        "proofs_check/decision_rules.py",
+        "return sigma[min(largest)], True",
+        "return sigma[max(largest)], True",
+    ),
+    Mutant(
+        "rule-index-equal-negative-root",
+        "proofs_check/decision_rules.py",
+        "if root >= 0 and root * root == p and root + r >= 0:",
+        "if root >= 0 and root * root == p:",
+    ),
+    Mutant(
+        "rule-ucb-tie-later-priority",
+        "proofs_check/decision_rules.py",
+        "if difference == 0 and priority.index(other) < priority.index(chosen):",
+        "if difference == 0 and priority.index(other) > priority.index(chosen):",
+    ),
+    Mutant(
+        "rule-mean-tie-priority-reversed",
+        "proofs_check/decision_rules.py",
+        "    return priority.index(i) < priority.index(j)",
+        "    return priority.index(i) > priority.index(j)",
+    ),
+    Mutant(
+        "formula-trace-not-equal",
+        "proofs_check/code_formulas.py",
+        "        return not self == other",
+        "        return self == other",
+    ),
+    Mutant(
+        "decisions-chosen-unchecked",
+        "proofs_check/code_decisions.py",
+        "if tuple(outcome.ranking) != tuple(expected) or outcome.chosen != expected[0]:",
+        "if tuple(outcome.ranking) != tuple(expected):",
+    ),
+    Mutant(
+        "decisions-uniform-batches-unchecked",
+        "proofs_check/code_decisions.py",
+        "if len(outcome.trace) != 1 or asked != expected:",
+        "if asked != expected:",
+    ),
+    Mutant(
+        "exact-zero-probabilities-kept",
+        "proofs_check/code_exact.py",
+        "    engine = {k: v for k, v in engine.items() if v}\n",
+        "    engine = dict(engine)\n",
     ),
 )
