@@ -166,6 +166,13 @@ class _Traces:
         self.lock = threading.Lock()
         self.locks: dict[str, threading.Lock] = {}
         self.done: dict[str, Trace | None] = {}
+        self.areas: queue.Queue[Area] = queue.Queue()
+        """The areas to trace before any mutant is judged, shared out among the jobs."""
+
+    def plan(self, mutants: Sequence[Mutant]) -> None:
+        """Queue the area of each of *mutants* whose judges are picked from a trace."""
+        for name in dict.fromkeys(m.area.name for m in mutants if m.file.endswith(".py")):
+            self.areas.put(next(area for area in AREAS if area.name == name))
 
     def get(self, area: Area, work: Path) -> Trace | None:
         """The trace of *area*'s tests, or None when its clean run failed (then the whole area judges)."""
@@ -272,6 +279,12 @@ def _worker(
         _copy(source, work)
         if not list((work / "sysrs_ref" / "fast").glob("_native_lib*")):  # an archive of the sources: built here
             _build(work)
+        while traces is not None:
+            try:
+                area = traces.areas.get_nowait()
+            except queue.Empty:
+                break
+            traces.get(area, work)
         while True:
             try:
                 mutant = jobs.get_nowait()
@@ -353,7 +366,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     results: dict[str, str] = {}
     lock = threading.Lock()
     source = args.root.resolve()
-    traces = None if args.whole_area else _Traces(args.marks)
+    traces = None if args.whole_area or args.judge == "proofs" else _Traces(args.marks)
+    if traces is not None:
+        traces.plan(chosen)
     threads = [
         threading.Thread(target=_worker, args=(jobs, source, args.judge, args.marks, traces, results, lock))
         for _ in range(min(args.jobs, len(chosen)))
