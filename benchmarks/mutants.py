@@ -191,10 +191,22 @@ class _Traces:
         began = time.perf_counter()
         environment = {**os.environ, "SYSRS_MUTANTS_TRACE": str(output)}
         command = [*_pytest(self.marks), "-p", "_mutant_trace", *tests]
-        done = subprocess.run(command, cwd=work, env=environment, capture_output=True, check=False, timeout=_TIMEOUT)
+        for _ in range(2):  # once more after a failure: a test that fails once on a loaded machine is not the tree's
+            done = subprocess.run(
+                command, cwd=work, env=environment, capture_output=True, check=False, timeout=_TIMEOUT
+            )
+            if done.returncode == 0:
+                break
         seconds = time.perf_counter() - began
+        log = output.with_suffix(".log")
+        log.write_bytes(done.stdout + done.stderr)
         if done.returncode != 0 or not output.exists():
-            print(f"trace   {area.name:12} the clean run failed (exit {done.returncode}): the whole area judges")
+            last = (done.stdout.decode(errors="replace").strip().splitlines() or [""])[-1]
+            print(
+                f"trace   {area.name:12} the clean run failed (exit {done.returncode}: {last}; {log}): "
+                "the whole area judges",
+                flush=True,
+            )
             return None
         raw = json.loads(output.read_text(encoding="utf-8"))
         trace = Trace(raw["files"], raw["spawners"], raw["fixtures"])
