@@ -264,3 +264,23 @@ def test_progress_is_reported_after_each_call(tmp_path: Path) -> None:
     assert all(0 <= event.batch_done <= event.batch and event.left is not None for event in calls)
     assert calls[-1].left == max(CASE.budget - report.outcome.spent, 0) * calls[-1].seconds / calls[-1].recorded
     assert sum(event.event == "batch" for event in events) == len(report.outcome.trace)
+
+
+def test_the_mean_call_time_counts_the_calls_that_returned_scores(tmp_path: Path) -> None:
+    """A failed call is in the progress's calls and failures, not in the mean time of a call that returned scores."""
+    failed: set[str] = set()
+
+    def once_failing(model: str, queries: Sequence[str]) -> list[object]:
+        if model not in failed:
+            failed.add(model)
+            raise TimeoutError(f"grader timed out on {model}")
+        return _lookup(model, queries)
+
+    events: list[RunProgress] = []
+    with _session(tmp_path / "run") as session:
+        report = run(session, once_failing, workers=1, retries=1, backoff=0.0, on_progress=events.append)
+    calls = [event for event in events if event.event == "call"]
+    succeeded = report.calls - len(report.failures)
+    assert len(report.failures) == len(CASE.models) and succeeded == len(calls) > 0
+    assert calls[-1].calls == report.calls and calls[-1].failed == len(report.failures)
+    assert report.call_seconds > 0 and calls[-1].call_seconds == report.call_seconds / succeeded
