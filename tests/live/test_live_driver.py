@@ -284,3 +284,31 @@ def test_the_mean_call_time_counts_the_calls_that_returned_scores(tmp_path: Path
     assert len(report.failures) == len(CASE.models) and succeeded == len(calls) > 0
     assert calls[-1].calls == report.calls and calls[-1].failed == len(report.failures)
     assert report.call_seconds > 0 and calls[-1].call_seconds == report.call_seconds / succeeded
+
+
+def test_progress_names_only_the_calls_inside_evaluate_not_a_retry_waiting_out_its_backoff(tmp_path: Path) -> None:
+    lock, released = threading.Lock(), threading.Event()
+    failed: list[str] = []
+
+    def evaluate(model: str, queries: Sequence[str]) -> list[object]:
+        with lock:
+            first = not failed
+            if first:
+                failed.append(model)
+        if first:
+            raise TimeoutError(f"grader timed out on {model}")
+        released.wait(30)  # until the failure is seen: the retry then waits out its backoff, not inside evaluate
+        return _lookup(model, queries)
+
+    events: list[RunProgress] = []
+
+    def progress(event: RunProgress) -> None:
+        events.append(event)
+        if event.event == "call":
+            raise KeyboardInterrupt  # stop the run there, without waiting out the retry's backoff
+
+    with _session(tmp_path / "run") as session, pytest.raises(RunInterrupted) as info:
+        run(session, evaluate, workers=2, backoff=600.0, on_failure=lambda _: released.set(), on_progress=progress)
+    assert [event.event for event in events] == ["batch", "failure", "call"]
+    assert events[-1].running == () and events[-1].failed == 1
+    assert info.value.lost == () and info.value.kept == ()
