@@ -312,3 +312,35 @@ def test_progress_names_only_the_calls_inside_evaluate_not_a_retry_waiting_out_i
     assert [event.event for event in events] == ["batch", "failure", "call"]
     assert events[-1].running == () and events[-1].failed == 1
     assert info.value.lost == () and info.value.kept == ()
+
+
+def test_a_second_ctrl_c_keeps_a_call_that_had_returned_and_does_not_call_it_lost(tmp_path: Path) -> None:
+    lock, released = threading.Lock(), threading.Event()
+    failed: list[str] = []
+    answering: list[threading.Thread] = []
+
+    def evaluate(model: str, queries: Sequence[str]) -> list[object]:
+        with lock:
+            first = not failed
+            if first:
+                failed.append(model)
+            else:
+                answering.append(threading.current_thread())
+        if first:
+            raise TimeoutError(f"grader timed out on {model}")
+        released.wait(30)
+        return _lookup(model, queries)
+
+    def progress(event: RunProgress) -> None:
+        if event.event == "failure":
+            raise KeyboardInterrupt  # the first Ctrl-C: the other call is still inside evaluate
+        if event.event == "stopping":
+            answering[0].join(30)  # that call has returned (its thread is over) but is not recorded yet
+            raise KeyboardInterrupt  # the second Ctrl-C
+
+    with _session(tmp_path / "run") as session, pytest.raises(RunInterrupted) as info:
+        run(session, evaluate, workers=2, on_failure=lambda _: released.set(), on_progress=progress)
+    assert len(answering) == 1 and info.value.lost == () and "lost" not in str(info.value)
+    assert str(info.value).startswith("stopped at once")
+    with Session.open(tmp_path / "run") as again:
+        assert again.status().spent > 0  # its scores were recorded on the way out
