@@ -1,7 +1,7 @@
 """The mutation check: realistic one-line bugs, each written into a copy of the tree, and its area's tests run on it.
 
 Run: .venv/bin/python -m benchmarks.mutants [--area NAME ...] [--only NAME ...] [--judge tests|proofs]
-[--marks EXPR] [--jobs N] [--root TREE] [--whole-area] [--list]
+[--marks EXPR] [--jobs N] [--root TREE] [--traces DIR] [--whole-area] [--list]
 
 Each mutant of :mod:`benchmarks.mutant_catalog` is a (file, old text, new
 text) record. The runner copies the tree (``sysrs_ref``, ``proofs_check``,
@@ -161,8 +161,10 @@ def _pytest(marks: str) -> list[str]:
 class _Traces:
     """The traces of each area under one mark expression, made once (in the first job's copy that needs one)."""
 
-    def __init__(self, marks: str) -> None:
+    def __init__(self, marks: str, kept: Path | None = None) -> None:
         self.marks = marks
+        self.kept = kept
+        """A folder where the traces are kept and found again (``--traces``), or None."""
         self.lock = threading.Lock()
         self.locks: dict[str, threading.Lock] = {}
         self.done: dict[str, Trace | None] = {}
@@ -184,6 +186,20 @@ class _Traces:
             return self.done[area.name]
 
     def _make(self, area: Area, work: Path) -> Trace | None:
+        if self.kept is not None:
+            found = self.kept / f"trace-{area.name}.json"
+            if found.exists():
+                raw = json.loads(found.read_text(encoding="utf-8"))
+                print(f"trace   {area.name:12} {len(raw['fixtures'])} tests, from {found}", flush=True)
+                return Trace(raw["files"], raw["spawners"], raw["fixtures"])
+            trace = self._run(area, work)
+            if trace is not None:
+                self.kept.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(work / ".mutants" / found.name, found)
+            return trace
+        return self._run(area, work)
+
+    def _run(self, area: Area, work: Path) -> Trace | None:
         tests = [test for test in area.tests if (work / test).exists()]
         output = work / ".mutants" / f"trace-{area.name}.json"
         output.parent.mkdir(exist_ok=True)
@@ -354,6 +370,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--root", type=Path, default=ROOT, help="the tree to mutate (default: this checkout)")
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
     parser.add_argument(
+        "--traces",
+        type=Path,
+        metavar="DIR",
+        help="keep each area's trace in DIR and use the one found there (made from the same tree and --marks)",
+    )
+    parser.add_argument(
         "--whole-area",
         action="store_true",
         help="run every test of the area for each mutant (default: only the tests that execute its lines)",
@@ -378,7 +400,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     results: dict[str, str] = {}
     lock = threading.Lock()
     source = args.root.resolve()
-    traces = None if args.whole_area or args.judge == "proofs" else _Traces(args.marks)
+    traces = None if args.whole_area or args.judge == "proofs" else _Traces(args.marks, args.traces)
     if traces is not None:
         traces.plan(chosen)
     threads = [
