@@ -128,3 +128,12 @@ def test_a_stored_member_is_bounded_by_its_bytes_not_its_claim(tmp_path: Path) -
     path.write_bytes(_stored_member_claiming(10**9))
     with pytest.raises(InstanceError, match=r"8,000,000 bytes\), but the member holds at most \d{2,3} bytes"):
         load_stochastic(path)
+
+
+def test_an_npy_short_by_less_than_its_header_is_refused_as_truncated(tmp_path: Path) -> None:
+    """The data must fit in the bytes after the header, not merely in the file: 8 bytes short of 160 is refused."""
+    path = tmp_path / "short.npy"
+    np.save(path, np.linspace(0.0, 1.0, 20))
+    path.write_bytes(path.read_bytes()[:-8])
+    with pytest.raises(InstanceError, match=r"declares an array of shape \(20,\) \(float64, 160 bytes\).*truncated"):
+        load_scores(path)

@@ -264,3 +264,83 @@ def test_progress_is_reported_after_each_call(tmp_path: Path) -> None:
     assert all(0 <= event.batch_done <= event.batch and event.left is not None for event in calls)
     assert calls[-1].left == max(CASE.budget - report.outcome.spent, 0) * calls[-1].seconds / calls[-1].recorded
     assert sum(event.event == "batch" for event in events) == len(report.outcome.trace)
+
+
+def test_the_mean_call_time_counts_the_calls_that_returned_scores(tmp_path: Path) -> None:
+    """A failed call is in the progress's calls and failures, not in the mean time of a call that returned scores."""
+    failed: set[str] = set()
+
+    def once_failing(model: str, queries: Sequence[str]) -> list[object]:
+        if model not in failed:
+            failed.add(model)
+            raise TimeoutError(f"grader timed out on {model}")
+        return _lookup(model, queries)
+
+    events: list[RunProgress] = []
+    with _session(tmp_path / "run") as session:
+        report = run(session, once_failing, workers=1, retries=1, backoff=0.0, on_progress=events.append)
+    calls = [event for event in events if event.event == "call"]
+    succeeded = report.calls - len(report.failures)
+    assert len(report.failures) == len(CASE.models) and succeeded == len(calls) > 0
+    assert calls[-1].calls == report.calls and calls[-1].failed == len(report.failures)
+    assert report.call_seconds > 0 and calls[-1].call_seconds == report.call_seconds / succeeded
+
+
+def test_progress_names_only_the_calls_inside_evaluate_not_a_retry_waiting_out_its_backoff(tmp_path: Path) -> None:
+    lock, released = threading.Lock(), threading.Event()
+    failed: list[str] = []
+
+    def evaluate(model: str, queries: Sequence[str]) -> list[object]:
+        with lock:
+            first = not failed
+            if first:
+                failed.append(model)
+        if first:
+            raise TimeoutError(f"grader timed out on {model}")
+        released.wait(30)  # until the failure is seen: the retry then waits out its backoff, not inside evaluate
+        return _lookup(model, queries)
+
+    events: list[RunProgress] = []
+
+    def progress(event: RunProgress) -> None:
+        events.append(event)
+        if event.event == "call":
+            raise KeyboardInterrupt  # stop the run there, without waiting out the retry's backoff
+
+    with _session(tmp_path / "run") as session, pytest.raises(RunInterrupted) as info:
+        run(session, evaluate, workers=2, backoff=600.0, on_failure=lambda _: released.set(), on_progress=progress)
+    assert [event.event for event in events] == ["batch", "failure", "call"]
+    assert events[-1].running == () and events[-1].failed == 1
+    assert info.value.lost == () and info.value.kept == ()
+
+
+def test_a_second_ctrl_c_keeps_a_call_that_had_returned_and_does_not_call_it_lost(tmp_path: Path) -> None:
+    lock, released = threading.Lock(), threading.Event()
+    failed: list[str] = []
+    answering: list[threading.Thread] = []
+
+    def evaluate(model: str, queries: Sequence[str]) -> list[object]:
+        with lock:
+            first = not failed
+            if first:
+                failed.append(model)
+            else:
+                answering.append(threading.current_thread())
+        if first:
+            raise TimeoutError(f"grader timed out on {model}")
+        released.wait(30)
+        return _lookup(model, queries)
+
+    def progress(event: RunProgress) -> None:
+        if event.event == "failure":
+            raise KeyboardInterrupt  # the first Ctrl-C: the other call is still inside evaluate
+        if event.event == "stopping":
+            answering[0].join(30)  # that call has returned (its thread is over) but is not recorded yet
+            raise KeyboardInterrupt  # the second Ctrl-C
+
+    with _session(tmp_path / "run") as session, pytest.raises(RunInterrupted) as info:
+        run(session, evaluate, workers=2, on_failure=lambda _: released.set(), on_progress=progress)
+    assert len(answering) == 1 and info.value.lost == () and "lost" not in str(info.value)
+    assert str(info.value).startswith("stopped at once")
+    with Session.open(tmp_path / "run") as again:
+        assert again.status().spent > 0  # its scores were recorded on the way out

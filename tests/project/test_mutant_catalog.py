@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.mutant_catalog import AREAS, MUTANTS, Mutant, area_of
+from benchmarks.mutants import Trace, _mutated_lines, _statement_lines, select
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,3 +35,24 @@ def test_every_area_has_its_tests_and_every_package_file_an_area() -> None:
         assert area_of(path.relative_to(ROOT).as_posix()).name
     with pytest.raises(ValueError, match="in no area"):
         area_of("benchmarks/mutants.py")
+
+
+def test_the_runner_picks_the_tests_that_execute_a_mutated_line() -> None:
+    trace = Trace(
+        files={"m.py": {"3": ["t.py::a[1]|call", "t.py::a[2]|call"], "4": ["t.py::b|setup"], "9": [""]}},
+        spawners=[],
+        fixtures={"t.py::a[1]": [], "t.py::a[2]": [], "t.py::b": ["t.py::wide"], "u.py::c": ["t.py::wide"]},
+    )
+    assert select(trace, "m.py", {3}) == ["t.py::a"]
+    assert select(trace, "m.py", {4}) == ["t.py::b", "u.py::c"]  # a line run in a setup: the fixture's other users
+    assert select(trace, "m.py", {5}) == [] and select(trace, "n.py", {3}) == []  # not executed
+    assert select(trace, "m.py", {3, 9}) is None  # run at import: the whole area
+    spawning = trace._replace(spawners=["s.py::d"])
+    assert select(spawning, "m.py", {5}) == ["s.py::d"] and select(spawning, "m.py", {3}) == ["s.py::d", "t.py::a"]
+
+
+def test_a_continuation_line_counts_under_its_statement_s_first_line() -> None:
+    text = "def f(x):\n    if (x > 1\n            and x < 3):\n        return 1\n    return 0\n"
+    assert _statement_lines(text, 3, 3) == {2, 3}
+    assert _statement_lines(text, 4, 4) == {4}
+    assert _mutated_lines(text, "and x < 3):\n        return 1") == (3, 4)

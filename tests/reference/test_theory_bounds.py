@@ -105,3 +105,8 @@ def test_bound_arithmetic_is_exact() -> None:
     assert str(bound.decimal(12)) == "1.81959197914"  # 3 exp(-1/2) = 1.8195919791379...
     assert bound.compare(Fraction(18195919791380, 10**13)) == 1
     assert bound.compare(Fraction(18195919791379, 10**13)) == -1
+
+
+def test_ucbe_max_a_is_25_36ths_of_the_budget_past_one_query_each_over_h1() -> None:
+    """Audibert et al.'s a <= (25/36) (n - K) / H1, exactly: here H1 = 16 + 16 and n - K = 8 - 2."""
+    assert ucbe_max_a(Instance([[1, 1, 1, 0], [0, 1, 0, 1]]), 8) == Fraction(25, 36) * 6 / 32
