@@ -153,8 +153,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "schedule-no-cap",
         "sysrs_ref/schedule.py",
-        "return tuple(min(n_queries, -(-level // (n_models + 1 - k))) for k in range(1, n_models))",
-        "return tuple(-(-level // (n_models + 1 - k)) for k in range(1, n_models))",
+        "return tuple(min(n_queries, _ceil_div(level, n_models + 1 - k)) for k in range(1, n_models))",
+        "return tuple(_ceil_div(level, n_models + 1 - k) for k in range(1, n_models))",
     ),
     Mutant(
         "schedule-spend-last-once",
