@@ -408,7 +408,7 @@ def scale_warnings(metric: str, cells: Iterable[tuple[tuple[Fraction, ...], obje
 
     >>> scale_warnings("acc", [((Fraction(1),), 1, "x"), ((Fraction(0),), 0, "y")])
     ()
-    >>> print(*scale_warnings("percent_parseable", [((Fraction(0),), 0, "x")]), sep="\n")
+    >>> print(*scale_warnings("percent_parseable", [((Fraction(0),), 0, "x")]), sep="\\n")
     metric 'percent_parseable' is named like a metric of another scale (a percentage, 0 to 100) than [0, 1]: check that the harness scored it in [0, 1]
     every score of metric 'percent_parseable' read is 0: the matrix cannot tell the models apart, and a metric of another scale (0 to 100) that scored nothing reads the same; check the metric
     """
