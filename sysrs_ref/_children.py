@@ -285,6 +285,7 @@ class ProcessGroup:
                 os.close(read)
             group = {"process_group": self._leader.pid}
         try:
+            # reason for the ignore: keyword dicts hide which of Popen's text/bytes overloads applies (bytes here)
             self.process: subprocess.Popen[bytes] = subprocess.Popen(list(command), **group, **popen)  # type: ignore[call-overload]
         except BaseException:
             self.end()
