@@ -1,4 +1,4 @@
-"""Command line: ``python -m proofs_check [--json] [--list] [--claim ID] [--max-k K] [--contracts K,L] [--ucb-contracts K,L] [--exact K,L] [--decisions K,L] [--decision-cells B,T] [--jobs J]``.
+"""Command line: ``python -m proofs_check [--json] [--list] [--claim ID] [--max-k K] [--contracts K,L] [--ucb-contracts K,L] [--exact K,L] [--decisions K,L] [--decision-cells B,T] [--fast-cells C,V] [--jobs J]``.
 
 The claims are independent: with ``--jobs J`` (default 2) they run in J
 worker processes, the longest first, and are reported in registry order,
@@ -19,6 +19,7 @@ no traceback), 130 after Ctrl-C, 143 after SIGTERM.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import multiprocessing
 import sys
@@ -27,12 +28,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NoReturn
 
-from proofs_check.claim import DEFAULT_MAX_K, Claim, Outcome
+from proofs_check.claim import DEFAULT_MAX_K, Claim, Domains, Outcome
 from proofs_check.registry import all_claims, claim_by_id
 from sysrs_ref._children import process_pool, sigterm_interrupts
 from sysrs_ref._streams import StdoutError, discard, guarded_streams
 
-__all__ = ["LIMITS", "Limit", "Result", "main", "render_table"]
+__all__ = ["LIMITS", "SIZE_OPTIONS", "Limit", "Result", "SizeOption", "main", "render_table"]
 
 PROG = "python -m proofs_check"
 
@@ -45,6 +46,7 @@ EXAMPLES = """examples:
   python -m proofs_check --claim code-ucb-contracts-symbolic --ucb-contracts 3,3   # UCB-E's, K <= 3, L <= 3
   python -m proofs_check --claim code-exact-engines --exact 3,3   # exact engines vs brute force, K <= 3, L <= 3
   python -m proofs_check --claim code-decisions-sar --decisions 3,3 --decision-cells 10,6   # deeper decisions
+  python -m proofs_check --claim code-fast-certified --fast-cells 9,2   # fast passes on 3 x 3 matrices too
   python -m proofs_check --jobs 1                # one process
   python -m proofs_check --list"""
 
@@ -88,43 +90,133 @@ class Limit:
         return any(all(value <= high for value, high in zip(values, most, strict=True)) for most in self.most)
 
 
-#: Every option that sets a size, its largest accepted values and what they cost: a larger value is refused in one
-#: line (status 2) before anything runs, and ``--help`` states the bound and its cost. An option that sets a size
-#: adds its row here and parses with :func:`_sizes`.
-LIMITS: dict[str, Limit] = {
-    "--max-k": Limit(((400,),), "about 2.5 min of CPU for the four schedule claims, 1 min at the default 200"),
-    "--contracts": Limit(
-        ((3, 5), (4, 3)),
-        "code-contracts-symbolic takes about 45 s of CPU at 3,5 and 3.5 min at 4,3, 15 s at the default; "
-        "4,4 runs past 13 min",
-    ),
-    "--ucb-contracts": Limit(((3, 3),), "about 7 min of CPU for code-ucb-contracts-symbolic, 6 s at the default"),
-    "--exact": Limit(
-        ((2, 4), (3, 2)),
-        (
-            "code-exact-engines takes about 2.7 min of CPU at 2,4, 12 s at the default; 3,3 (1,296 draws a matrix "
-            "for the unsynchronized algorithms) runs far longer"
-        ),
-    ),
-    "--decisions": Limit(
-        ((3, 3), (2, 4)),
-        (
-            "code-decisions-sr takes 13 s of CPU at 3,3, code-decisions-ucb 82 s at 2,4; UCB-E's symbolic paths at "
-            "3,3 are those of --ucb-contracts 3,3 (about 7 min)"
-        ),
-    ),
-    "--decision-cells": Limit(
-        ((10, 6),),
-        (
-            "code-decisions-sr takes 35 s of CPU and code-decisions-ucb 85 s at 10,6, against 9 s and 30 s at "
-            "their defaults"
-        ),
-    ),
-    "--jobs": Limit(((64,),), "64 worker processes; each holds a copy of the claims, about 100 MB"),
-}
+@dataclass(frozen=True)
+class SizeOption:
+    """One option that sets a size: how it is written, what it sets, its help and its bound."""
+
+    flag: str
+    metavar: str
+    least: tuple[int, ...]
+    """The smallest value of each component."""
+    field: str
+    """The :class:`~proofs_check.claim.Domains` field it sets ("" for ``--jobs``)."""
+    default: tuple[int, ...] | None
+    """The value when the option is not given (None: each claim family's own default)."""
+    help: str
+    """What it does, and its default, without the bound (added from ``limit``)."""
+    limit: Limit
+
 
 #: Worker processes of a run (this machine has 2 cores; the claims are independent).
 DEFAULT_JOBS = 2
+
+#: What ``--fast-cells`` costs at its bounds (measured: CPU of code-fast-certified on one core of the 2-core machine).
+FAST_CELLS_COST = (
+    "code-fast-certified takes about 2 min of CPU at 9,2 (3 x 3 over 2 levels: 1,296 draws a matrix for SR) and "
+    "at 6,4, 22 s at the default"
+)
+
+#: Every option that sets a size, in one table: its parsing, the domain it sets, its help, and its largest accepted
+#: values with what they cost (a larger value is refused in one line, status 2, before anything runs, and ``--help``
+#: states the bound and its cost). An option that sets a size is one row here.
+SIZE_OPTIONS: tuple[SizeOption, ...] = (
+    SizeOption(
+        "--max-k",
+        "K",
+        (2,),
+        "max_k",
+        (DEFAULT_MAX_K,),
+        f"prove the schedule and budget claims for every K from 2 to K (default {DEFAULT_MAX_K})",
+        Limit(((400,),), "about 2.5 min of CPU for the four schedule claims, 1 min at the default 200"),
+    ),
+    SizeOption(
+        "--contracts",
+        "K,L",
+        (2, 1),
+        "contracts",
+        None,
+        "explore the symbolic contracts for every K' <= K and L' <= L (default: K = 2 with L <= 5, K = 3 with L <= 3)",
+        Limit(
+            ((3, 5), (4, 3)),
+            "code-contracts-symbolic takes about 45 s of CPU at 3,5 and 3.5 min at 4,3, 15 s at the default; "
+            "4,4 runs past 13 min",
+        ),
+    ),
+    SizeOption(
+        "--ucb-contracts",
+        "K,L",
+        (2, 1),
+        "ucb_contracts",
+        None,
+        "explore UCB-E's and SyUCB-E's symbolic contracts for every K' <= K and L' <= L (default: K = 2 with L <= 3, "
+        "K = 3 with L <= 2)",
+        Limit(((3, 3),), "about 7 min of CPU for code-ucb-contracts-symbolic, 6 s at the default"),
+    ),
+    SizeOption(
+        "--exact",
+        "K,L",
+        (2, 1),
+        "exact",
+        None,
+        "check the exact engines against brute force on every K' <= K and L' <= L (default: K = 2 with L <= 3 and "
+        "K = 3 with L <= 2)",
+        Limit(
+            ((2, 4), (3, 2)),
+            "code-exact-engines takes about 2.7 min of CPU at 2,4, 12 s at the default; 3,3 (1,296 draws a matrix "
+            "for the unsynchronized algorithms) runs far longer",
+        ),
+    ),
+    SizeOption(
+        "--decisions",
+        "K,L",
+        (2, 1),
+        "decisions",
+        None,
+        "explore the decision claims' symbolic domain for every K' <= K and L' <= L (default: K = 2 with L <= 4, "
+        "K = 3 with L <= 2; UCB-E's K = 2 with L <= 3)",
+        Limit(
+            ((3, 3), (2, 4)),
+            "code-decisions-sr takes 13 s of CPU at 3,3, code-decisions-ucb 82 s at 2,4; UCB-E's symbolic paths at "
+            "3,3 are those of --ucb-contracts 3,3 (about 7 min)",
+        ),
+    ),
+    SizeOption(
+        "--decision-cells",
+        "B,T",
+        (2, 2),
+        "decision_cells",
+        None,
+        "run the decision claims on every score matrix with K L <= B cells in {0, 1} and K L <= T in {0, 1/2, 1}, "
+        "K <= 6 (default: each claim's own, about 8 and 5)",
+        Limit(
+            ((10, 6),),
+            "code-decisions-sr takes 35 s of CPU and code-decisions-ucb 85 s at 10,6, against 9 s and 30 s at "
+            "their defaults",
+        ),
+    ),
+    SizeOption(
+        "--fast-cells",
+        "C,V",
+        (4, 2),
+        "fast_cells",
+        None,
+        "add to code-fast-certified every K x L matrix with K, L >= 2 and K L <= C over the V-level near-tie grid "
+        "(default: K L <= 4 over 4 levels and K L <= 6 over 3)",
+        Limit(((9, 2), (6, 4)), FAST_CELLS_COST),
+    ),
+    SizeOption(
+        "--jobs",
+        "J",
+        (1,),
+        "",
+        (DEFAULT_JOBS,),
+        f"run the claims in J worker processes (default {DEFAULT_JOBS}; 1: in this process)",
+        Limit(((64,),), "64 worker processes; each holds a copy of the claims, about 100 MB"),
+    ),
+)
+
+#: Each size option's bound (:data:`SIZE_OPTIONS`), by its flag.
+LIMITS: dict[str, Limit] = {option.flag: option.limit for option in SIZE_OPTIONS}
 
 
 def _bound_help(option: str) -> str:
@@ -136,8 +228,8 @@ def _parser() -> _Parser:
     parser = _Parser(
         prog=PROG,
         description=(
-            "Check every algebraic step of the SySRs paper with sympy, and the code's invariants with z3 "
-            "and bounded exhaustive runs."
+            "Check every algebraic step of the SySRs paper with sympy, and the code's invariants with z3, "
+            "bounded exhaustive runs and static reading of the fast kernels."
         ),
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -145,63 +237,27 @@ def _parser() -> _Parser:
     parser.add_argument("--json", action="store_true", help="print one JSON object on stdout (with --list too)")
     parser.add_argument("--list", action="store_true", help="list the claims and exit")
     parser.add_argument("--claim", metavar="ID", help="run only the claim ID")
-    parser.add_argument(
-        "--max-k",
-        metavar="K",
-        type=_sizes("--max-k", "K", (2,)),
-        default=(DEFAULT_MAX_K,),
-        help=f"prove the schedule and budget claims for every K from 2 to K (default {DEFAULT_MAX_K}; "
-        f"{_bound_help('--max-k')})",
-    )
-    parser.add_argument(
-        "--contracts",
-        metavar="K,L",
-        type=_sizes("--contracts", "K,L", (2, 1)),
-        default=None,
-        help="explore the symbolic contracts for every K' <= K and L' <= L (default: K = 2 with L <= 5, K = 3 with "
-        f"L <= 3; {_bound_help('--contracts')})",
-    )
-    parser.add_argument(
-        "--ucb-contracts",
-        metavar="K,L",
-        type=_sizes("--ucb-contracts", "K,L", (2, 1)),
-        default=None,
-        help="explore UCB-E's and SyUCB-E's symbolic contracts for every K' <= K and L' <= L (default: K = 2 with "
-        f"L <= 3, K = 3 with L <= 2; {_bound_help('--ucb-contracts')})",
-    )
-    parser.add_argument(
-        "--exact",
-        metavar="K,L",
-        type=_sizes("--exact", "K,L", (2, 1)),
-        default=None,
-        help="check the exact engines against brute force on every K' <= K and L' <= L (default: K = 2 with L <= 3 "
-        f"and K = 3 with L <= 2; {_bound_help('--exact')})",
-    )
-    parser.add_argument(
-        "--decisions",
-        metavar="K,L",
-        type=_sizes("--decisions", "K,L", (2, 1)),
-        default=None,
-        help="explore the decision claims' symbolic domain for every K' <= K and L' <= L (default: K = 2 with L <= 4, "
-        f"K = 3 with L <= 2; UCB-E's K = 2 with L <= 3; {_bound_help('--decisions')})",
-    )
-    parser.add_argument(
-        "--decision-cells",
-        metavar="B,T",
-        type=_sizes("--decision-cells", "B,T", (2, 2)),
-        default=None,
-        help="run the decision claims on every score matrix with K L <= B cells in {0, 1} and K L <= T in "
-        f"{{0, 1/2, 1}}, K <= 6 (default: each claim's own, about 8 and 5; {_bound_help('--decision-cells')})",
-    )
-    parser.add_argument(
-        "--jobs",
-        metavar="J",
-        type=_sizes("--jobs", "J", (1,)),
-        default=(DEFAULT_JOBS,),
-        help=f"run the claims in J worker processes (default {DEFAULT_JOBS}; 1: in this process; "
-        f"{_bound_help('--jobs')})",
-    )
+    for option in SIZE_OPTIONS:
+        parser.add_argument(
+            option.flag,
+            metavar=option.metavar,
+            type=_sizes(option.flag, option.metavar, option.least),
+            default=option.default,
+            help=f"{option.help[:-1]}; {_bound_help(option.flag)})"
+            if option.help.endswith(")")
+            else f"{option.help} ({_bound_help(option.flag)})",
+        )
     return parser
+
+
+def _domains(args: argparse.Namespace) -> Domains:
+    """The claims' domains the size options set (a one-number option sets a number, the others a pair)."""
+    values: dict[str, object] = {}
+    for option in SIZE_OPTIONS:
+        value = getattr(args, option.flag[2:].replace("-", "_"))
+        if option.field and value is not None:
+            values[option.field] = value[0] if len(option.least) == 1 else value
+    return dataclasses.replace(Domains(), **values)
 
 
 def _sizes(option: str, metavar: str, least: tuple[int, ...]) -> Callable[[str], tuple[int, ...]]:
@@ -316,7 +372,7 @@ def render_table(results: Sequence[Result]) -> str:
     good = sum(o.status == c.expected for c, o, _ in results)
     counts = {
         name: sum(name in o.all_methods for _, o, _ in results)
-        for name in ("sympy", "smt", "symbolic", "bounded-exhaustive", "model-checked-against-code")
+        for name in ("sympy", "smt", "symbolic", "bounded-exhaustive", "static")
     }
     lines.append("")
     lines.append(
@@ -324,7 +380,7 @@ def render_table(results: Sequence[Result]) -> str:
         f"({sum(o.method.value == 'proved' for _, o, _ in results)} proved and "
         f"{sum(o.method.value == 'checked' for _, o, _ in results)} checked with sympy, "
         f"{counts['smt']} smt, {counts['symbolic']} symbolic, {counts['bounded-exhaustive']} bounded-exhaustive, "
-        f"{counts['model-checked-against-code']} model-checked-against-code; "
+        f"{counts['static']} static; "
         f"{sum(t for _, _, t in results):.1f} s)."
     )
     return "\n".join(lines)
@@ -370,16 +426,15 @@ def _main(argv: Sequence[str] | None) -> int:
 
 def _checked(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
-    (max_k,), (jobs,) = args.max_k, args.jobs
+    (jobs,) = args.jobs
+    domains = _domains(args)
     if args.claim is not None:
-        claim = claim_by_id(
-            args.claim, max_k, args.contracts, args.ucb_contracts, args.exact, args.decisions, args.decision_cells
-        )
+        claim = claim_by_id(args.claim, domains)
         if claim is None:
             raise _UsageError(f"unknown claim {args.claim!r}; see --list for the claim ids")
         claims: tuple[Claim, ...] = (claim,)
     else:
-        claims = all_claims(max_k, args.contracts, args.ucb_contracts, args.exact, args.decisions, args.decision_cells)
+        claims = all_claims(domains)
     if args.list:
         if args.json:
             listed = [

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
-__all__ = ["DEFAULT_MAX_K", "Claim", "Method", "Outcome", "Status"]
+__all__ = ["DEFAULT_MAX_K", "Claim", "Domains", "Method", "Outcome", "Status"]
 
 
 class Status(str, Enum):
@@ -45,14 +45,14 @@ class Method(str, Enum):
     The code's claims: ``smt``: an SMT solver (z3) answered unsat to the
     negation of the claim, in a decidable theory (linear integer/real
     arithmetic for fixed K, nonlinear real arithmetic for the float bounds),
-    for every input of the stated domain, unbounded in n and L; such claims
-    also list ``model-checked-against-code`` among their methods when the
-    encoding was checked against the real functions on a stated small
-    domain. ``bounded-exhaustive``: the code was run on every input of a
+    for every input of the stated domain, unbounded in n and L.
+    ``bounded-exhaustive``: the code was run on every input of a
     stated finite domain and every run checked. ``symbolic``: the real code
     was run on symbolic inputs (z3 reals) along every feasible path of a
     stated domain (:mod:`proofs_check.symbolic`), so the check covers every
-    real input there, not samples. A counterexample is exact either way.
+    real input there, not samples. ``static``: the source of the code (Python
+    syntax trees, C text) was read and every site of a stated kind checked
+    against structural rules. A counterexample is exact either way.
     """
 
     PROVED = "proved"
@@ -60,7 +60,7 @@ class Method(str, Enum):
     SMT = "smt"
     BOUNDED_EXHAUSTIVE = "bounded-exhaustive"
     SYMBOLIC = "symbolic"
-    MODEL_CHECKED = "model-checked-against-code"
+    STATIC = "static"
 
 
 @dataclass(frozen=True)
@@ -102,3 +102,26 @@ class Claim:
 
 #: The default largest K of the schedule claims (``--max-k`` raises it).
 DEFAULT_MAX_K = 200
+
+
+@dataclass(frozen=True)
+class Domains:
+    """The domains the code claims run on: the defaults, or those the command line's size options widen.
+
+    ``max_k``: the schedule claims' largest K; each pair, when given, widens one claim family's domain
+    (None: the family's own default): ``contracts`` and ``ucb_contracts`` (K, L) the symbolic contracts,
+    ``exact`` (K, L) the exact engines' brute force, ``decisions`` (K, L) the decision claims' symbolic
+    domain and ``decision_cells`` (B, T) their exhaustive one, ``fast_cells`` (C, N) the fast passes' exhaustive
+    one (:mod:`proofs_check.code_fast_exhaustive`).
+
+    >>> Domains(contracts=(3, 5)).max_k
+    200
+    """
+
+    max_k: int = DEFAULT_MAX_K
+    contracts: tuple[int, int] | None = None
+    ucb_contracts: tuple[int, int] | None = None
+    exact: tuple[int, int] | None = None
+    decisions: tuple[int, int] | None = None
+    decision_cells: tuple[int, int] | None = None
+    fast_cells: tuple[int, int] | None = None

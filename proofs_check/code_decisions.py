@@ -44,7 +44,10 @@ Each family is one claim with two methods:
   filter), and a counterexample is re-run concretely with the exact rule.
 - ``bounded-exhaustive``: every score matrix with entries in {0, 1} (and in
   {0, 1/2, 1}) of the stated shapes, every budget n in [K, K L], both draws:
-  larger K and L than the symbolic domain reaches.
+  larger K and L than the symbolic domain reaches. There SAR and SySAR also
+  run with m = 3 (K >= 4), and UCB-E and SyUCB-E also with a in
+  :data:`MORE_A` (1/2, 2, 25) on the smaller domain :data:`MORE_CELLS`
+  (K L <= 6 in {0, 1}, K L <= 4 in {0, 1/2, 1}).
 """
 
 from __future__ import annotations
@@ -82,6 +85,8 @@ __all__ = [
     "DEFAULT_UCB_SYMBOLIC",
     "WIDER_MAX_K",
     "FAMILIES",
+    "MORE_A",
+    "MORE_CELLS",
     "Cells",
     "Family",
     "check_decisions",
@@ -394,6 +399,8 @@ class Family:
     bound: ContractsBound
     """The default run's symbolic domain."""
     weight: float
+    more: tuple[Variant, ...] = ()
+    """Further parameters, run exhaustively on :data:`MORE_CELLS` only (``--decision-cells`` leaves them there)."""
 
 
 def _family(
@@ -405,13 +412,24 @@ def _family(
     cells: Cells,
     weight: float,
     bound: ContractsBound = DEFAULT_SYMBOLIC,
+    more: Sequence[Variant] = (),
 ) -> Family:
-    return Family(claim_id, names, rule, tuple(symbolic), tuple(exhaustive), cells, bound, weight)
+    return Family(claim_id, names, rule, tuple(symbolic), tuple(exhaustive), cells, bound, weight, tuple(more))
+
+
+MORE_CELLS = Cells(binary=6, ternary=4, max_k=4)
+"""The exhaustive domain of a family's further parameters (UCB-E's a other than 1)."""
+
+#: UCB-E's further exploration parameters: below 1, above 1 with irrational roots, and a square (rational roots at
+#: square counts).
+MORE_A = (Fraction(1, 2), Fraction(2), Fraction(25))
 
 
 def _families() -> tuple[Family, ...]:
     sar = [Variant.of(name, m=m) for m in (1, 2) for name in ("sar", "sysar")]
+    sar_more = [Variant.of(name, m=3) for name in ("sar", "sysar")]  # K >= 4: the exhaustive domain only
     ucb = [Variant.of(name, a=Fraction(1)) for name in ("ucbe", "syucbe")]
+    ucb_more = [Variant.of(name, a=a) for a in MORE_A for name in ("ucbe", "syucbe")]
     return (
         _family(
             "code-decisions-uniform",
@@ -441,9 +459,9 @@ def _families() -> tuple[Family, ...]:
             "gap (Bubeck et al.) leaves, accepted from the empirical top m' or else rejected, equal gaps rejecting, "
             "equal means ordered by priority; the ranking is accepted, the model left, rejected last first",
             sar,
-            sar,
+            [*sar, *sar_more],
             Cells(binary=8, ternary=5, max_k=4),
-            8,
+            10,
         ),
         _family(
             "code-decisions-ucb",
@@ -454,8 +472,9 @@ def _families() -> tuple[Family, ...]:
             ucb,
             ucb,
             Cells(binary=8, ternary=5, max_k=4),
-            10,
+            14,
             DEFAULT_UCB_SYMBOLIC,
+            ucb_more,
         ),
     )
 
@@ -482,12 +501,16 @@ def check_decisions(family: Family, bound: ContractsBound | None = None, cells: 
         f"symbolic: every score matrix in [0, 1]^(K x L) (real scores, z3), {bound.describe()}, every budget n in "
         f"[K, K L], two draws per (K, L) and the relabelling argument, {_labels(family.symbolic)}{roots}; "
         f"{cells.describe()}, {_labels(family.exhaustive)}{' (m < K)' if 'sar' in family.names else ''}"
+        + (f"; {MORE_CELLS.describe()}, {_labels(family.more)}" if family.more else "")
     )
     started = time.perf_counter()
     problem, paths, symbolic_runs = _symbolic_problem(family.symbolic, bound)
     if problem is None:
         symbolic_seconds = time.perf_counter() - started
         problem, runs = exhaustive_problem(family.exhaustive, cells)
+        if problem is None and family.more:
+            problem, more_runs = exhaustive_problem(family.more, MORE_CELLS)
+            runs += more_runs
         method = Method.BOUNDED_EXHAUSTIVE
     else:
         method = Method.SYMBOLIC

@@ -11,8 +11,16 @@ the float path (``score_table(..., prefer_float=True)``), for every draw
 (every query order and every arm priority) and every budget in [K, K L],
 and each outcome (chosen model, ranking, spend) must be the reference's
 (the pure-Python step generators on exact Fractions). A kernel that ignores
-the tolerance, narrows it, or rounds a key to a double decides such a tie by
-the float order and fails here, with the matrix, the draw and the budget.
+the tolerance, applies it on the wrong side, or rounds a key to a double
+decides such a tie by the float order and fails here, with the matrix, the
+draw and the budget. A tolerance narrowed by a small factor still separates
+these ties (the rounding is far below it): ``code-fast-tolerance-use`` reads
+the kernels' source for that.
+
+The domain is a set of tiers (C, V): every K x L matrix with K, L >= 2 and
+K L <= C over the V-level grid of :data:`GRIDS`; by default
+:data:`DEFAULT_TIERS`, and ``python -m proofs_check --fast-cells C,V`` adds
+one tier.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from fractions import Fraction
+from functools import partial
 
 from proofs_check.claim import Claim, Method, Outcome, Status
 from sysrs_ref import Draw, Instance
@@ -29,14 +38,48 @@ from sysrs_ref.algorithms import get_algorithm
 from sysrs_ref.fast import DrawBatch, compiled, run_fast, score_table
 from sysrs_ref.fast._reference_kernel import reference_kernel
 
-__all__ = ["ALGORITHMS", "LEVELS", "SHAPES", "CLAIMS", "check_fast_certified"]
+__all__ = ["ALGORITHMS", "DEFAULT_TIERS", "GRIDS", "CLAIMS", "check_fast_certified", "claims", "shapes"]
 
-#: The scores: 0.1 + 0.2 = 0.3 exactly, while fl(0.1) + fl(0.2) > fl(0.3) > fl(0.1) + fl(0.2) - 2^-54.
-LEVELS = (Fraction(0), Fraction(1, 10), Fraction(2, 10), Fraction(3, 10))
-#: The (K, L) of the default domain.
-SHAPES = ((2, 2),)
+#: The score grids, by their number of levels V, each with exact ties that float sums order strictly:
+#: 0.1 + 0.2 = 0.3 + 0 exactly, while fl(0.1) + fl(0.2) > fl(0.3); 1/10 + 7/10 = 2/5 + 2/5 exactly, and their float
+#: sums differ; (1/20 + 1/20) + 3/10 and (1/20 + 3/10) + 1/20 differ as floats (the order of the additions).
+GRIDS: dict[int, tuple[Fraction, ...]] = {
+    2: (Fraction(1, 20), Fraction(3, 10)),
+    3: (Fraction(1, 10), Fraction(2, 5), Fraction(7, 10)),
+    4: (Fraction(0), Fraction(1, 10), Fraction(1, 5), Fraction(3, 10)),
+}
+#: The default domain, as tiers (C, V): every K x L score matrix with K, L >= 2 and K L <= C over the V-level grid.
+DEFAULT_TIERS = ((4, 4), (6, 3))
 #: One algorithm per kernel family (the unsynchronized one shares its kernel, with per-model orders).
 ALGORITHMS = ("sysrs", "sr", "syus", "sysar", "syucbe")
+
+
+def shapes(cells: int) -> tuple[tuple[int, int], ...]:
+    """Every (K, L) with K, L >= 2 and K L <= *cells*.
+
+    >>> shapes(6)
+    ((2, 2), (2, 3), (3, 2))
+    """
+    return tuple((k, l) for k in range(2, cells // 2 + 1) for l in range(2, cells // k + 1))
+
+
+def _orbit_representatives(
+    levels: tuple[Fraction, ...], n_models: int, n_queries: int
+) -> Iterator[list[list[Fraction]]]:
+    """One K x L matrix over *levels* per orbit under row and column permutations (the smallest of each orbit).
+
+    Every arm priority and every query order is run, so a matrix whose rows or columns are permuted is a
+    relabelling of a run already made: the same decisions, the models and queries renamed.
+    """
+    row_perms = list(itertools.permutations(range(n_models)))
+    column_perms = list(itertools.permutations(range(n_queries)))
+    for cells in itertools.product(range(len(levels)), repeat=n_models * n_queries):
+        rows = [cells[row * n_queries : (row + 1) * n_queries] for row in range(n_models)]
+        smallest = min(
+            tuple(rows[row][column] for row in rp for column in cp) for rp in row_perms for cp in column_perms
+        )
+        if smallest == cells:
+            yield [[levels[index] for index in row] for row in rows]
 
 
 def _draws(n_models: int, n_queries: int, synchronized: bool) -> DrawBatch:
@@ -58,77 +101,105 @@ def _backends() -> Iterator[tuple[str, AbstractContextManager[object]]]:
     yield "numpy", compiled.numpy_only()
 
 
-def check_fast_certified(shapes: Sequence[tuple[int, int]] = SHAPES, algorithms: Sequence[str] = ALGORITHMS) -> Outcome:
-    """Every fast pass gives the reference's outcome on every matrix, draw and budget of the domain."""
+def _domain_text(tiers: Sequence[tuple[int, int]], algorithms: Sequence[str], backends: Sequence[str]) -> str:
+    parts = []
+    for cells, size in tiers:
+        levels = ", ".join(str(level) for level in GRIDS[size])
+        parts.append(f"every K x L matrix with K, L >= 2, K L <= {cells} (K x L in {shapes(cells)}) over {{{levels}}}")
+    return (
+        f"bounded-exhaustive: {'; '.join(parts)}; forced through the float path; once per orbit under row and column "
+        f"permutations, every arm priority and query order; every budget n in [K, K L]; algorithms "
+        f"{', '.join(algorithms)}; passes: {', '.join(backends)}"
+    )
+
+
+def check_fast_certified(
+    tiers: Sequence[tuple[int, int]] = DEFAULT_TIERS, algorithms: Sequence[str] = ALGORITHMS
+) -> Outcome:
+    """Every fast pass gives the reference's outcome on every matrix, draw and budget of the *tiers* (C, V)."""
     started = time.perf_counter()
     backends = [name for name, _ in _backends()]
-    levels = ", ".join(str(level) for level in LEVELS)
-    domain = (
-        f"bounded-exhaustive: every K x L score matrix with scores in {{{levels}}} for (K, L) in {tuple(shapes)}, "
-        f"forced through the float path; every arm priority and query order; every budget n in [K, K L]; "
-        f"algorithms {', '.join(algorithms)}; passes: {', '.join(backends)}"
-    )
+    domain = _domain_text(tiers, algorithms, backends)
     methods = (Method.BOUNDED_EXHAUSTIVE,)
-    runs = 0
-    for name in algorithms:
-        spec = get_algorithm(name)
-        params = spec.parse_params({})
-        for n_models, n_queries in shapes:
-            draws = _draws(n_models, n_queries, spec.synchronized)
+    runs = matrices = 0
+    done: set[tuple[int, int, int]] = set()  # (K, L, V) already run (a shape in two tiers of one grid)
+    for cells_bound, size in tiers:
+        for n_models, n_queries in shapes(cells_bound):
+            if (n_models, n_queries, size) in done:
+                continue
+            done.add((n_models, n_queries, size))
             budgets = tuple(range(n_models, n_models * n_queries + 1))
-            for cells in itertools.product(LEVELS, repeat=n_models * n_queries):
-                rows = [list(cells[row * n_queries : (row + 1) * n_queries]) for row in range(n_models)]
+            specs = [(name, get_algorithm(name)) for name in algorithms]
+            every = {
+                name: (spec.parse_params({}), _draws(n_models, n_queries, spec.synchronized)) for name, spec in specs
+            }
+            for rows in _orbit_representatives(GRIDS[size], n_models, n_queries):
+                matrices += 1
                 table = score_table(Instance(rows), prefer_float=True)
-                want = reference_kernel(name)(table, budgets, draws, True, params)
-                for backend, switch in _backends():
-                    with switch:
-                        got = run_fast(table, name, budgets, draws)
-                    for run in range(draws.n_runs):
-                        for column, budget in enumerate(budgets):
-                            runs += 1
-                            fast = got.outcome(run, column)
-                            ref = (
-                                int(want.chosen[run, column]),
-                                tuple(int(m) for m in want.ranking[run, column]) if want.ranking is not None else None,
-                                int(want.spent[column]),
-                            )
-                            if fast != ref:
-                                shown = [[str(score) for score in row] for row in rows]
-                                draw = draws.draw(run)
-                                counterexample = (
-                                    f"{name} ({backend} pass), scores {shown}, orders {draw.query_orders}, "
-                                    f"priority {draw.arm_priority}, n={budget}: fast (chosen, ranking, spent) {fast}, "
-                                    f"reference {ref}"
+                for name in algorithms:
+                    params, draws = every[name]
+                    want = reference_kernel(name)(table, budgets, draws, True, params)
+                    for backend, switch in _backends():
+                        with switch:
+                            got = run_fast(table, name, budgets, draws)
+                        for run in range(draws.n_runs):
+                            for column, budget in enumerate(budgets):
+                                runs += 1
+                                fast = got.outcome(run, column)
+                                ref = (
+                                    int(want.chosen[run, column]),
+                                    tuple(int(m) for m in want.ranking[run, column])
+                                    if want.ranking is not None
+                                    else None,
+                                    int(want.spent[column]),
                                 )
-                                return Outcome(
-                                    Status.FAILS,
-                                    methods[0],
-                                    f"A fast pass decides a comparison otherwise than the exact reference. "
-                                    f"Counterexample: {counterexample}.",
-                                    counterexample=counterexample,
-                                    methods=methods,
-                                    domain=domain,
-                                )
+                                if fast != ref:
+                                    shown = [[str(score) for score in row] for row in rows]
+                                    draw = draws.draw(run)
+                                    counterexample = (
+                                        f"{name} ({backend} pass), scores {shown}, orders {draw.query_orders}, "
+                                        f"priority {draw.arm_priority}, n={budget}: fast (chosen, ranking, spent) "
+                                        f"{fast}, reference {ref}"
+                                    )
+                                    return Outcome(
+                                        Status.FAILS,
+                                        methods[0],
+                                        f"A fast pass decides a comparison otherwise than the exact reference. "
+                                        f"Counterexample: {counterexample}.",
+                                        counterexample=counterexample,
+                                        methods=methods,
+                                        domain=domain,
+                                    )
     seconds = time.perf_counter() - started
     return Outcome(
         Status.HOLDS,
         methods[0],
-        f"{runs} (pass, algorithm, matrix, draw, budget) runs, each the reference's chosen model, ranking and spend "
-        f"({seconds:.1f} s). Exact ties that float sums order strictly are where a tolerance ignored, narrowed or "
-        "applied to the wrong side, or a key rounded to a double, would decide by the float order.",
+        f"{matrices} matrices, {runs} (pass, algorithm, matrix, draw, budget) runs, each the reference's chosen "
+        f"model, ranking and spend ({seconds:.1f} s). Exact ties that float sums order strictly are where a tolerance "
+        "ignored, narrowed or applied to the wrong side, or a key rounded to a double, would decide by the float order.",
         methods=methods,
         domain=domain,
     )
 
 
-CLAIMS = (
-    Claim(
-        "code-fast-certified",
-        "sysrs_ref/fast: _elimination, _uniform, _accept_reject, _ucb (numpy) and _csrc (compiled); certify.py",
-        "on every small float instance where float sums order an exact tie, every fast pass makes the reference's "
-        "decisions: a comparison is settled by floats only where its sign is the exact one",
-        Status.HOLDS,
-        check_fast_certified,
-        weight=40,
-    ),
-)
+def _tiers(fast_cells: tuple[int, int] | None) -> tuple[tuple[int, int], ...]:
+    """The default tiers, and ``--fast-cells C,V`` added when given."""
+    return DEFAULT_TIERS if fast_cells is None else (*DEFAULT_TIERS, fast_cells)
+
+
+def claims(fast_cells: tuple[int, int] | None = None) -> tuple[Claim, ...]:
+    """The claim, on the default tiers and ``--fast-cells C,V`` (every K L <= C over the V-level grid) when given."""
+    return (
+        Claim(
+            "code-fast-certified",
+            "sysrs_ref/fast: _elimination, _uniform, _accept_reject, _ucb (numpy) and _csrc (compiled); certify.py",
+            "on every small float instance where float sums order an exact tie, every fast pass makes the reference's "
+            "decisions: a comparison is settled by floats only where its sign is the exact one",
+            Status.HOLDS,
+            partial(check_fast_certified, _tiers(fast_cells)),
+            weight=20,
+        ),
+    )
+
+
+CLAIMS = claims()

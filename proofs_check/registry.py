@@ -6,27 +6,21 @@ below every claim module; this module only lists the claims, one module a line.
 
 from __future__ import annotations
 
-from proofs_check.claim import DEFAULT_MAX_K, Claim
+from proofs_check.claim import Claim, Domains
 
-__all__ = ["all_claims", "claim_by_id"]
+__all__ = ["DEFAULT_DOMAINS", "all_claims", "claim_by_id"]
 
 
-def all_claims(
-    max_k: int = DEFAULT_MAX_K,
-    contracts: tuple[int, int] | None = None,
-    ucb_contracts: tuple[int, int] | None = None,
-    exact: tuple[int, int] | None = None,
-    decisions: tuple[int, int] | None = None,
-    decision_cells: tuple[int, int] | None = None,
-) -> tuple[Claim, ...]:
-    """Every registered claim: the paper's, in paper order, then the code's.
+#: The default domains (no size option given).
+DEFAULT_DOMAINS = Domains()
 
-    The schedules are proved up to *max_k* models; *contracts* (K, L), when
-    given, widens the symbolic contracts' domain to every K <= K and L <= L,
-    and *ucb_contracts* UCB-E's and SyUCB-E's; *exact* (K, L) checks the
-    exact engines against brute force on every K' <= K, L' <= L; *decisions*
-    (K, L) widens the decision claims' symbolic domain, *decision_cells* (B, T)
-    their exhaustive one (K L <= B binary, K L <= T three-valued).
+
+def all_claims(domains: Domains = DEFAULT_DOMAINS) -> tuple[Claim, ...]:
+    """Every registered claim: the paper's, in paper order, then the code's, on *domains*.
+
+    The schedules are proved up to ``domains.max_k`` models; each other field of
+    :class:`~proofs_check.claim.Domains`, when given, widens one family's domain
+    (the command line's size options set them).
     """
     from proofs_check import (
         bernstein,
@@ -35,6 +29,7 @@ def all_claims(
         code_decisions,
         code_exact,
         code_fast_exhaustive,
+        code_fast_static,
         code_formulas,
         code_schedule,
         code_symbolic,
@@ -56,30 +51,23 @@ def all_claims(
         *corollary.CLAIMS,
         *two_armed.CLAIMS,
         *lower_bound.CLAIMS,
-        *code_schedule.claims(max_k),
+        *code_schedule.claims(domains.max_k),
         *code_certify.CLAIMS,
         *code_ucb.CLAIMS,
-        *code_fast_exhaustive.CLAIMS,
+        *code_fast_static.CLAIMS,
+        *code_fast_exhaustive.claims(domains.fast_cells),
         *code_contracts.CLAIMS,
-        *code_symbolic.claims(code_symbolic.bound_for(contracts)),
-        *code_ucb_symbolic.claims(code_ucb_symbolic.bound_for(ucb_contracts)),
+        *code_symbolic.claims(code_symbolic.bound_for(domains.contracts)),
+        *code_ucb_symbolic.claims(code_ucb_symbolic.bound_for(domains.ucb_contracts)),
         *code_formulas.CLAIMS,
-        *code_exact.claims(exact),
-        *code_decisions.claims(decisions, decision_cells),
+        *code_exact.claims(domains.exact),
+        *code_decisions.claims(domains.decisions, domains.decision_cells),
     )
 
 
-def claim_by_id(
-    claim_id: str,
-    max_k: int = DEFAULT_MAX_K,
-    contracts: tuple[int, int] | None = None,
-    ucb_contracts: tuple[int, int] | None = None,
-    exact: tuple[int, int] | None = None,
-    decisions: tuple[int, int] | None = None,
-    decision_cells: tuple[int, int] | None = None,
-) -> Claim | None:
-    """The claim called *claim_id*, or None."""
-    for claim in all_claims(max_k, contracts, ucb_contracts, exact, decisions, decision_cells):
+def claim_by_id(claim_id: str, domains: Domains = DEFAULT_DOMAINS) -> Claim | None:
+    """The claim called *claim_id* on *domains*, or None."""
+    for claim in all_claims(domains):
         if claim.id == claim_id:
             return claim
     return None

@@ -345,14 +345,14 @@ def test_json_records_of_every_claim(results: Results) -> None:
         record = _record(claim, outcome, seconds)
         assert {"id", "paper_ref", "statement", "status", "detail", "methods", "domain", "seconds"} <= set(record)
         assert record["status"] in ("holds", "holds-with-conditions", "fails")
-        assert record["method"] in ("proved", "checked", "smt", "symbolic", "bounded-exhaustive")
+        assert record["method"] in ("proved", "checked", "smt", "symbolic", "bounded-exhaustive", "static")
         assert isinstance(record["methods"], list) and record["methods"]
         assert set(record["methods"]) <= {
             "sympy",
             "smt",
             "symbolic",
             "bounded-exhaustive",
-            "model-checked-against-code",
+            "static",
         }
         assert record["domain"] and record["as_expected"] is True
         json.dumps(record)

@@ -25,13 +25,14 @@ from proofs_check import (
     code_certify,
     code_contracts,
     code_fast_exhaustive,
+    code_fast_static,
     code_schedule,
     code_symbolic,
     code_ucb,
     code_ucb_symbolic,
     symbolic,
 )
-from proofs_check.claim import Outcome
+from proofs_check.claim import Domains, Outcome
 from proofs_check.code_symbolic import ContractsBound
 from sysrs_ref.algorithms import drive, sr
 from sysrs_ref.algorithms.base import Outcome as RunOutcome
@@ -297,7 +298,71 @@ def test_fast_sr_ignoring_the_tolerance_fails(monkeypatch: pytest.MonkeyPatch) -
 
     elimination = importlib.import_module("sysrs_ref.fast._elimination")
     monkeypatch.setattr(elimination, "tolerance", lambda n_terms, largest: 0.0 * largest)
-    assert_fails(code_fast_exhaustive.check_fast_certified(algorithms=("sysrs",)), "sysrs (", "reference (")
+    outcome = code_fast_exhaustive.check_fast_certified(tiers=((4, 4),), algorithms=("sysrs",))
+    assert_fails(outcome, "sysrs (", "reference (")
+
+
+def _planted_source(relative: str, old: str, new: str) -> Callable[[str], str]:
+    """The kernels' source as code_fast_static reads it, with *old* replaced by *new* (once) in *relative*."""
+
+    def read(name: str) -> str:
+        text = code_fast_static.read_source(name)
+        if name == relative:
+            assert text.count(old) == 1, (relative, old)
+            text = text.replace(old, new)
+        return text
+
+    return read
+
+
+@pytest.mark.parametrize(
+    ("relative", "old", "new", "fragment"),
+    [
+        (  # a raw float comparison in the SR kernel, outside the tolerance
+            "_elimination.py",
+            "near = sums <= (smallest + tolerance(n_k, sums.max(axis=1)))[:, None]",
+            "near = sums <= smallest[:, None]",
+            "`sums <= smallest[:, None]` compares floats without a certified margin",
+        ),
+        (  # the tolerance halved where it is used
+            "_elimination.py",
+            "tolerance(n_k, sums.max(axis=1))",
+            "tolerance(n_k, sums.max(axis=1)) / 2",
+            "narrows a certified margin",
+        ),
+        (  # the tolerance of a shorter sum
+            "_elimination.py",
+            "tolerance(n_k, sums.max(axis=1))",
+            "tolerance(n_k - 1, sums.max(axis=1))",
+            "tolerance of a changed count",
+        ),
+        (
+            "_uniform.py",
+            "margin = tolerance(m, ordered[:, 0])[:, None]",
+            "margin = 0.5 * tolerance(m, ordered[:, 0])[:, None]",
+            "narrows a certified margin",
+        ),
+        (  # SAR's gap difference trusted by its float sign alone
+            "_accept_reject.py",
+            "sure = forced | (left == 1) | (np.abs(difference) > margin)",
+            "sure = forced | (left == 1)",
+            "`difference > 0` compares floats",
+        ),
+        ("_ucb.py", "(nearest_up > theta + gap)", "(nearest_up > theta)", "`nearest_up > theta` compares floats"),
+        ("_ucb_runs.py", "            runs.bounds.gap,\n", "            runs.bounds.gap / 2,\n", "is not bounds.gap"),
+        (  # the compiled SR ignoring the tolerance
+            "_csrc/phases.c",
+            "if (value <= threshold) {",
+            "if (value <= smallest) {",
+            "`value <= smallest` compares floats",
+        ),
+        ("_csrc/phases.c", "* 0x1p-50 * largest;", "* 0x1p-51 * largest;", "not the proved"),
+        ("_csrc/cut.inc", "if (index > value + gap) continue;", "if (index > value) continue;", "`index > value`"),
+        ("_csrc/cut.inc", "double gap = settings[0];", "double gap = 0.5 * settings[0];", "not the proved"),
+    ],
+)
+def test_a_kernel_comparing_floats_outside_the_margin_fails(relative: str, old: str, new: str, fragment: str) -> None:
+    assert_fails(code_fast_static.check_tolerance_use(_planted_source(relative, old, new)), fragment)
 
 
 def test_index_key_deciding_by_the_float_sign_fails(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -445,6 +510,7 @@ def test_every_code_claim_has_a_failing_variant_here() -> None:
         "code-certify-tolerance",
         "code-ucb-tolerance",
         "code-fast-certified",
+        "code-fast-tolerance-use",
         "code-algorithm-contracts",
         "code-contracts-symbolic",
         "code-ucb-contracts-symbolic",
@@ -457,7 +523,7 @@ def test_every_code_claim_has_a_failing_variant_here() -> None:
         "code-decisions-sar",
         "code-decisions-ucb",
     }
-    assert tested == {claim.id for claim in all_claims(SMALL_K) if claim.id.startswith("code-")}
+    assert tested == {claim.id for claim in all_claims(Domains(max_k=SMALL_K)) if claim.id.startswith("code-")}
 
 
 def test_witnesses_of_any_length_are_read_exactly() -> None:
@@ -496,9 +562,10 @@ def test_a_check_that_runs_out_of_time_fails_instead_of_hanging(monkeypatch: pyt
         lambda: code_schedule.check_budget_text(4),
         code_certify.check_tolerance,
         code_ucb.check_ucb_tolerance,
-        lambda: code_fast_exhaustive.check_fast_certified(algorithms=("sysrs", "syus")),
+        lambda: code_fast_exhaustive.check_fast_certified(tiers=((4, 4),), algorithms=("sysrs", "syus")),
+        code_fast_static.check_tolerance_use,
     ],
-    ids=["paper", "capped", "spend", "percentage", "budget-text", "certify", "ucb", "fast-certified"],
+    ids=["paper", "capped", "spend", "percentage", "budget-text", "certify", "ucb", "fast-certified", "fast-static"],
 )
 def test_the_code_claims_hold_on_the_code_as_it_is(check: Callable[[], Outcome]) -> None:
     """The fast target's audit of the code: each code claim on a small domain (the K >= 2048 branch of _level too).
