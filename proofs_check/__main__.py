@@ -26,7 +26,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from proofs_check.claim import DEFAULT_MAX_K, Claim, Domains, Outcome
 from proofs_check.registry import all_claims, claim_by_id
@@ -252,7 +252,7 @@ def _parser() -> _Parser:
 
 def _domains(args: argparse.Namespace) -> Domains:
     """The claims' domains the size options set (a one-number option sets a number, the others a pair)."""
-    values: dict[str, object] = {}
+    values: dict[str, Any] = {}  # a number or a pair, each the type of its Domains field (SIZE_OPTIONS' rows)
     for option in SIZE_OPTIONS:
         value = getattr(args, option.flag[2:].replace("-", "_"))
         if option.field and value is not None:

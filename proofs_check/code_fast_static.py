@@ -290,9 +290,10 @@ def _subtracts(node: ast.AST) -> bool:
 
 
 def _root(node: ast.AST) -> str:
-    while isinstance(node, ast.Subscript | ast.Attribute):
-        node = node.value
-    return node.id if isinstance(node, ast.Name) else ""
+    inner: ast.AST = node
+    while isinstance(inner, ast.Subscript | ast.Attribute):
+        inner = inner.value
+    return inner.id if isinstance(inner, ast.Name) else ""
 
 
 def _python_problems(relative: str, tree: ast.Module, returns: Mapping[str, tuple[bool, ...]]) -> Iterator[str]:
@@ -312,12 +313,12 @@ def _python_problems(relative: str, tree: ast.Module, returns: Mapping[str, tupl
                             definitions.setdefault(name, []).append(part)
             if isinstance(inner, ast.Compare):
                 operands = [inner.left, *inner.comparators]
-                for (left, right), op in zip(itertools.pairwise(operands), inner.ops, strict=True):
-                    comparisons.append((left, op, right, inner))
-                    absolute = isinstance(left, ast.Call) and _called(left) in ("np.abs", "abs") and bool(left.args)
-                    if isinstance(op, ast.Gt) and function.is_margin(right) and absolute:
-                        assert isinstance(left, ast.Call)
-                        certified_signs.add(ast.unparse(left.args[0]))
+                for (first, second), op in zip(itertools.pairwise(operands), inner.ops, strict=True):
+                    comparisons.append((first, op, second, inner))
+                    absolute = isinstance(first, ast.Call) and _called(first) in ("np.abs", "abs") and first.args
+                    if isinstance(op, ast.Gt) and function.is_margin(second) and absolute:  # abs(x) > margin: x's sign
+                        assert isinstance(first, ast.Call)
+                        certified_signs.add(ast.unparse(first.args[0]))
             yield from _narrowed(function, inner, where)
         for left, op, right, whole in comparisons:
             if not isinstance(op, _COMPARISONS) or not (function.is_float(left) or function.is_float(right)):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from proofs_check import DEFAULT_MAX_K, Claim, Method, Outcome, Status, all_claims
+from proofs_check import DEFAULT_MAX_K, Claim, Domains, Method, Outcome, Status, all_claims
 from proofs_check.__main__ import LIMITS, _record, main, render_table
 from tests.import_graph import cycles
 from tests.pages import FLAGS, fences
@@ -276,6 +276,8 @@ def test_usage_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> No
         (["--ucb-contracts", "1,2"], "--ucb-contracts needs K >= 2 and L >= 1, got '1,2'"),
         (["--ucb-contracts", "3"], "--ucb-contracts needs K,L (2 integers), K >= 2 and L >= 1, got '3'"),
         (["--jobs", "65"], "--jobs 65 is beyond its bound: at most 64"),
+        (["--fast-cells", "9,3"], "--fast-cells 9,3 is beyond its bound: at most 9,2 or 6,4"),
+        (["--fast-cells", "3,2"], "--fast-cells needs C >= 4 and V >= 2, got '3,2'"),
     ],
 )
 def test_a_size_beyond_its_bound_is_refused_naming_the_option(
@@ -291,6 +293,14 @@ def test_the_largest_sizes_are_accepted() -> None:
     args = _parser().parse_args(["--max-k", "400", "--contracts", "4,3", "--ucb-contracts", "3,3", "--jobs", "64"])
     assert (args.max_k, args.contracts, args.ucb_contracts, args.jobs) == ((400,), (4, 3), (3, 3), (64,))
     assert _parser().parse_args(["--contracts", "3,5"]).contracts == (3, 5)
+
+
+def test_the_size_options_set_one_domains_record() -> None:
+    from proofs_check.__main__ import _domains, _parser
+
+    args = _parser().parse_args(["--max-k", "12", "--decisions", "3,3", "--fast-cells", "9,2", "--jobs", "1"])
+    assert _domains(args) == Domains(max_k=12, decisions=(3, 3), fast_cells=(9, 2))
+    assert _domains(_parser().parse_args([])) == Domains()
 
 
 def test_help_states_every_bound_and_its_cost(capsys: pytest.CaptureFixture[str]) -> None:

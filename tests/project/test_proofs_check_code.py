@@ -13,6 +13,7 @@ import sys
 import textwrap
 import types
 from collections.abc import Callable, Iterator
+from fractions import Fraction
 from types import ModuleType
 
 import pytest
@@ -300,6 +301,15 @@ def test_fast_sr_ignoring_the_tolerance_fails(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(elimination, "tolerance", lambda n_terms, largest: 0.0 * largest)
     outcome = code_fast_exhaustive.check_fast_certified(tiers=((4, 4),), algorithms=("sysrs",))
     assert_fails(outcome, "sysrs (", "reference (")
+
+
+def test_fast_matrices_are_one_per_orbit() -> None:
+    """The 0/1 matrices up to row and column permutations: 7 of 2 x 2, 36 of 3 x 3 (OEIS A002724)."""
+    levels = (Fraction(0), Fraction(1))
+    for shape, count in (((2, 2), 7), ((3, 3), 36), ((2, 3), 13)):
+        found = list(code_fast_exhaustive._orbit_representatives(levels, *shape))
+        assert len(found) == count
+        assert len({tuple(map(tuple, rows)) for rows in found}) == count
 
 
 def _planted_source(relative: str, old: str, new: str) -> Callable[[str], str]:
