@@ -20,8 +20,8 @@ floats. A *margin* is a call of ``tolerance(...)``, a ``.gap`` or
 a literal >= 1, or ``max`` of a margin and anything (wider margins are
 sound: a near set grows, a far test gets stricter). The rules:
 
-1. every comparison (``<``, ``<=``, ``>``, ``>=``, ``==``, ``!=``) with a
-   float operand is a *margin comparison* (one side is a margin or
+1. every comparison (``<``, ``<=``, ``>``, ``>=``, ``==``, ``!=``, and
+   numpy's ``np.less`` ... ``np.isclose`` calls) with a float operand is a *margin comparison* (one side is a margin or
    ``x ± margin``, through subscripts), or a *zero test* ``x > 0`` of a
    non-negative float sum (a name whose definition subtracts nothing: a
    float sum of non-negative terms is 0.0 exactly when every term is 0), or
@@ -107,6 +107,13 @@ _INTEGER_CALLS = frozenset(
         "bool",
         "range",
         "unique",
+        "less",
+        "less_equal",
+        "greater",
+        "greater_equal",
+        "equal",
+        "not_equal",
+        "isclose",
     }
 )
 _INTEGER_ATTRIBUTES = frozenset({"shape", "size", "ndim", "dtype", "rank", "n_runs", "n_models", "n_queries"})
@@ -114,6 +121,16 @@ _INTEGER_ATTRIBUTES = frozenset({"shape", "size", "ndim", "dtype", "rank", "n_ru
 _ANNOTATED = ("_ucb_runs.py", "_ucb_exact.py", "_compiled.py", "_kernel.py", "certify.py")
 _MARGIN_ATTRIBUTES = frozenset({"gap", "mean_tol"})
 _COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
+#: numpy's comparisons written as calls, read as the operators they are.
+_COMPARISON_CALLS: dict[str, ast.cmpop] = {
+    "np.less": ast.Lt(),
+    "np.less_equal": ast.LtE(),
+    "np.greater": ast.Gt(),
+    "np.greater_equal": ast.GtE(),
+    "np.equal": ast.Eq(),
+    "np.not_equal": ast.NotEq(),
+    "np.isclose": ast.Eq(),
+}
 _FLOAT_ANNOTATION = re.compile(r"float64|FloatArray")
 
 
@@ -304,7 +321,7 @@ def _python_problems(relative: str, tree: ast.Module, returns: Mapping[str, tupl
         where = f"sysrs_ref/fast/{relative}, {node.name}()"
         definitions: dict[str, list[ast.AST]] = {}
         certified_signs: set[str] = set()
-        comparisons: list[tuple[ast.AST, ast.cmpop, ast.AST, ast.Compare]] = []
+        comparisons: list[tuple[ast.AST, ast.cmpop, ast.AST, ast.AST]] = []
         for inner in ast.walk(node):
             if isinstance(inner, ast.Assign):
                 for target in inner.targets:
@@ -319,6 +336,8 @@ def _python_problems(relative: str, tree: ast.Module, returns: Mapping[str, tupl
                     if isinstance(op, ast.Gt) and function.is_margin(second) and absolute:  # abs(x) > margin: x's sign
                         assert isinstance(first, ast.Call)
                         certified_signs.add(ast.unparse(first.args[0]))
+            if isinstance(inner, ast.Call) and _called(inner) in _COMPARISON_CALLS and len(inner.args) >= 2:
+                comparisons.append((inner.args[0], _COMPARISON_CALLS[_called(inner)], inner.args[1], inner))
             yield from _narrowed(function, inner, where)
         for left, op, right, whole in comparisons:
             if not isinstance(op, _COMPARISONS) or not (function.is_float(left) or function.is_float(right)):

@@ -334,6 +334,12 @@ def _planted_source(relative: str, old: str, new: str) -> Callable[[str], str]:
             "near = sums <= smallest[:, None]",
             "`sums <= smallest[:, None]` compares floats without a certified margin",
         ),
+        (  # the same, written as a numpy call
+            "_elimination.py",
+            "near = sums <= (smallest + tolerance(n_k, sums.max(axis=1)))[:, None]",
+            "near = np.less_equal(sums, smallest[:, None])",
+            "`np.less_equal(sums, smallest[:, None])` compares floats without a certified margin",
+        ),
         (  # the tolerance halved where it is used
             "_elimination.py",
             "tolerance(n_k, sums.max(axis=1))",
