@@ -82,6 +82,10 @@ def run(args: argparse.Namespace) -> None:
         "correct": outcome.chosen in instance.best,
     }
     shown = ", ".join(labelled(model, names) for model in outcome.ranking[:10])
+    best = sorted(instance.best)
+    best_models = ", ".join(f"model {labelled(model, names)}" for model in best[:10]) + (
+        f" and {len(best) - 10:,} more" if len(best) > 10 else ""
+    )
     more = ", ..." if instance.n_models > 10 else ""
     text = "\n".join(
         [
@@ -91,8 +95,7 @@ def run(args: argparse.Namespace) -> None:
             f"budget:  {counted(budget.n, 'evaluation', grouped=True)} ({100 * budget.n / full:.4g}% of {full:,})",
             f"chose:   model {labelled(outcome.chosen, names)}, mean {float(instance.means[outcome.chosen]):.4f}"
             f" ({'a true best model' if payload['correct'] else 'NOT a best model'})",
-            f"best:    {', '.join(f'model {labelled(m, names)}' for m in sorted(instance.best))}, "
-            f"mean {float(max(instance.means)):.4f}",
+            f"best:    {best_models}, mean {float(max(instance.means)):.4f}",
             f"spent:   {counted(outcome.spent, 'evaluation', grouped=True)} ({100 * outcome.spent / full:.3g}% of full evaluation)",
             f"ranking: {shown}{more}",
         ]
