@@ -80,6 +80,8 @@ def checked_score(value: object) -> Fraction:
     """
     if type(value) is float and 0.0 <= value <= 1.0:  # the common case: a harness's float, few distinct values
         return _float_fraction(value)
+    if type(value) is int and (value == 0 or value == 1):
+        return _ONE if value else _ZERO
     if type(value) is Fraction and _ZERO <= value <= _ONE:
         return value
     exact = _to_fraction(value)

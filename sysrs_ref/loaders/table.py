@@ -431,14 +431,14 @@ def scale_warnings(metric: str, cells: Iterable[tuple[tuple[Fraction, ...], obje
 
 
 def _as_float(entry: tuple[tuple[Fraction, ...], object, str]) -> float:
-    """The float64 of a cell's one exact score: the float it was given as (-0.0 made 0.0), else the Fraction's."""
+    """The float64 of a cell's one exact score: the float or int it was given as (-0.0 made 0.0), else the Fraction's."""
     given = entry[1]
-    return given + 0.0 if type(given) is float else float(entry[0][0])
+    return given + 0.0 if type(given) is float or type(given) is int else float(entry[0][0])
 
 
 def _checked_scores(score: object, where: str) -> tuple[Fraction, ...]:
     """The cell's score (or each of its :class:`Samples`) as an exact Fraction in [0, 1]."""
-    if type(score) is float and 0.0 <= score <= 1.0:  # the common case, without a generator
+    if (type(score) is float or type(score) is int) and 0 <= score <= 1:  # the common case, without a generator
         return (checked_score(score),)
     given = tuple(score) if isinstance(score, Samples) else (score,)
     if not given:
