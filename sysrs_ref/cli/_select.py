@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 from sysrs_ref._checks import check_int
-from sysrs_ref._limits import NOTE_SECONDS, check_need, duration
+from sysrs_ref._limits import NOTE_SECONDS, Need, check_need, duration
 from sysrs_ref._words import counted, matrix_shape
 from sysrs_ref.algorithms.driver import select, select_need
 from sysrs_ref.cli._common import (
@@ -31,6 +31,7 @@ from sysrs_ref.cli._common import (
     with_names,
 )
 from sysrs_ref.fast.lrf import fit_ensemble_compiled
+from sysrs_ref.schedule import Budget
 from sysrs_ref.stochastic import StochasticInstance
 
 __all__ = ["EXAMPLE", "NAME_KEYS", "add_arguments", "run"]
@@ -58,7 +59,11 @@ NAME_KEYS = {"chosen": "chosen_name", "ranking": "ranking_names", "true_best": "
 def run(args: argparse.Namespace) -> None:
     """``select``: run the algorithm once and print its choice."""
     check_int(args.seed, "--seed", least=0)
-    spec, instance, budget, params, checked, names = run_from(args)
+
+    def declared(n_models: int, n_queries: int) -> Need:  # the reference's need, refused before the matrix is read
+        return select_need(n_models, n_queries, Budget.parse(args.budget, n_models, n_queries).n)
+
+    spec, instance, budget, params, checked, names = run_from(args, None if args.stochastic else declared)
     given: dict[str, Any] = dict(params)  # only the algorithm's parameters: never draw or seed
     # UCB-E-LRF: the reference's doubles from the compiled fit, not the pure-Python fit's tens of seconds per fit
     fit = fit_ensemble_compiled if spec.fitted is not None else None
