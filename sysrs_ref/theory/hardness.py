@@ -355,6 +355,7 @@ def hardness(
     >>> hardness(StochasticInstance.bernoulli([[1, 1], [Fraction(1, 2), 0]])).h3  # 2 (2 * 3/16 + 2/3 * 7/4 * 3/4) / (3/4)^2
     Fraction(40, 9)
     """
+    shape: tuple[int, ...]
     try:
         shape = instance.shape if isinstance(instance, (Instance, StochasticInstance)) else np.shape(instance)
     except ValueError:  # ragged rows: as_instance says what is wrong
