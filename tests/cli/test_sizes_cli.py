@@ -85,9 +85,9 @@ def test_a_matrix_s_header_is_enough_to_refuse(
     import numpy as np
 
     path = tmp_path / "wide.npy"
-    with path.open("wb") as out:
-        np.lib.format.write_array_header_1_0(out, {"descr": "<f8", "fortran_order": False, "shape": (1_000_000, 1)})
-        out.write(b"\0" * 8_000_000)
+    with path.open("wb") as handle:
+        np.lib.format.write_array_header_1_0(handle, {"descr": "<f8", "fortran_order": False, "shape": (1_000_000, 1)})
+        handle.write(b"\0" * 8_000_000)
 
     def never(*args: object, **kwargs: object) -> object:
         raise AssertionError("the matrix was read")
