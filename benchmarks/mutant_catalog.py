@@ -533,8 +533,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "json-depth-shortcut-too-wide",
         "sysrs_ref/_files.py",
-        'if data.count(b"[") + data.count(b"{") > MAX_JSON_DEPTH else 0',
-        'if data.count(b"[") + data.count(b"{") > 2 * MAX_JSON_DEPTH else 0',
+        "depth = json_depth(text) if opened > MAX_JSON_DEPTH else 0",
+        "depth = json_depth(text) if opened > 2 * MAX_JSON_DEPTH else 0",
     ),
     Mutant(
         "vectors-version-true",
@@ -577,7 +577,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "subset-anchor-linear",
-        "sysrs_ref/subset/methods.py",
+        "sysrs_ref/subset/anchor.py",
         "memory=3 * 8 * n_queries * n_queries,",
         "memory=3 * 8 * n_queries,",
     ),

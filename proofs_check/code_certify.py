@@ -53,11 +53,19 @@ import z3  # type: ignore[import-untyped]  # reason: z3-solver ships no type inf
 
 from proofs_check.claim import Claim, Method, Outcome, Status
 from proofs_check.smt import Term, rational
+from sysrs_ref._files import SMALL_FILE_BYTES, read_regular
 
 __all__ = ["CLAIMS", "Traced", "check_tolerance"]
 
 UNIT = Fraction(1, 2**53)
 PHASES_C = Path(__file__).resolve().parent.parent / "sysrs_ref" / "fast" / "_csrc" / "phases.c"
+
+
+def _phases_source() -> str:
+    """The text of :data:`PHASES_C`, read by the package's one reading rule (a regular file, bounded)."""
+    return read_regular(PHASES_C, SMALL_FILE_BYTES).decode("utf-8")
+
+
 _C_THRESHOLD = re.compile(r"smallest \+ \(double\)\(counts\[slot\] \+ 1\) \* (0x[0-9a-fA-F.]+p[+-]?\d+) \* largest")
 
 
@@ -186,7 +194,7 @@ def _python_tolerance(n_terms: Term, largest: Term) -> list[Traced]:
 
 
 def _compiled_tolerance(n_terms: Term, largest: Term) -> list[Traced]:
-    match = _C_THRESHOLD.search(PHASES_C.read_text(encoding="utf-8"))
+    match = _C_THRESHOLD.search(_phases_source())
     if match is None:
         raise ValueError(f"no threshold smallest + (double)(counts[slot] + 1) * C * largest in {PHASES_C}")
     return [(Traced(n_terms, floating=False) + 1) * float.fromhex(match.group(1)) * Traced(largest, floating=True)]
@@ -238,7 +246,7 @@ _C_GUARD = "if (counts[slot] < 0 || counts[slot] >= CERTIFIED_TERMS)"
 
 def _compiled_guard_problem(max_terms: int) -> str | None:
     """None when phases.c leaves unsettled every phase of N outside [0, CERTIFIED_TERMS), CERTIFIED_TERMS <= MAX_TERMS."""
-    source = PHASES_C.read_text(encoding="utf-8")
+    source = _phases_source()
     match = _C_RANGE.search(source)
     if match is None or _C_GUARD not in source:
         return f"phases.c has no guard '{_C_GUARD}' with CERTIFIED_TERMS = 2^k: the compiled pass would certify any N"

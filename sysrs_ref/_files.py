@@ -167,8 +167,9 @@ def parse_json(text: str | bytes) -> JsonValue:
     ...
     sysrs_ref._files.JsonFormatError: JSON nested 100,000 deep; at most 200 levels of arrays and objects are read
     """
-    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
-    depth = _depth(data) if data.count(b"[") + data.count(b"{") > MAX_JSON_DEPTH else 0
+    # brackets counted in the text itself: a short line is not encoded first
+    opened = text.count("[") + text.count("{") if isinstance(text, str) else text.count(b"[") + text.count(b"{")
+    depth = json_depth(text) if opened > MAX_JSON_DEPTH else 0
     if depth > MAX_JSON_DEPTH:
         raise JsonFormatError(
             f"JSON nested {depth:,} deep; at most {MAX_JSON_DEPTH} levels of arrays and objects are read"

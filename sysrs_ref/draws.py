@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sysrs_ref._checks import check_int, generator_of
+from sysrs_ref._limits import Need, check_need
 from sysrs_ref._words import matrix_shape
 from sysrs_ref.errors import DrawError
 
@@ -135,6 +136,9 @@ def random_draw(rng: np.random.Generator | int, n_models: int, n_queries: int, *
     (a numpy integer too) is taken as the seed of ``numpy.random.default_rng``;
     a seed that is not a non-negative integer is a ParameterError, a K or L
     that is not an integer a DrawError. Global random state is never touched.
+    The draw holds K + L (synchronized) or K + K L (not) Python ints, about
+    36 bytes and 0.1 microseconds each: beyond this machine's memory or the
+    time limit it is refused up front with a TooLargeError.
 
     >>> d = random_draw(7, 3, 4, synchronized=False)
     >>> len(d.query_orders), sorted(d.query_orders[2])
@@ -144,9 +148,19 @@ def random_draw(rng: np.random.Generator | int, n_models: int, n_queries: int, *
     """
     n_models = check_int(n_models, "n_models (K)", least=0, error=DrawError)
     n_queries = check_int(n_queries, "n_queries (L)", least=0, error=DrawError)
+    count = 1 if synchronized else n_models
+    entries = n_models + count * n_queries
+    if entries > 2**20:  # a smaller draw always fits: no message is built on the hot path
+        check_need(
+            Need(
+                f"a{'' if synchronized else 'n unsynchronized'} draw for {matrix_shape(n_models, n_queries)}",
+                f"{'K + L' if synchronized else 'K + K L'} Python ints, about 36 bytes and 0.1 microseconds each",
+                memory=36 * entries,
+                seconds=1e-7 * entries,
+            )
+        )
     generator = generator_of(rng, "seed")
     priority = tuple(int(x) for x in generator.permutation(n_models))
-    count = 1 if synchronized else n_models
     orders = tuple(tuple(int(x) for x in generator.permutation(n_queries)) for _ in range(count))
     return Draw(orders, priority)
 

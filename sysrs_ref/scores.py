@@ -12,6 +12,7 @@ record``): it accepts exactly the spellings listed in its docstring.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
@@ -77,6 +78,10 @@ def checked_score(value: object) -> Fraction:
     ...
     ValueError: is nan
     """
+    if type(value) is float and 0.0 <= value <= 1.0:  # the common case: a harness's float, few distinct values
+        return _float_fraction(value)
+    if type(value) is int and (value == 0 or value == 1):
+        return _ONE if value else _ZERO
     if type(value) is Fraction and _ZERO <= value <= _ONE:
         return value
     exact = _to_fraction(value)
@@ -107,6 +112,12 @@ def as_score(value: object) -> Fraction:
         return checked_score(value)
     except ValueError as err:
         raise ScoreError(f"score {err}") from None
+
+
+@functools.lru_cache(maxsize=4096)
+def _float_fraction(value: float) -> Fraction:
+    """The exact Fraction of a finite float, remembered: a harness's scores repeat (0.0, 1.0, a few shares)."""
+    return Fraction(value)
 
 
 def _to_fraction(value: object) -> Fraction:

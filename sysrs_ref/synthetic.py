@@ -17,6 +17,8 @@ import numpy.typing as npt
 
 import sysrs_ref._fixed_order as fixed_order
 from sysrs_ref._checks import generator_of
+from sysrs_ref._limits import Need, check_need
+from sysrs_ref._words import matrix_shape
 from sysrs_ref.instance import Instance
 
 __all__ = ["irt_benchmark", "irt_probabilities"]
@@ -53,7 +55,8 @@ def irt_probabilities(
     decreasing mean (ties by row), so at spread 1/2 the drawn matrix is
     exactly :func:`irt_benchmark`'s. Read p with
     ``StochasticInstance.bernoulli(p)`` for a stochastic benchmark whose truth
-    is p's row means.
+    is p's row means. About six K x L float64 arrays are held at once: sizes
+    beyond this machine's memory are refused up front with a TooLargeError.
 
     >>> p, drawn = irt_probabilities(4, 100, seed=1)
     >>> p.shape, bool(((p > 0) & (p < 1)).all()), bool((drawn == irt_benchmark(4, 100, seed=1).array).all())
@@ -61,6 +64,14 @@ def irt_probabilities(
     """
     if n_models < 2 or n_queries < 1:
         raise ValueError(f"need at least 2 models and 1 query, got {n_models} x {n_queries}")
+    check_need(
+        Need(
+            f"an IRT benchmark of {matrix_shape(n_models, n_queries)}",
+            "about six K x L arrays of float64; O(K L)",
+            memory=48 * n_models * n_queries,
+            seconds=1e-7 * n_models * n_queries,
+        )
+    )
     rng = generator_of(seed, "seed")
     ability = 1.0 + float(spread) * np.sort(rng.normal(0.0, 1.0, n_models))[::-1]
     difficulty = rng.normal(0.0, 1.5, n_queries)

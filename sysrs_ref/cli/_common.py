@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from sysrs_ref._limits import Need, check_need
 from sysrs_ref.algorithms.registry import AlgorithmSpec, ParamValue, get_algorithm
 from sysrs_ref.json_types import JsonValue
 from sysrs_ref.schedule import Budget
@@ -82,7 +83,11 @@ class Scores(NamedTuple):
     names: tuple[str, ...] | None
 
 
-def read_scores(spec: str, stochastic: str | None = None) -> Scores:
+#: What a command's job on a K x L matrix needs, from K and L (checked on an .npy header before the matrix is read).
+SizeNeed = Callable[[int, int], Need]
+
+
+def read_scores(spec: str, stochastic: str | None = None, need: SizeNeed | None = None) -> Scores:
     """The scores ``--scores SPEC [--stochastic KIND]`` names: a matrix, or random scores S_ij ~ phi_ij.
 
     A ``.npy`` or ``.npz`` file goes through
@@ -91,6 +96,10 @@ def read_scores(spec: str, stochastic: str | None = None) -> Scores:
     :func:`~sysrs_ref.datasets.resolve_scores` (a ``.csv`` or a shipped
     benchmark), read as Bernoulli p_ij with ``stochastic="bernoulli"``. The
     names of random scores' models come from ``X.ids.json`` beside the file.
+    *need*, if given, is checked (:func:`~sysrs_ref._limits.check_need`) on
+    the K x L that an ``.npy`` matrix's header declares, before the matrix is
+    read: a job beyond the limits is refused without the minutes that
+    reading a million distinct scores exactly takes.
 
     >>> read_scores("data/fixtures/tiny_long.csv").names
     ('alpha', 'bravo', 'charlie', 'delta')
@@ -106,6 +115,8 @@ def read_scores(spec: str, stochastic: str | None = None) -> Scores:
     check_input_path(path)  # before anything reads it: a FIFO would block forever
     suffix = path.suffix.lower()
     if suffix == ".npz" or (suffix == ".npy" and path.is_file()):
+        if need is not None and suffix == ".npy":
+            _check_declared(path, need)
         found = load_stochastic(path, bernoulli=bernoulli)
         if not isinstance(found, StochasticInstance):
             return Scores(found, found.model_names)
@@ -113,6 +124,19 @@ def read_scores(spec: str, stochastic: str | None = None) -> Scores:
         return Scores(found, None if ids is None else tuple(ids[0]))
     matrix = resolve_scores(spec)
     return Scores(as_bernoulli(matrix) if bernoulli else matrix, matrix.model_names)
+
+
+def _check_declared(path: Path, need: SizeNeed) -> None:
+    """Check *need* on the K x L an ``.npy`` header declares; a header that does not read is left to the loader."""
+    from sysrs_ref.errors import InstanceError
+    from sysrs_ref.loaders.arrays import npy_shape
+
+    try:
+        shape = npy_shape(path)
+    except (InstanceError, OSError):
+        return  # reading the file says what is wrong with it
+    if len(shape) == 2:
+        check_need(need(shape[0], shape[1]))
 
 
 def stochastic_fields(instance: Instance | StochasticInstance) -> dict[str, JsonValue]:
@@ -196,10 +220,13 @@ class Run(NamedTuple):
     """The models' names, when known."""
 
 
-def run_from(args: argparse.Namespace) -> Run:
-    """The algorithm, scores, budget and parameters that --algorithm, --scores, --stochastic, --budget, --a and --m name."""
+def run_from(args: argparse.Namespace, need: SizeNeed | None = None) -> Run:
+    """The algorithm, scores, budget and parameters that --algorithm, --scores, --stochastic, --budget, --a and --m name.
+
+    *need* is passed to :func:`read_scores`.
+    """
     spec = get_algorithm(args.algorithm)
-    instance, names = read_scores(args.scores, args.stochastic)
+    instance, names = read_scores(args.scores, args.stochastic, need)
     budget = Budget.parse(args.budget, instance.n_models, instance.n_queries)
     params = algorithm_params(args)
     return Run(spec, instance, budget, params, spec.check_params(params), names)

@@ -21,7 +21,7 @@ from sysrs_ref.errors import SysrsError
 from sysrs_ref.experiments import COLUMNS, dataset_table
 from sysrs_ref.scores import fraction_text
 from sysrs_ref.stochastic import StochasticInstance
-from sysrs_ref.theory.hardness import hardness
+from sysrs_ref.theory.hardness import hardness, hardness_need
 
 __all__ = ["EXAMPLE", "add_arguments", "run"]
 
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> None:
         return
     if args.bernoulli and args.stochastic:
         raise SysrsError("give --bernoulli or --stochastic bernoulli, not both: they compute the same numbers")
-    instance = read_scores(args.scores, args.stochastic).instance
+    instance = read_scores(args.scores, args.stochastic, None if args.stochastic else hardness_need).instance
     if args.bernoulli and isinstance(instance, StochasticInstance):
         raise SysrsError(
             f"--bernoulli reads a matrix as probabilities p_ij, but {args.scores} holds random scores "

@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 from sysrs_ref._checks import check_int
-from sysrs_ref._limits import NOTE_SECONDS, check_need, duration
+from sysrs_ref._limits import NOTE_SECONDS, Need, check_need, duration
 from sysrs_ref._words import counted, matrix_shape
 from sysrs_ref.algorithms.driver import select, select_need
 from sysrs_ref.cli._common import (
@@ -31,6 +31,7 @@ from sysrs_ref.cli._common import (
     with_names,
 )
 from sysrs_ref.fast.lrf import fit_ensemble_compiled
+from sysrs_ref.schedule import Budget
 from sysrs_ref.stochastic import StochasticInstance
 
 __all__ = ["EXAMPLE", "NAME_KEYS", "add_arguments", "run"]
@@ -58,7 +59,11 @@ NAME_KEYS = {"chosen": "chosen_name", "ranking": "ranking_names", "true_best": "
 def run(args: argparse.Namespace) -> None:
     """``select``: run the algorithm once and print its choice."""
     check_int(args.seed, "--seed", least=0)
-    spec, instance, budget, params, checked, names = run_from(args)
+
+    def declared(n_models: int, n_queries: int) -> Need:  # the reference's need, refused before the matrix is read
+        return select_need(n_models, n_queries, Budget.parse(args.budget, n_models, n_queries).n)
+
+    spec, instance, budget, params, checked, names = run_from(args, None if args.stochastic else declared)
     given: dict[str, Any] = dict(params)  # only the algorithm's parameters: never draw or seed
     # UCB-E-LRF: the reference's doubles from the compiled fit, not the pure-Python fit's tens of seconds per fit
     fit = fit_ensemble_compiled if spec.fitted is not None else None
@@ -82,6 +87,10 @@ def run(args: argparse.Namespace) -> None:
         "correct": outcome.chosen in instance.best,
     }
     shown = ", ".join(labelled(model, names) for model in outcome.ranking[:10])
+    best = sorted(instance.best)
+    best_models = ", ".join(f"model {labelled(model, names)}" for model in best[:10]) + (
+        f" and {len(best) - 10:,} more" if len(best) > 10 else ""
+    )
     more = ", ..." if instance.n_models > 10 else ""
     text = "\n".join(
         [
@@ -91,8 +100,7 @@ def run(args: argparse.Namespace) -> None:
             f"budget:  {counted(budget.n, 'evaluation', grouped=True)} ({100 * budget.n / full:.4g}% of {full:,})",
             f"chose:   model {labelled(outcome.chosen, names)}, mean {float(instance.means[outcome.chosen]):.4f}"
             f" ({'a true best model' if payload['correct'] else 'NOT a best model'})",
-            f"best:    {', '.join(f'model {labelled(m, names)}' for m in sorted(instance.best))}, "
-            f"mean {float(max(instance.means)):.4f}",
+            f"best:    {best_models}, mean {float(max(instance.means)):.4f}",
             f"spent:   {counted(outcome.spent, 'evaluation', grouped=True)} ({100 * outcome.spent / full:.3g}% of full evaluation)",
             f"ranking: {shown}{more}",
         ]

@@ -29,6 +29,8 @@ from typing import Any, cast
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref._files import open_regular
+
 __all__ = [
     "INTERFACE",
     "count_above",
@@ -98,7 +100,7 @@ def _own_platform() -> tuple[str, str, str] | None:
     """The class, byte order and machine of the running interpreter's ELF file (None where it has none)."""
     for candidate in ("/proc/self/exe", sys.executable):
         try:
-            with open(candidate, "rb") as file:
+            with open_regular(candidate) as file:  # the package's one reading rule, as for the library below
                 header = file.read(20)
         except OSError:
             continue
@@ -132,10 +134,12 @@ def _check_file(path: str) -> None:
     The headers are the library's own record, written at build time, of
     where its program segments and sections are and how long they are: the
     file must hold all of them. Not an ELF file (another platform's
-    format) is checked by the loader alone.
+    format) is checked by the loader alone. The file is opened by the
+    package's one reading rule (:func:`sysrs_ref._files.open_regular`): a
+    FIFO or a device in its place is refused at once, never waited on.
     """
     try:
-        with open(path, "rb") as file:
+        with open_regular(path) as file:
             size = os.fstat(file.fileno()).st_size
             header = file.read(64)
             if header[:4] != _ELF_MAGIC:

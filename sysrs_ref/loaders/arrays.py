@@ -16,6 +16,7 @@ declared shape and the size available.
 from __future__ import annotations
 
 import math
+import os
 import tokenize
 import warnings
 import zipfile
@@ -32,7 +33,7 @@ from sysrs_ref._files import open_regular
 from sysrs_ref.errors import InstanceError
 from sysrs_ref.scores import shortened
 
-__all__ = ["read_npy", "read_npz"]
+__all__ = ["npy_shape", "read_npy", "read_npz"]
 
 #: The first bytes of every .npy file, and of a zip archive (an .npz).
 NPY_MAGIC = b"\x93NUMPY"
@@ -46,6 +47,25 @@ Array = npt.NDArray[np.generic]
 
 #: A caller's own check of a declared shape (by member name; "" for an .npy), run before any data is read.
 ShapeCheck = Callable[[str, tuple[int, ...]], None]
+
+
+def npy_shape(path: Path) -> tuple[int, ...]:
+    """The shape the header of the ``.npy`` file *path* declares, read without its data (the checks of :func:`read_npy`).
+
+    A command states what a job on the matrix would need before it reads the matrix.
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     np.save(os.path.join(d, "m.npy"), np.zeros((3, 5)))
+    ...     npy_shape(Path(d) / "m.npy")
+    (3, 5)
+    """
+    where = f"'{path}'"
+    with open_regular(path) as handle:
+        _check_magic(handle.read(len(NPY_MAGIC)), where)
+        handle.seek(0)
+        size = os.fstat(handle.fileno()).st_size
+        return _check_header(handle, size, where, f"the file is {size:,} bytes long")
 
 
 def read_npy(path: Path, check: ShapeCheck | None = None) -> Array:

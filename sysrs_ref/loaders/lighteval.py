@@ -62,7 +62,7 @@ from pathlib import Path
 from typing import Literal, NamedTuple, get_args
 
 from sysrs_ref.errors import LoaderError, ParameterError
-from sysrs_ref.loaders._parquet import parquet_columns, parquet_rows
+from sysrs_ref.loaders._parquet import parquet_columns, parquet_fields, parquet_rows
 from sysrs_ref.loaders._reading import PathsArg, describe_paths, find_files
 from sysrs_ref.loaders.table import RERUNS_HINT, Cell, FileLog, ResultsTable, assemble, check_missing_policy
 
@@ -129,26 +129,26 @@ def load_lighteval(
     files = [_named(path) for path in found]
     selected = _select(files, patterns, log, origin)
     kept = _latest(selected, log) if mode == "latest" else [(file, "") for file in selected]
-    reads: list[tuple[_File, str, list[Cell], str]] = []
+    reads: list[tuple[_File, str, list[Cell], list[bytes], str]] = []
     having: set[str] = set()
     for file, note in kept:
-        cells, names, how = _read(file, metric)
+        cells, digests, names, how = _read(file, metric)
         having |= names
-        reads.append((file, note, cells, how if cells else ", ".join(sorted(names)) or "no metric"))
-    if not any(cells for _, _, cells, _ in reads):
+        reads.append((file, note, cells, digests, how if cells else ", ".join(sorted(names)) or "no metric"))
+    if not any(cells for _, _, cells, _, _ in reads):
         raise LoaderError(
             f"{origin}: no row has metric '{metric}'; the details have {', '.join(sorted(having)) or 'no metric'}; "
             "choose one with --metric NAME"
         )
-    texts: dict[str, tuple[str, str]] = {}
+    texts: dict[str, tuple[bytes, str]] = {}
     out: list[Cell] = []
-    for file, note, cells, how in reads:
+    for file, note, cells, digests, how in reads:
         if not cells:
             log.skipped(file.path, f"no row has metric '{metric}' (task '{file.task}' has {how}); other files have it")
             continue
         log.used(file.path, len(cells), "; ".join(part for part in (note, how) if part))
         out.extend(cells)
-        _check_same_samples(file, cells, texts)
+        _check_same_samples(file, cells, digests, texts)
     settings: dict[str, str] = {"reruns": mode}
     if patterns:
         settings["tasks"] = ", ".join(patterns)
@@ -161,7 +161,7 @@ def load_lighteval(
         else:
             ordered.skipped(path, use.note)
     return assemble(
-        (Cell(cell.model, cell.query, cell.score, cell.where.split("\x00")[0]) for cell in out),
+        out,
         source="lighteval",
         metric=metric,
         missing=missing,
@@ -250,8 +250,14 @@ def _when(date: str) -> tuple[str, int, int]:
     return whole, int(digits or "0") * 10 ** (6 - min(len(digits), 6)), len(digits)
 
 
-def _read(file: _File, metric: str) -> tuple[list[Cell], set[str], str]:
-    """The file's cells for *metric* (empty when no row has it), every metric name seen, and how it was read."""
+def _read(file: _File, metric: str) -> tuple[list[Cell], list[bytes], set[str], str]:
+    """The file's cells for *metric* (empty when no row has it), each row's text digest, every metric name, and how.
+
+    A file whose metric column is a struct of plain numbers is read field by
+    field (:func:`~sysrs_ref.loaders._parquet.parquet_fields`), any other row
+    by row; the two give the same cells, digests and names (tests/io).
+    Linear in the rows either way.
+    """
     columns = parquet_columns(file.path)
     layout = next(((scores, sample) for scores, sample in _LAYOUTS if scores in columns), None)
     if layout is None:
@@ -260,31 +266,62 @@ def _read(file: _File, metric: str) -> tuple[list[Cell], set[str], str]:
             "lighteval details file?"
         )
     scores_column, sample_column = layout
-    wanted = [scores_column] + ([sample_column] if sample_column in columns else [])
-    rows = parquet_rows(file.path, wanted)
-    names: set[str] = set()
-    values: list[tuple[object, str]] = []
-    for number, row in enumerate(rows):
-        where = f"{file.path} row {number}"
-        scores = _scores(row.get(scores_column), where, scores_column)
-        names.update(scores)
-        values.append((scores.get(metric, _ABSENT), where))
-    if all(value is _ABSENT for value, _ in values):
-        return [], names, ""
-    use_ids = sample_column == "doc" and _all_ids(rows, sample_column)
-    ids, texts = _ids(rows, sample_column, use_ids)
+    by_field = _by_field(file, metric, scores_column, sample_column if sample_column in columns else None)
+    if by_field is not None:
+        names, values, sample_ids, texts = by_field
+    else:
+        wanted = [scores_column] + ([sample_column] if sample_column in columns else [])
+        rows = parquet_rows(file.path, wanted)
+        names = set()
+        values = []
+        for number, row in enumerate(rows):
+            scores = _scores(row.get(scores_column), f"{file.path} row {number}", scores_column)
+            names.update(scores)
+            values.append(scores.get(metric, _ABSENT))
+        samples = [row.get(sample_column) for row in rows]
+        sample_ids = [sample.get("id") if isinstance(sample, dict) else None for sample in samples]
+        texts = [sample.get("query") if isinstance(sample, dict) else sample for sample in samples]
+    if all(value is _ABSENT for value in values):
+        return [], [], names, ""
+    path = str(file.path)
+    use_ids = sample_column == "doc" and _all_ids(sample_ids)
     cells = []
-    for (value, where), sample_id, text in zip(values, ids, texts, strict=True):
+    for number, value in enumerate(values):
         if value is _ABSENT:
-            raise LoaderError(f"{where}: no metric '{metric}' in this row, though other rows of the file have it")
+            raise LoaderError(
+                f"{file.path} row {number}: no metric '{metric}' in this row, though other rows of the file have it"
+            )
         if value is None or isinstance(value, (str, list, dict)):
-            raise LoaderError(f"{where}: metric '{metric}' is {value!r}, not one score")
-        cells.append(Cell(file.model, f"{file.task}/{sample_id}", value, f"{where}\x00{text}"))
+            raise LoaderError(f"{file.path} row {number}: metric '{metric}' is {value!r}, not one score")
+        query = f"{file.task}/{sample_ids[number] if use_ids else number}"
+        cells.append(Cell(file.model, query, value, f"{path} row {number}"))
+    digests = [hashlib.sha256(text.encode("utf-8")).digest() if isinstance(text, str) else b"" for text in texts]
     how = "query ids from doc.id" if use_ids else "query ids are the row positions"
-    return cells, names, how
+    return cells, digests, names, how
 
 
 _ABSENT = object()
+
+
+def _by_field(
+    file: _File, metric: str, scores_column: str, sample_column: str | None
+) -> tuple[set[str], list[object], list[object], list[object]] | None:
+    """The metric names, scores, sample ids and texts of a file of plain structs, read field by field; else None."""
+    scores = parquet_fields(file.path, scores_column, [metric])
+    if scores is None:
+        return None
+    values: list[object] = scores.values.get(metric, [_ABSENT] * scores.rows)
+    sample_ids: list[object] = [None] * scores.rows
+    texts: list[object] = [None] * scores.rows
+    if sample_column == "doc":
+        sample = parquet_fields(file.path, sample_column, ["id", "query"])
+        if sample is None or sample.rows != scores.rows:
+            return None
+        sample_ids = sample.values.get("id", sample_ids)
+        texts = sample.values.get("query", texts)
+    elif sample_column is not None:
+        return None  # the layout before 0.10: its metrics are text or objects of another shape; read by rows
+    return set(scores.names), values, sample_ids, texts
 
 
 def _scores(value: object, where: str, column: str) -> dict[str, object]:
@@ -299,40 +336,25 @@ def _scores(value: object, where: str, column: str) -> dict[str, object]:
     return {str(key): item for key, item in value.items()}
 
 
-def _all_ids(rows: list[dict[str, object]], column: str) -> bool:
+def _all_ids(sample_ids: list[object]) -> bool:
     ids = []
-    for row in rows:
-        sample = row.get(column)
-        sample_id = sample.get("id") if isinstance(sample, dict) else None
+    for sample_id in sample_ids:
         if not isinstance(sample_id, (str, int)) or isinstance(sample_id, bool) or sample_id == "":
             return False
         ids.append(str(sample_id))
     return len(set(ids)) == len(ids)
 
 
-def _ids(rows: list[dict[str, object]], column: str, use_ids: bool) -> tuple[list[str], list[str]]:
-    """Each row's id (its doc.id with *use_ids*, else its position) and a digest of its text."""
-    ids, texts = [], []
-    for number, row in enumerate(rows):
-        sample = row.get(column)
-        if use_ids and isinstance(sample, dict):
-            ids.append(str(sample.get("id")))
-        else:
-            ids.append(str(number))
-        text = sample.get("query") if isinstance(sample, dict) else sample
-        texts.append(hashlib.sha256(text.encode("utf-8")).hexdigest() if isinstance(text, str) else "")
-    return ids, texts
-
-
-def _check_same_samples(file: _File, cells: list[Cell], texts: dict[str, tuple[str, str]]) -> None:
+def _check_same_samples(
+    file: _File, cells: list[Cell], digests: list[bytes], texts: dict[str, tuple[bytes, str]]
+) -> None:
     """Refuse two files with different sample text under one query id (rows of other samples, or another order)."""
-    for cell in cells:
-        where, _, text = cell.where.partition("\x00")
-        if not text:
+    for cell, digest in zip(cells, digests, strict=True):
+        if not digest:
             continue
-        seen = texts.setdefault(cell.query, (text, where))
-        if seen[0] != text:
+        seen = texts.setdefault(cell.query, (digest, cell.where))
+        if seen[0] != digest:
             raise LoaderError(
-                f"query '{cell.query}' is another sample at {seen[1]} and at {where} (their texts differ): the two "
-                f"files of task '{file.task}' do not hold the same samples in the same order; convert them apart"
+                f"query '{cell.query}' is another sample at {seen[1]} and at {cell.where} (their texts differ): the "
+                f"two files of task '{file.task}' do not hold the same samples in the same order; convert them apart"
             )

@@ -357,11 +357,11 @@ def assemble(
     scores = np.empty((len(keep_models), len(keep_queries)), dtype=np.float64)
     samples = np.empty((len(keep_models), len(keep_queries), depth), dtype=np.float64) if depth else None
     for row, model_index in enumerate(keep_models):
+        if samples is None:
+            scores[row, :] = [_as_float(values[(model_index, query_index)]) for query_index in keep_queries]
+            continue
         for column, query_index in enumerate(keep_queries):
             cell = values[(model_index, query_index)][0]
-            if samples is None:
-                scores[row, column] = float(cell[0])
-                continue
             scores[row, column] = float(sum(cell, Fraction(0)) / len(cell))
             samples[row, column, :] = [float(value) for value in cell]
     kept_models, kept_queries = set(keep_models), set(keep_queries)
@@ -430,8 +430,16 @@ def scale_warnings(metric: str, cells: Iterable[tuple[tuple[Fraction, ...], obje
     return tuple(found)
 
 
+def _as_float(entry: tuple[tuple[Fraction, ...], object, str]) -> float:
+    """The float64 of a cell's one exact score: the float or int it was given as (-0.0 made 0.0), else the Fraction's."""
+    given = entry[1]
+    return given + 0.0 if type(given) is float or type(given) is int else float(entry[0][0])
+
+
 def _checked_scores(score: object, where: str) -> tuple[Fraction, ...]:
     """The cell's score (or each of its :class:`Samples`) as an exact Fraction in [0, 1]."""
+    if (type(score) is float or type(score) is int) and 0 <= score <= 1:  # the common case, without a generator
+        return (checked_score(score),)
     given = tuple(score) if isinstance(score, Samples) else (score,)
     if not given:
         raise LoaderError(f"{where}: no score in this cell's samples")

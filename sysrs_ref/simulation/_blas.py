@@ -17,6 +17,8 @@ from __future__ import annotations
 import ctypes
 import sys
 
+from sysrs_ref._files import open_regular
+
 __all__ = ["single_blas_thread"]
 
 #: The thread-count setters of the OpenBLAS builds numpy ships or links (scipy-openblas, 64-bit and plain).
@@ -37,10 +39,11 @@ def single_blas_thread() -> int:
     if not sys.platform.startswith("linux"):
         return 0
     try:
-        with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
-            paths = {line.split()[-1] for line in maps if "openblas" in line.lower() and "/" in line}
+        with open_regular("/proc/self/maps") as maps:  # the package's one reading rule (a regular file, size 0)
+            text = maps.read().decode("utf-8", "replace")
     except OSError:
         return 0
+    paths = {line.split()[-1] for line in text.splitlines() if "openblas" in line.lower() and "/" in line}
     count = 0
     for path in sorted(paths):
         try:

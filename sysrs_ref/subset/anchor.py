@@ -43,15 +43,38 @@ import numpy as np
 import numpy.typing as npt
 
 import sysrs_ref._fixed_order as fixed_order
+from sysrs_ref._limits import Need, check_need
+from sysrs_ref._words import matrix_shape
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.subset.clustering import KMedoidsMethod, Seed, as_generator, kmedoids
 from sysrs_ref.subset.result import SubsetResult, check_subset_inputs, make_result
 
-__all__ = ["anchor_points", "question_correlations"]
+__all__ = ["anchor_need", "anchor_points", "question_correlations"]
+
+
+def anchor_need(n_models: int, n_queries: int, k: int = 0) -> Need:
+    """What the Anchor Point Weighted Score needs on a K x L matrix with k anchors (:func:`~sysrs_ref._limits.check_need`).
+
+    The L x L correlations and distances (float64) at once; O(K L^2) to
+    compute them and O(k L^2) per pass of k-medoids, at rates measured with
+    the compiled kernels (the least work: one pass).
+
+    >>> anchor_need(100, 1_000_000, 10).memory // 2**40
+    21
+    """
+    return Need(
+        f"anchor on {matrix_shape(n_models, n_queries)}",
+        "L x L correlations and distances of float64; O(K L^2) then O(k L^2) per k-medoids pass",
+        memory=3 * 8 * n_queries * n_queries,
+        seconds=2e-9 * n_models * n_queries * n_queries + 1e-8 * k * n_queries * n_queries,
+    )
 
 
 def question_correlations(scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
     """The L x L Pearson correlations between the questions (columns) of a K x L matrix, never NaN.
+
+    Refused up front (:class:`~sysrs_ref.errors.TooLargeError`, :func:`anchor_need`) when the
+    L x L matrices do not fit this machine's memory or the time limit.
 
     Constant columns follow the module's rule: 1 with themselves and with
     constant columns of the same value, 0 with all others.
@@ -60,6 +83,8 @@ def question_correlations(scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
     [[1.0, -1.0, 0.0, 0.0], [-1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]]
     """
     values = np.asarray(scores, dtype=np.float64)
+    if values.ndim == 2:
+        check_need(anchor_need(values.shape[0], values.shape[1]))
     constant = np.ptp(values, axis=0) == 0
     centred = values - values.mean(axis=0)
     centred[:, constant] = 0.0
@@ -103,7 +128,9 @@ def anchor_points(
     cluster sizes, estimates = weighted anchor scores, ``chosen`` = argmax
     (ties: lowest model index). Deterministic given the seed. *correlations*,
     if given, must be ``question_correlations(scores)``: a caller running many
-    seeds or budgets on one matrix computes them once.
+    seeds or budgets on one matrix computes them once. A matrix whose L x L
+    correlations would not fit the memory or the time limit is refused up
+    front with :class:`~sysrs_ref.errors.TooLargeError` (:func:`anchor_need`).
 
     >>> s = [[1, 1, 0, 0, 1, 0], [1, 1, 0, 0, 0, 1], [0, 0, 1, 1, 1, 0]]
     >>> r = anchor_points(s, 6, seed=0)
@@ -113,6 +140,7 @@ def anchor_points(
     (0, 2)
     """
     values = check_subset_inputs(scores, k)
+    check_need(anchor_need(values.shape[0], values.shape[1], k))
     rng = as_generator(seed)
     n_questions = values.shape[1]
     if correlations is None:

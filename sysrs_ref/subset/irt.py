@@ -59,10 +59,12 @@ import numpy.typing as npt
 
 import sysrs_ref._fixed_order as fixed_order
 from sysrs_ref._fixed_order import NUMPY_KERNELS, FixedOrderKernels
+from sysrs_ref._limits import Need, check_need
+from sysrs_ref._words import matrix_shape
 from sysrs_ref.errors import ParameterError, ScoreError
 from sysrs_ref.subset._irt_priors import log_posterior_and_gradient, log_posterior_gradient, sigmoid
 
-__all__ = ["ConvergenceReport", "IRTFit", "estimate_abilities", "fit_irt"]
+__all__ = ["ConvergenceReport", "IRTFit", "estimate_abilities", "fit_irt", "irt_need"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -137,6 +139,23 @@ class IRTFit:
         return np.column_stack([self.alpha, self.beta])
 
 
+def irt_need(n_models: int, n_questions: int, dim: int, epochs: int) -> Need:
+    """What :func:`fit_irt` needs: (K + L)(D - 1) parameters with their gradient and Adam moments, K x L logits.
+
+    O(epochs K L D) work, at a rate measured with the compiled kernels.
+
+    >>> irt_need(3, 100, 10**9, 2000).memory // 2**30
+    4604
+    """
+    d = max(dim - 1, 0)
+    return Need(
+        f"an IRT fit (D = {dim:,}, {epochs:,} epochs) on {matrix_shape(n_models, n_questions)}",
+        "(K + L)(D - 1) parameters with their gradient and Adam moments, K x L logits; O(epochs K L D)",
+        memory=8 * (6 * (n_models + n_questions) * d + 4 * n_models * n_questions),
+        seconds=2e-8 * epochs * n_models * n_questions * d,
+    )
+
+
 def fit_irt(
     scores: npt.ArrayLike,
     dim: int = 2,
@@ -164,6 +183,8 @@ def fit_irt(
 
     Raises :class:`~sysrs_ref.errors.ScoreError` for a score matrix that is not
     2-D, too small, or has a value that is NaN or outside [0, 1], and
+    :class:`~sysrs_ref.errors.TooLargeError`, before any work, for sizes whose
+    memory or time (:func:`irt_need`) is beyond this machine or the time limit,
     :class:`~sysrs_ref.errors.ParameterError` for ``dim < 2``, ``epochs < 1``,
     a learning rate or tolerance that is not a positive finite number,
     ``history_every < 1`` or a seed that is neither an int nor a Generator.
@@ -182,6 +203,7 @@ def fit_irt(
     _check_int("history_every", history_every, 1)
     _check_positive("learning_rate", learning_rate)
     _check_positive("tolerance", tolerance)
+    check_need(irt_need(matrix.shape[0], matrix.shape[1], dim, epochs))
     rng = _generator(seed)
     n_models, n_questions = matrix.shape
     d = dim - 1

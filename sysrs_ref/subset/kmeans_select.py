@@ -27,11 +27,19 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref._limits import Need, check_need
+from sysrs_ref._words import matrix_shape
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.subset.clustering import Seed, as_generator, kmeans, squared_distances
 from sysrs_ref.subset.result import SubsetResult, check_subset_inputs, make_result
 
-__all__ = ["correctness_embeddings", "kmeans_correctness", "kmeans_subset", "nearest_questions"]
+__all__ = [
+    "correctness_embeddings",
+    "kmeans_correctness",
+    "kmeans_correctness_need",
+    "kmeans_subset",
+    "nearest_questions",
+]
 
 
 def correctness_embeddings(scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
@@ -98,12 +106,33 @@ def kmeans_subset(
     return make_result(method, values, anchors, weights.tolist())
 
 
+def kmeans_correctness_need(n_models: int, n_queries: int, k: int) -> Need:
+    """What :func:`kmeans_correctness` needs: L points in K dimensions, O(k K L) for k-means++ and each Lloyd iteration.
+
+    The seconds count the least work (k-means++ and one iteration) at a rate
+    measured with numpy; a run can take longer.
+
+    >>> round(kmeans_correctness_need(5000, 5000, 500).seconds)
+    500
+    """
+    return Need(
+        f"kmeans-correctness with k = {k:,} on {matrix_shape(n_models, n_queries)}",
+        "L points in K dimensions; O(k K L) for k-means++ and for each Lloyd iteration",
+        memory=8 * (2 * n_models * n_queries + 2 * k * n_queries),
+        seconds=2e-8 * 2 * k * n_models * n_queries,
+    )
+
+
 def kmeans_correctness(scores: npt.ArrayLike, k: int, *, seed: Seed) -> SubsetResult:
     """tinyBenchmarks' correctness-based selection: :func:`kmeans_subset` with x_j = S[:, j].
+
+    Refused up front with :class:`~sysrs_ref.errors.TooLargeError` beyond the
+    memory or the time limit (:func:`kmeans_correctness_need`).
 
     >>> r = kmeans_correctness([[1, 1, 0, 0], [0, 0, 1, 1], [1, 0, 1, 0]], 4, seed=3)
     >>> r.method, r.anchors, r.estimates
     ('kmeans-correctness', (0, 1, 2, 3), (0.5, 0.5, 0.5))
     """
     values = check_subset_inputs(scores, k)
+    check_need(kmeans_correctness_need(values.shape[0], values.shape[1], k))
     return kmeans_subset(values, correctness_embeddings(values), k, seed=seed, method="kmeans-correctness")

@@ -27,9 +27,9 @@ from sysrs_ref._limits import Need, check_need
 from sysrs_ref._words import counted, matrix_shape
 from sysrs_ref.errors import BudgetError, ParameterError
 from sysrs_ref.schedule import parse_percentage
-from sysrs_ref.subset.anchor import anchor_points
+from sysrs_ref.subset.anchor import anchor_need, anchor_points
 from sysrs_ref.subset.irt import IRTFit, fit_irt
-from sysrs_ref.subset.kmeans_select import kmeans_correctness, kmeans_subset
+from sysrs_ref.subset.kmeans_select import kmeans_correctness, kmeans_correctness_need, kmeans_subset
 from sysrs_ref.subset.metabench import metabench
 from sysrs_ref.subset.result import SubsetResult, check_subset_inputs
 
@@ -91,19 +91,9 @@ def subset_need(method: str, n_models: int, n_queries: int, k: int, *, dim: int 
     500
     """
     if method == "anchor":
-        return Need(
-            f"anchor on {matrix_shape(n_models, n_queries)}",
-            "L x L correlations and distances of float64; O(K L^2) then O(k L^2) per k-medoids pass",
-            memory=3 * 8 * n_queries * n_queries,
-            seconds=2e-9 * n_models * n_queries * n_queries + 1e-8 * k * n_queries * n_queries,
-        )
+        return anchor_need(n_models, n_queries, k)
     if method == "kmeans-correctness":
-        return Need(
-            f"kmeans-correctness with k = {k:,} on {matrix_shape(n_models, n_queries)}",
-            "L points in K dimensions; O(k K L) for k-means++ and for each Lloyd iteration",
-            memory=8 * (2 * n_models * n_queries + 2 * k * n_queries),
-            seconds=2e-8 * 2 * k * n_models * n_queries,
-        )
+        return kmeans_correctness_need(n_models, n_queries, k)
     d = (dim if method == "kmeans-irt" else 2) - 1
     return Need(
         f"{method} (D = {d + 1:,}, {epochs:,} epochs) on {matrix_shape(n_models, n_queries)}",

@@ -65,3 +65,35 @@ def test_the_time_limit_variable_is_named_in_the_refusal(
         capsys, "subset", "--scores", str(TINY), "--method", "kmeans-irt", "--dim", "100000", "--budget", "50%"
     )
     assert status == 2 and f"more than the limit of 1 second ({TIME_LIMIT_VARIABLE}, in seconds; 0 lifts it)" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["select", "--budget", "100%"], "error: one run of the reference on 1000000 models x 1 query at a budget of"),
+        (["hardness"], "error: the exact hardness of 1000000 models x 1 query would take about 2.3 days"),
+    ],
+)
+def test_a_matrix_s_header_is_enough_to_refuse(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    argv: list[str],
+    said: str,
+) -> None:
+    """An .npy of 1,000,000 x 1 is refused from its header: the matrix is never read (reading it would fail here)."""
+    import numpy as np
+
+    path = tmp_path / "wide.npy"
+    with path.open("wb") as handle:
+        np.lib.format.write_array_header_1_0(handle, {"descr": "<f8", "fortran_order": False, "shape": (1_000_000, 1)})
+        handle.write(b"\0" * 8_000_000)
+
+    def never(*args: object, **kwargs: object) -> object:
+        raise AssertionError("the matrix was read")
+
+    monkeypatch.setattr("sysrs_ref.loaders.load_stochastic", never)
+    monkeypatch.setenv(TIME_LIMIT_VARIABLE, "60")
+    status, out, err = run_main(capsys, argv[0], "--scores", str(path), *argv[1:])
+    assert status == 2 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith(said)

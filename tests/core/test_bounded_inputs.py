@@ -211,3 +211,25 @@ def test_subset_methods_are_refused_before_they_allocate() -> None:
         select_subset(scores, "anchor", 10)
     with pytest.raises(TooLargeError, match=r"kmeans-irt \(D = 1,000,000,000, 2,000 epochs\)"):
         select_subset(scores[:, :100], "kmeans-irt", 10, dim=10**9)
+
+
+def test_a_draw_too_large_for_memory_is_refused_at_once() -> None:
+    from sysrs_ref.draws import random_draw
+
+    with pytest.raises(TooLargeError, match=r"^an unsynchronized draw for 1000000 models x 1000000 queries would need"):
+        random_draw(0, 10**6, 10**6, synchronized=False)
+
+
+def test_an_irt_benchmark_too_large_for_memory_is_refused_at_once() -> None:
+    from sysrs_ref.synthetic import irt_benchmark
+
+    with pytest.raises(TooLargeError, match=r"^an IRT benchmark of 1000000 models x 1000000 queries would need"):
+        irt_benchmark(10**6, 10**6)
+
+
+def test_the_exact_hardness_of_a_million_models_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sysrs_ref.theory import hardness
+
+    monkeypatch.delenv(TIME_LIMIT_VARIABLE, raising=False)
+    with pytest.raises(TooLargeError, match=r"^the exact hardness of 1000000 models x 1 query would take about 2\.3 d"):
+        hardness(np.zeros((10**6, 1)))  # type: ignore[arg-type]  # an array is read as an Instance

@@ -88,3 +88,12 @@ def test_array_likes_are_read_as_arrays() -> None:
             raise AssertionError("must not be iterated")
 
     assert Instance(ArrayLike()).means == (Fraction(1, 2), Fraction(1, 2))
+
+
+def test_means_that_tie_as_floats_are_still_ordered_exactly() -> None:
+    """The tiers sort by (float, Fraction): two means one float apart by 1e-30 keep their exact order."""
+    third = Fraction(1, 3)
+    tiny = Fraction(1, 10**30)
+    instance = Instance([[third], [third + tiny], [third - tiny], [third], [Fraction(1, 2)]])
+    assert float(third + tiny) == float(third - tiny)
+    assert instance.tiers == ((4,), (1,), (0, 3), (2,))

@@ -141,3 +141,20 @@ def test_a_broken_library_is_reported_once_per_run_not_per_worker(tmp_path: Path
     assert done.returncode == 0, done.stderr
     (line,) = done.stderr.splitlines()
     assert line.startswith("warning: the compiled passes are not used")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_fifo_or_a_device_in_the_library_s_place_is_refused_at_once(tmp_path: Path, kind: str) -> None:
+    """The library is opened by the package's one reading rule: a FIFO is not waited on, /dev/zero not read."""
+    import os
+
+    place = tmp_path / "_native_lib.so"
+    if kind == "fifo":
+        os.mkfifo(place)
+    else:
+        place.symlink_to("/dev/zero")
+    done = _probe(place)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["False True", _numpy_answer()]
+    (line,) = done.stderr.splitlines()
+    assert "cannot be read" in line and ("a FIFO" if kind == "fifo" else "a device") in line

@@ -155,3 +155,58 @@ def test_without_pyarrow_the_error_names_the_extra(tmp_path: Path, monkeypatch: 
         LoaderError, match=r"needs pyarrow, the optional 'parquet' extra: pip install 'sysrs-ref\[parquet\]'"
     ):
         load_lighteval(tmp_path, metric="acc")
+
+
+def _outcome(path: Path, metric: str) -> object:
+    """The table's matrix (its bytes: -0.0 is written as 0.0), ids and file notes, or the refusal's message."""
+    try:
+        table = load_lighteval(path, metric=metric, reruns="merge")
+    except LoaderError as err:
+        return str(err)
+    return table.scores.tobytes(), table.models, table.queries, [use.note for use in table.files]
+
+
+_FIELD_CASES: dict[str, list[list[dict[str, object]]]] = {  # per case, the rows of model a's file, then model b's
+    "ids": [[_new_row(f"s{i}", float(i % 2)) for i in range(4)], [_new_row(f"s{i}", 0.5) for i in range(4)]],
+    "ids repeated": [[_new_row("s", 1.0), _new_row("s", 0.0)], [_new_row("s", 1.0), _new_row("s", 0.0)]],
+    "an empty id": [[_new_row("", 1.0), _new_row("t", 0.0)], [_new_row("", 1.0), _new_row("t", 0.0)]],
+    "integer ids": [
+        [{"doc": {"id": i, "query": f"q{i}"}, "metric": {"em": True, "f1": 0.25}} for i in range(3)],
+        [{"doc": {"id": i, "query": f"q{i}"}, "metric": {"em": 0, "f1": 0.75}} for i in range(3)],
+    ],
+    "other texts": [[_new_row("x", 1.0), _new_row("y", 0.0)], [_new_row("y", 1.0), _new_row("x", 0.0)]],
+    "no doc": [[{"metric": {"em": 0.0}}, {"metric": {"em": 1.0}}], [{"metric": {"em": 1.0}}, {"metric": {"em": 1.0}}]],
+    "a score as text": [[{"doc": {"id": "a"}, "metric": {"em": "1"}}], [{"doc": {"id": "a"}, "metric": {"em": "0"}}]],
+    "a null score": [
+        [{"doc": {"id": "a"}, "metric": {"em": None}}, {"doc": {"id": "b"}, "metric": {"em": 1.0}}],
+        [{"doc": {"id": "a"}, "metric": {"em": 1.0}}, {"doc": {"id": "b"}, "metric": {"em": 1.0}}],
+    ],
+    "a score above 1": [[{"doc": {"id": "a"}, "metric": {"em": 2.0}}], [{"doc": {"id": "a"}, "metric": {"em": 0.0}}]],
+    "negative zero": [[{"doc": {"id": "a"}, "metric": {"em": -0.0}}], [{"doc": {"id": "a"}, "metric": {"em": 1.0}}]],
+    "another metric": [[{"doc": {"id": "a"}, "metric": {"acc": 1.0}}], [{"doc": {"id": "a"}, "metric": {"f1": 1.0}}]],
+}
+
+
+@pytest.mark.parametrize("case", sorted(_FIELD_CASES))
+def test_reading_field_by_field_gives_what_reading_row_by_row_gives(
+    case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A column of plain structs is read field by field, fast; the result (or refusal) is that of the row reader."""
+    from sysrs_ref.loaders import _parquet, lighteval
+
+    for model, rows in zip(("org/a", "org/b"), _FIELD_CASES[case], strict=True):
+        folder = tmp_path / "details" / model / "2025-07-01T09-00-00.5"
+        _write(folder / "details_lighteval|gsm8k|0_2025-07-01T09-00-00.5.parquet", rows)
+    calls: list[str] = []
+
+    def counted_fields(path: Path, column: str, fields: list[str]) -> _parquet.StructFields | None:
+        calls.append(column)
+        return _parquet.parquet_fields(path, column, fields)
+
+    monkeypatch.setattr(lighteval, "parquet_fields", counted_fields)
+    metrics = ("em", "f1", "extractive_match")
+    fast = {metric: _outcome(tmp_path, metric) for metric in metrics}
+    monkeypatch.setattr(lighteval, "parquet_fields", lambda path, column, fields: None)
+    slow = {metric: _outcome(tmp_path, metric) for metric in metrics}
+    assert fast == slow
+    assert "metric" in calls
