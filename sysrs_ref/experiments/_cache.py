@@ -11,18 +11,24 @@ recomputed, with one warning line on stderr naming the file and what was
 wrong. An entry of another version of the package or of another matrix (the
 key's ``version``, ``format`` or ``sha256`` differ) is recomputed without a
 warning: it is out of date, not damaged.
+
+The points of a finished job are written together (:meth:`Cache.put_all`:
+one flush to the disk for all of them, each file still atomic). A
+:class:`Cache` made with ``remember=True`` (``reproduce``'s) answers for the
+points it wrote itself from memory, not from their files: its report does
+not read back what it has just computed.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sysrs_ref._atomic import atomic_write
+from sysrs_ref._atomic import atomic_write_all
 from sysrs_ref._files import SMALL_FILE_BYTES, read_regular
 from sysrs_ref._version import __version__
 from sysrs_ref.datasets import Dataset
@@ -99,10 +105,17 @@ class Cache:
     """The grid points already computed, one small JSON file each, under ``root/cache``.
 
     *warn* is called with one line for each entry found damaged (default: print it on stderr).
+    With *remember*, :meth:`get` returns the points this object wrote (:meth:`put`, :meth:`put_all`) as
+    they were computed, without reading their files again; otherwise every :meth:`get` reads and checks the file.
     """
 
     def __init__(
-        self, root: str | Path, top_m: tuple[int, ...] = (), *, warn: Callable[[str], None] | None = None
+        self,
+        root: str | Path,
+        top_m: tuple[int, ...] = (),
+        *,
+        warn: Callable[[str], None] | None = None,
+        remember: bool = False,
     ) -> None:
         self.root = Path(root) / "cache"
         self.top_m = top_m
@@ -110,6 +123,9 @@ class Cache:
         self._warn = warn_on_stderr if warn is None else warn
         self.checkpoints = Checkpoints(self.root, top_m, warn=self._warn)
         """The finished runs of the cells not finished yet (:mod:`sysrs_ref.experiments._checkpoint`)."""
+        self._remember = remember
+        self._written: dict[Path, tuple[dict[str, object], Point]] = {}
+        """What this object wrote, per file, when it remembers: the entry's key and its point."""
 
     def _key(self, dataset: Dataset, config: Config, pct: Fraction, runs: int, seed: int) -> dict[str, object]:
         extra: dict[str, object] = {"top_m": list(self.top_m)} if self.top_m else {}
@@ -140,6 +156,10 @@ class Cache:
         point's key, impossible counts) is reported through *warn*.
         """
         path = self.path(dataset, config, pct, runs, seed)
+        key = self._key(dataset, config, pct, runs, seed)
+        written = self._written.get(path)
+        if written is not None and written[0] == key:
+            return written[1]
         try:
             text = read_regular(path, SMALL_FILE_BYTES).decode("utf-8")
         except FileNotFoundError:
@@ -150,7 +170,7 @@ class Cache:
             )
             return None
         try:
-            return self._point(text, self._key(dataset, config, pct, runs, seed), pct, runs)
+            return self._point(text, key, pct, runs)
         except Rejected as rejected:
             if rejected.reason is not None:
                 self._warn(f"warning: the cache entry '{path}' {rejected.reason}; recomputing it")
@@ -166,14 +186,27 @@ class Cache:
 
     def put(self, dataset: Dataset, config: Config, point: Point, seed: int) -> None:
         """Write one point atomically: a complete file appears under its name, or nothing does (OutputError)."""
-        path = self.path(dataset, config, point.budget_pct, point.runs, seed)
-        entry: dict[str, object] = {
-            "key": self._key(dataset, config, point.budget_pct, point.runs, seed),
-            "budget": point.budget,
-            "correct": point.correct,
-            "spent_max": point.spent_max,
-        }
-        if point.top_m:
-            entry["top_m"] = [[p.m, p.identification, p.ranking, p.wrong_positions] for p in point.top_m]
-        entry["checksum"] = entry_checksum(entry)
-        atomic_write(path, json.dumps(entry, indent=1) + "\n")
+        self.put_all([(dataset, config, point, seed)])
+
+    def put_all(self, points: Iterable[tuple[Dataset, Config, Point, int]]) -> None:
+        """Write each (dataset, configuration, point, seed) as :meth:`put` does, with one flush to the disk for all.
+
+        Each file is atomic (:func:`~sysrs_ref._atomic.atomic_write_all`); on a
+        failure (OutputError) the files written before it stay, complete.
+        """
+        files: list[tuple[Path, str]] = []
+        kept: list[tuple[Path, dict[str, object], Point]] = []
+        for dataset, config, point, seed in points:
+            path = self.path(dataset, config, point.budget_pct, point.runs, seed)
+            key = self._key(dataset, config, point.budget_pct, point.runs, seed)
+            entry: dict[str, object] = {"key": key, "budget": point.budget, "correct": point.correct}
+            entry["spent_max"] = point.spent_max
+            if point.top_m:
+                entry["top_m"] = [[p.m, p.identification, p.ranking, p.wrong_positions] for p in point.top_m]
+            entry["checksum"] = entry_checksum(entry)
+            files.append((path, json.dumps(entry, indent=1) + "\n"))
+            kept.append((path, key, point))
+        atomic_write_all(files)
+        if self._remember:
+            for path, key, point in kept:
+                self._written[path] = (key, point)
