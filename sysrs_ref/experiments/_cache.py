@@ -14,9 +14,10 @@ warning: it is out of date, not damaged.
 
 The points of a finished job are written together (:meth:`Cache.put_all`:
 one flush to the disk for all of them, each file still atomic). A
-:class:`Cache` made with ``remember=True`` (``reproduce``'s) answers for the
-points it wrote itself from memory, not from their files: its report does
-not read back what it has just computed.
+:class:`Cache` made with ``remember=True`` (``reproduce``'s) reads and checks
+each entry once and answers for the points it wrote or read from memory
+after that: its report reads back neither what it has just computed nor
+what its plan has read.
 """
 
 from __future__ import annotations
@@ -105,8 +106,9 @@ class Cache:
     """The grid points already computed, one small JSON file each, under ``root/cache``.
 
     *warn* is called with one line for each entry found damaged (default: print it on stderr).
-    With *remember*, :meth:`get` returns the points this object wrote (:meth:`put`, :meth:`put_all`) as
-    they were computed, without reading their files again; otherwise every :meth:`get` reads and checks the file.
+    With *remember*, :meth:`get` returns the points this object wrote (:meth:`put`, :meth:`put_all`) or
+    has read and checked once already from memory, without reading their files again; otherwise every
+    :meth:`get` reads and checks the file.
     """
 
     def __init__(
@@ -124,29 +126,38 @@ class Cache:
         self.checkpoints = Checkpoints(self.root, top_m, warn=self._warn)
         """The finished runs of the cells not finished yet (:mod:`sysrs_ref.experiments._checkpoint`)."""
         self._remember = remember
-        self._written: dict[Path, tuple[dict[str, object], Point]] = {}
-        """What this object wrote, per file, when it remembers: the entry's key and its point."""
+        self._known: dict[Path, tuple[dict[str, object], Point]] = {}
+        """What this object wrote or read, per file, when it remembers: the entry's key and its point."""
+        self._heads: dict[tuple[str, str, Config], dict[str, object]] = {}
+        self._folders: dict[tuple[str, Config, int, int], Path] = {}
 
     def _key(self, dataset: Dataset, config: Config, pct: Fraction, runs: int, seed: int) -> dict[str, object]:
-        extra: dict[str, object] = {"top_m": list(self.top_m)} if self.top_m else {}
-        return extra | {
-            "format": CACHE_FORMAT,
-            "version": __version__,
-            "dataset": dataset.name,
-            "sha256": dataset.sha256,
-            "algorithm": config.algorithm,
-            "params": {key: decimal_text(value) for key, value in config.params},
-            "budget_pct": decimal_text(pct),
-            "runs": runs,
-            "seed": seed,
-        }
+        head = self._heads.get((dataset.name, dataset.sha256, config))
+        if head is None:  # what the keys of one cell's points share, made once per cell
+            extra: dict[str, object] = {"top_m": list(self.top_m)} if self.top_m else {}
+            head = extra | {
+                "format": CACHE_FORMAT,
+                "version": __version__,
+                "dataset": dataset.name,
+                "sha256": dataset.sha256,
+                "algorithm": config.algorithm,
+                "params": {key: decimal_text(value) for key, value in config.params},
+            }
+            self._heads[dataset.name, dataset.sha256, config] = head
+        return head | {"budget_pct": decimal_text(pct), "runs": runs, "seed": seed}
 
     def path(self, dataset: Dataset, config: Config, pct: Fraction, runs: int, seed: int) -> Path:
         """Where the entry of this grid point lives."""
-        study = f"-top{'_'.join(map(str, self.top_m))}" if self.top_m else ""
-        folder = (
-            self.root / safe_component(dataset.name) / safe_component(config.label) / f"runs{runs}-seed{seed}{study}"
-        )
+        folder = self._folders.get((dataset.name, config, runs, seed))
+        if folder is None:  # one cell's folder, made once per cell
+            study = f"-top{'_'.join(map(str, self.top_m))}" if self.top_m else ""
+            folder = (
+                self.root
+                / safe_component(dataset.name)
+                / safe_component(config.label)
+                / f"runs{runs}-seed{seed}{study}"
+            )
+            self._folders[dataset.name, config, runs, seed] = folder
         return folder / f"{safe_component(decimal_text(pct))}.json"
 
     def get(self, dataset: Dataset, config: Config, pct: Fraction, runs: int, seed: int) -> Point | None:
@@ -157,9 +168,9 @@ class Cache:
         """
         path = self.path(dataset, config, pct, runs, seed)
         key = self._key(dataset, config, pct, runs, seed)
-        written = self._written.get(path)
-        if written is not None and written[0] == key:
-            return written[1]
+        known = self._known.get(path)
+        if known is not None and known[0] == key:
+            return known[1]
         try:
             text = read_regular(path, SMALL_FILE_BYTES).decode("utf-8")
         except FileNotFoundError:
@@ -170,11 +181,14 @@ class Cache:
             )
             return None
         try:
-            return self._point(text, key, pct, runs)
+            point = self._point(text, key, pct, runs)
         except Rejected as rejected:
             if rejected.reason is not None:
                 self._warn(f"warning: the cache entry '{path}' {rejected.reason}; recomputing it")
             return None
+        if self._remember:
+            self._known[path] = (key, point)
+        return point
 
     def _point(self, text: str, key: dict[str, object], pct: Fraction, runs: int) -> Point:
         """The point *text* holds, if it is an intact entry of *key*; else Rejected saying why."""
@@ -209,4 +223,4 @@ class Cache:
         atomic_write_all(files)
         if self._remember:
             for path, key, point in kept:
-                self._written[path] = (key, point)
+                self._known[path] = (key, point)

@@ -227,3 +227,15 @@ def test_a_remembering_cache_answers_from_memory_for_what_it_wrote(tmp_path: Pat
     assert reading.get(dataset, config, Fraction(12), 20, 3) is None
     other = Dataset("d", tmp_path / "d.npy", "b" * 64)  # the same file name, another matrix: not what it wrote
     assert remembering.get(other, config, Fraction(12), 20, 3) is None
+
+
+def test_a_remembering_cache_reads_and_checks_each_entry_once(tmp_path: Path) -> None:
+    """reproduce's plan reads the cached points, its report asks for them again: the file is read once."""
+    dataset, config = Dataset("d", tmp_path / "d.npy", "a" * 64), Config.of("sysrs")
+    point = Point(Fraction(12), 86, 17, 20, 86)
+    Cache(tmp_path).put(dataset, config, point, 3)
+    remembering, path = Cache(tmp_path, remember=True), Cache(tmp_path).path(dataset, config, Fraction(12), 20, 3)
+    assert remembering.get(dataset, config, Fraction(12), 20, 3) == point
+    path.write_text("damaged after it was read\n")
+    assert remembering.get(dataset, config, Fraction(12), 20, 3) == point
+    assert Cache(tmp_path, remember=True).get(dataset, config, Fraction(12), 20, 3) is None
