@@ -271,9 +271,12 @@ def run_cells(
     def record(job: Job, found: Mapping[Config, CellResult]) -> None:
         source = source_of(job)
         unsaved.drop(job)
-        for config, cell in found.items():
-            for point in _points(made[job.key, config].added_to(cell), grid, job.budgets, job.runs):
-                cache.put(source, config, point, job.seed)
+        cache.put_all(  # the job's points together: one flush to the disk for them all
+            (source, config, point, job.seed)
+            for config, cell in found.items()
+            for point in _points(made[job.key, config].added_to(cell), grid, job.budgets, job.runs)
+        )
+        for config in found:
             cache.checkpoints.clear(source, config, grid, job.runs, job.seed)
 
     tables = {_key(dataset): table for dataset, table in held}

@@ -150,7 +150,7 @@ def reproduce(
         raise ParameterError(f"--out '{target}' exists and is not a folder")
     make_folder(target)
     cache_root = target if stochastic is None else target / f"{stochastic}-scores"  # beside the matrices' cache
-    cache = Cache(cache_root)
+    cache = Cache(cache_root, remember=True)  # its report reads what this run computed from memory
     if stochastic not in (None, "bernoulli"):
         raise ParameterError(f"stochastic must be None or 'bernoulli', got {stochastic!r}")
     instances = {d.name: _load(d, stochastic == "bernoulli") for d in datasets}  # each matrix read once
@@ -169,7 +169,7 @@ def reproduce(
     if targets:
         topm_configs = _topm_configs(configs, top_m_algorithms)
         topm_points = parse_grid(top_m_grid)
-        topm_cache = Cache(cache_root, targets)
+        topm_cache = Cache(cache_root, targets, remember=True)
         topm_tasks, topm_cached = plan(
             datasets, topm_configs, topm_points, runs, seed, topm_cache, shapes=shapes, held=random
         )

@@ -190,6 +190,21 @@ def test_atomic_write_on_a_full_disk_keeps_the_old_file(tmp_path: Path, monkeypa
     assert target.read_text() == "old\n" and _temporaries(tmp_path) == []
 
 
+@pytest.mark.parametrize("full_at", [1, 2, 3])
+def test_atomic_write_all_on_a_full_disk_keeps_what_came_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, full_at: int
+) -> None:
+    """The files before the one that met the full disk are written whole; it and the rest keep their old content."""
+    targets = [tmp_path / "out" / f"{index}.json" for index in range(3)]
+    _atomic.atomic_write_all([(target, "old\n") for target in targets])
+    _fill_disk_for_atomic_writes(monkeypatch, full_at)
+    failed = re.escape(str(targets[full_at - 1]))
+    with pytest.raises(OutputError, match=rf"^cannot write '{failed}': {NO_SPACE}$"):
+        _atomic.atomic_write_all([(target, f"new {index}\n" * 1000) for index, target in enumerate(targets)])
+    expected = [f"new {index}\n" * 1000 for index in range(full_at - 1)] + ["old\n"] * (4 - full_at)
+    assert [target.read_text() for target in targets] == expected and _temporaries(tmp_path) == []
+
+
 # -- an output folder under a regular file ------------------------------------------------------------
 
 

@@ -197,3 +197,45 @@ def test_a_cache_entry_nested_deep_is_recomputed_with_one_warning(tmp_path: Path
         f"warning: the cache entry '{path}' is not usable: JSON nested 100,000 deep; at most 200 levels of arrays "
         "and objects are read; recomputing it"
     ]
+
+
+def test_put_all_writes_the_entries_put_writes(tmp_path: Path) -> None:
+    """One flush for many points changes no byte of any entry: the same files as one put per point."""
+    dataset, configs = Dataset("d", tmp_path / "d.npy", "a" * 64), (Config.of("sysrs"), Config.of("us"))
+    points = [Point(Fraction(pct), 10 * pct, pct, 20, 10 * pct - 1) for pct in (1, 2, 3)]
+    one, many = Cache(tmp_path / "one"), Cache(tmp_path / "many")
+    for config in configs:
+        for point in points:
+            one.put(dataset, config, point, 3)
+    many.put_all((dataset, config, point, 3) for config in configs for point in points)
+    paths = [one.path(dataset, config, point.budget_pct, 20, 3) for config in configs for point in points]
+    moved = [many.path(dataset, config, point.budget_pct, 20, 3) for config in configs for point in points]
+    assert [path.read_bytes() for path in paths] == [path.read_bytes() for path in moved]
+    assert len(set(moved)) == 6 and len(list((tmp_path / "many").rglob("*"))) == len(
+        list((tmp_path / "one").rglob("*"))
+    )
+
+
+def test_a_remembering_cache_answers_from_memory_for_what_it_wrote(tmp_path: Path) -> None:
+    """reproduce's cache reads back none of the points it computed; any other cache reads and checks each file."""
+    dataset, config = Dataset("d", tmp_path / "d.npy", "a" * 64), Config.of("sysrs")
+    point = Point(Fraction(12), 86, 17, 20, 86)
+    remembering, reading = Cache(tmp_path, remember=True), Cache(tmp_path)
+    remembering.put(dataset, config, point, 3)
+    remembering.path(dataset, config, Fraction(12), 20, 3).unlink()
+    assert remembering.get(dataset, config, Fraction(12), 20, 3) == point
+    assert reading.get(dataset, config, Fraction(12), 20, 3) is None
+    other = Dataset("d", tmp_path / "d.npy", "b" * 64)  # the same file name, another matrix: not what it wrote
+    assert remembering.get(other, config, Fraction(12), 20, 3) is None
+
+
+def test_a_remembering_cache_reads_and_checks_each_entry_once(tmp_path: Path) -> None:
+    """reproduce's plan reads the cached points, its report asks for them again: the file is read once."""
+    dataset, config = Dataset("d", tmp_path / "d.npy", "a" * 64), Config.of("sysrs")
+    point = Point(Fraction(12), 86, 17, 20, 86)
+    Cache(tmp_path).put(dataset, config, point, 3)
+    remembering, path = Cache(tmp_path, remember=True), Cache(tmp_path).path(dataset, config, Fraction(12), 20, 3)
+    assert remembering.get(dataset, config, Fraction(12), 20, 3) == point
+    path.write_text("damaged after it was read\n")
+    assert remembering.get(dataset, config, Fraction(12), 20, 3) == point
+    assert Cache(tmp_path, remember=True).get(dataset, config, Fraction(12), 20, 3) is None
