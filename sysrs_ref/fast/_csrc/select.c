@@ -11,11 +11,11 @@ static inline int64_t bin_of(double value, double lowest, double scale) {
     return at >= BINS - 1 ? BINS - 1 : (int64_t)at;
 }
 
-/* at_least[j] = keys of the run's rows (row i's first lengths[i]) in bins >= j; the bins span the previous
- * thetas (guess) and a quarter of their range either side, or the keys' whole range without guesses. */
+/* at_least[j] = keys of the run's rows (row i's first lengths[i]) in bins >= j, and bins[i * width + p] the bin of
+ * row i's key p (nonincreasing along the row); the bins span the previous thetas (guess) and a quarter of their
+ * range either side, or the keys' whole range without guesses. */
 static void histogram(const double *rows, int64_t n_models, int64_t width, const int64_t *lengths,
-                      const double *guess, int64_t n_budgets, int64_t *at_least, double *lowest_out,
-                      double *scale_out) {
+                      const double *guess, int64_t n_budgets, int64_t *at_least, uint16_t *bins) {
     double lowest = rows[lengths[0] - 1], highest = rows[0];
     for (int64_t model = 1; model < n_models; model++) {
         double last = rows[model * width + lengths[model] - 1], first = rows[model * width];
@@ -36,12 +36,20 @@ static void histogram(const double *rows, int64_t n_models, int64_t width, const
     }
     double scale = highest > lowest ? BINS / (highest - lowest) : 0.0;
     memset(at_least, 0, (BINS + 1) * sizeof(int64_t));
-    for (int64_t model = 0; model < n_models; model++)
-        for (int64_t position = 0; position < lengths[model]; position++)
-            at_least[bin_of(rows[model * width + position], lowest, scale)]++;
+    for (int64_t model = 0; model < n_models; model++) {
+        const double *row = rows + model * width;
+        uint16_t *row_bins = bins + model * width;
+        int64_t position = 0, length = lengths[model];
+        while (position < length) { /* a row's equal keys (its blocks) share one bin: binned once a block */
+            double value = row[position];
+            uint16_t bin = (uint16_t)bin_of(value, lowest, scale);
+            int64_t start = position;
+            do row_bins[position++] = bin;
+            while (position < length && row[position] == value);
+            at_least[bin] += position - start;
+        }
+    }
     for (int64_t at = BINS - 1; at >= 0; at--) at_least[at] += at_least[at + 1];
-    *lowest_out = lowest;
-    *scale_out = scale;
 }
 
 /* low + how many of row[low:high] (nonincreasing) are >= pivot: a binary search with no branch a step. */
@@ -124,10 +132,11 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
     int64_t *upper_at = calloc(n_models, sizeof(int64_t)); /* binned: each row's keys in bins > theta's */
     int64_t *lower_at = calloc(n_models, sizeof(int64_t)); /* binned: each row's keys in bins >= theta's */
     int64_t *at_least = calloc(BINS + 1, sizeof(int64_t));
+    uint16_t *bins = binned ? malloc((n_models * width > 0 ? n_models * width : 1) * sizeof(uint16_t)) : NULL;
     double *members = malloc(capacity * sizeof(double));
     double *guess = memory, *step = memory + n_budgets;
     int status = 0;
-    if (!order || !low_at || !high_at || !probe || !upper_at || !lower_at || !at_least || !members) {
+    if (!order || !low_at || !high_at || !probe || !upper_at || !lower_at || !at_least || !members || (binned && !bins)) {
         status = -1;
         goto done;
     }
@@ -135,21 +144,20 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
     for (int64_t run = 0; run < n_runs; run++) {
         const double *rows = keys + run * n_models * width;
         const int64_t *lengths = stops + run * n_models;
-        double lowest = 0.0, scale = 0.0;
         int64_t current = BINS - 1;
         for (int64_t model = 0; model < n_models; model++) low_at[model] = upper_at[model] = lower_at[model] = 0;
-        if (binned) histogram(rows, n_models, width, lengths, guess, n_budgets, at_least, &lowest, &scale);
+        if (binned) histogram(rows, n_models, width, lengths, guess, n_budgets, at_least, bins);
         for (int64_t budget_index = 0; budget_index < n_budgets; budget_index++) {
             int64_t budget = order[budget_index], wanted = pulls[budget];
             int64_t above_sum = 0, below_sum = 0;
             if (binned) { /* the bracket: theta's bin, at_least[current + 1] < wanted <= at_least[current] */
                 while (at_least[current] < wanted) current--;
                 for (int64_t model = 0; model < n_models; model++) { /* both ends only move right */
-                    const double *row = rows + model * width;
+                    const uint16_t *row_bins = bins + model * width;
                     int64_t length = lengths[model], upper = upper_at[model], lower = lower_at[model];
-                    while (upper < length && bin_of(row[upper], lowest, scale) > current) upper++;
+                    while (upper < length && row_bins[upper] > current) upper++;
                     lower = lower > upper ? lower : upper;
-                    while (lower < length && bin_of(row[lower], lowest, scale) >= current) lower++;
+                    while (lower < length && row_bins[lower] >= current) lower++;
                     upper_at[model] = upper;
                     lower_at[model] = lower;
                     low_at[model] = low_at[model] > upper ? low_at[model] : upper;
@@ -278,6 +286,7 @@ done:
     free(lower_at);
     free(at_least);
     free(members);
+    free(bins);
     return status;
 }
 
