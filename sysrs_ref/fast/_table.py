@@ -34,10 +34,13 @@ import numpy.typing as npt
 
 from sysrs_ref.instance import Instance
 
-__all__ = ["INT_LIMIT", "ScoreTable", "realised_table", "score_table"]
+__all__ = ["EXACT_LEVELS", "INT_LIMIT", "ScoreTable", "realised_table", "score_table"]
 
 #: Integer sums are exact when every key the fast paths build stays below this.
 INT_LIMIT = 2**62
+
+#: :meth:`ScoreTable.floats_exact` checks tables of at most this many distinct scores.
+EXACT_LEVELS = 2**16
 
 Values = npt.NDArray[np.int64] | npt.NDArray[np.float64]
 
@@ -141,6 +144,25 @@ class ScoreTable:
                 for model in range(self.n_models)
             ]
         )
+
+    def floats_exact(self) -> bool:
+        """Is every score exactly its float64? Then equal floats are equal scores.
+
+        Checked once per distinct score, and only up to :data:`EXACT_LEVELS`
+        distinct scores: False beyond (not known, so not relied on).
+
+        >>> score_table(Instance([[0.5, 1 / 3], [1, 0]])).floats_exact()  # float input: each score its float
+        True
+        >>> score_table(Instance([[Fraction(1, 3), 0], [0, 1]])).floats_exact()
+        False
+        """
+        if self._instance is not None:
+            levels: Sequence[Fraction] = self._instance.levels
+        elif self._levels is not None:
+            levels = [Fraction(numerator, self.denominator) for numerator in self._levels[0]]
+        else:
+            return False
+        return len(levels) <= EXACT_LEVELS and all(Fraction(float(level)) == level for level in levels)
 
     def numerator_row(self, model: int) -> tuple[int, ...]:
         """Model *model*'s exact numerators N_ij (all B L of them), made once when asked.
