@@ -93,6 +93,15 @@ static double kth_smallest(double *values, int64_t n, int64_t k) {
     return values[k];
 }
 
+/* A budget's memory (ucb_select): its last theta, and the typical change from run to run. */
+static void remember(double *guess, double *step, int64_t budget, double value) {
+    if (!isnan(guess[budget])) {
+        double change = fabs(value - guess[budget]);
+        step[budget] = isnan(step[budget]) ? change : 0.5 * step[budget] + 0.5 * change;
+    }
+    guess[budget] = value;
+}
+
 static int compare_pulls(const void *x, const void *y, const int64_t *pulls) {
     int64_t a = pulls[*(const int64_t *)x], b = pulls[*(const int64_t *)y];
     if (a != b) return a < b ? -1 : 1;
@@ -147,9 +156,23 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
         int64_t current = BINS - 1;
         for (int64_t model = 0; model < n_models; model++) low_at[model] = upper_at[model] = lower_at[model] = 0;
         if (binned) histogram(rows, n_models, width, lengths, guess, n_budgets, at_least, bins);
+        int64_t last_cut = -1, last_upto = 0; /* the last budget's cut, and its keys >= its theta */
         for (int64_t budget_index = 0; budget_index < n_budgets; budget_index++) {
             int64_t budget = order[budget_index], wanted = pulls[budget];
             int64_t above_sum = 0, below_sum = 0;
+            if (last_cut >= 0 && wanted <= last_upto) { /* fewer keys are > the last theta, and enough are >= it */
+                int64_t cut = run * n_budgets + budget;
+                double value = theta[last_cut];
+                theta[cut] = value;
+                remember(guess, step, budget, value);
+                memcpy(above + cut * n_models, above + last_cut * n_models, n_models * sizeof(int64_t));
+                memcpy(upto + cut * n_models, upto + last_cut * n_models, n_models * sizeof(int64_t));
+                memcpy(nearest + 2 * cut, nearest + 2 * last_cut, 2 * sizeof(double));
+                memcpy(sizes + 2 * cut, sizes + 2 * last_cut, 2 * sizeof(int64_t));
+                memcpy(band + cut * BAND, band + last_cut * BAND, BAND * sizeof(int64_t));
+                last_cut = cut;
+                continue;
+            }
             if (binned) { /* the bracket: theta's bin, at_least[current + 1] < wanted <= at_least[current] */
                 while (at_least[current] < wanted) current--;
                 for (int64_t model = 0; model < n_models; model++) { /* both ends only move right */
@@ -245,15 +268,11 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
                 value = kth_smallest(members, size, size - (wanted - above_sum));
             }
             theta[run * n_budgets + budget] = value;
-            if (!isnan(guess[budget])) {
-                double change = fabs(value - guess[budget]);
-                step[budget] = isnan(step[budget]) ? change : 0.5 * step[budget] + 0.5 * change;
-            }
-            guess[budget] = value;
+            remember(guess, step, budget, value);
             int64_t *strict_out = above + (run * n_budgets + budget) * n_models;
             int64_t *loose_out = upto + (run * n_budgets + budget) * n_models;
             double nearest_up = INFINITY, nearest_down = -INFINITY;
-            int64_t cut = run * n_budgets + budget, total_above = 0, n_band = 0;
+            int64_t cut = run * n_budgets + budget, total_above = 0, total_upto = 0, n_band = 0;
             for (int64_t model = 0; model < n_models; model++) {
                 const double *row = rows + model * width;
                 int64_t strict = low_at[model], loose;
@@ -265,6 +284,7 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
                 if (strict > 0 && row[strict - 1] < nearest_up) nearest_up = row[strict - 1];
                 if (loose < lengths[model] && row[loose] > nearest_down) nearest_down = row[loose];
                 total_above += strict;
+                total_upto += loose;
                 if (loose > strict) {
                     if (n_band < BAND) band[cut * BAND + n_band] = model;
                     n_band++;
@@ -275,6 +295,8 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
             sizes[2 * cut] = total_above;
             sizes[2 * cut + 1] = n_band;
             memcpy(low_at, strict_out, n_models * sizeof(int64_t)); /* the next budget's theta is <= this one */
+            last_cut = cut;
+            last_upto = total_upto;
         }
     }
 done:
