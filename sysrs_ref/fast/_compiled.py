@@ -394,7 +394,8 @@ def ucb_select(
 class CutTables(NamedTuple):
     """The plain arrays of a group of UCB runs that the compiled cut reads (see ``fast._ucb_runs.cut_tables``).
 
-    ``settings`` is (gap, integer, rational_int64, certify, a's denominator, the table's denominator) as doubles.
+    ``settings`` is (gap, integer, rational_int64, certify, a's denominator, the table's denominator, first_exact)
+    as doubles.
     """
 
     prefix: npt.NDArray[Any]

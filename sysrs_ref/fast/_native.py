@@ -63,7 +63,7 @@ def library_path() -> str:
 
 #: The interface of the C functions this module calls (``sysrs_native_interface()`` in ``_csrc/module.c``). Change
 #: both together whenever a C signature changes: a library of another build then answers another number.
-INTERFACE = 4
+INTERFACE = 5
 
 _ELF_MAGIC = b"\x7fELF"
 _SHT_NOBITS = 8  # a section with no bytes in the file (.bss)
@@ -437,7 +437,7 @@ def ucb_cut(
         arrays.input(inverse, np.float64, (width + 1,)),
         arrays.input(divisors, np.float64, (width + 1,)),
         arrays.input(roots, np.float64, (width,)),
-        arrays.input(settings, np.float64, (6,)),
+        arrays.input(settings, np.float64, (7,)),
         arrays.output(counts, np.int64, cube),
         arrays.output(certified, np.uint8),
     )

@@ -34,10 +34,13 @@ import numpy.typing as npt
 
 from sysrs_ref.instance import Instance
 
-__all__ = ["INT_LIMIT", "ScoreTable", "realised_table", "score_table"]
+__all__ = ["EXACT_LEVELS", "INT_LIMIT", "ScoreTable", "realised_table", "score_table"]
 
 #: Integer sums are exact when every key the fast paths build stays below this.
 INT_LIMIT = 2**62
+
+#: :meth:`ScoreTable.floats_exact` checks tables of at most this many distinct scores.
+EXACT_LEVELS = 2**16
 
 Values = npt.NDArray[np.int64] | npt.NDArray[np.float64]
 
@@ -84,6 +87,7 @@ class ScoreTable:
         self._values = values
         self._levels = levels
         self._rows: dict[int, tuple[int, ...]] = {}
+        self._floats_exact: bool | None = None
 
     @property
     def n_models(self) -> int:
@@ -141,6 +145,29 @@ class ScoreTable:
                 for model in range(self.n_models)
             ]
         )
+
+    def floats_exact(self) -> bool:
+        """Is every score exactly its float64? Then equal floats are equal scores.
+
+        Checked once per distinct score (and once per table), only up to
+        :data:`EXACT_LEVELS` distinct scores: False beyond (not known, so not
+        relied on).
+
+        >>> score_table(Instance([[0.5, 1 / 3], [1, 0]])).floats_exact()  # float input: each score its float
+        True
+        >>> score_table(Instance([[Fraction(1, 3), 0], [0, 1]])).floats_exact()
+        False
+        """
+        if self._floats_exact is None:
+            levels: Sequence[Fraction] = ()
+            if self._instance is not None:
+                levels = self._instance.levels
+            elif self._levels is not None:
+                levels = [Fraction(numerator, self.denominator) for numerator in self._levels[0]]
+            self._floats_exact = 0 < len(levels) <= EXACT_LEVELS and all(
+                float(level).as_integer_ratio() == (level.numerator, level.denominator) for level in levels
+            )
+        return self._floats_exact
 
     def numerator_row(self, model: int) -> tuple[int, ...]:
         """Model *model*'s exact numerators N_ij (all B L of them), made once when asked.

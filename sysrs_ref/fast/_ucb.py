@@ -36,7 +36,9 @@ after the band of cells at theta; (2) the band arms' keys (U at each one's
 first band cell) are exactly equal: same count and integer prefix sum, or one
 arm alone, or both rational and equal (with a = p/q, sqrt(a/N) is rational
 iff p q N is a square, and two indices with different (N, P) can only be
-equal if both are rational); (3) no later band cell of a band arm has a float
+equal if both are rational), or, on float scores that are each exactly their
+float (:meth:`~sysrs_ref.fast.ScoreTable.floats_exact`), all at count 1 with
+equal floats, hence equal first scores; (3) no later band cell of a band arm has a float
 index within ``gap`` of theta (or it equals the key exactly), so no hidden new
 minimum. The band then goes by rank. Any other cut is resolved exactly
 (:func:`~sysrs_ref.fast._ucb_exact.resolve_cut`). Final means are exact on

@@ -65,6 +65,8 @@ class Setup:
             self.rational_int64 = top * n_queries < 2**62
         # Arms of one class have equal exact sums at equal counts (float scores; integer ones compare sums).
         self.classes = np.arange(n_models, dtype=np.int64)
+        # Float scores each exactly their float: two arms' first scores (count 1, no sum) are equal iff their floats are.
+        self.first_exact = not self.integer and table.floats_exact()
         if synchronized and not self.integer:  # identical rows along one shared order
             self.classes = row_classes(table, self.values)
 
@@ -195,12 +197,18 @@ class Runs:
         """For flat rows r K + i and 0-based positions: arms with equal identities at one position tie exactly.
 
         The integer prefix sum on integer scores (as int64, whatever the prefix sums' dtype: an int32 identity
-        would turn the int64 sentinels of ``ucb._same_keys`` into -1); the row's class on float ones.
+        would turn the int64 sentinels of ``ucb._same_keys`` into -1); the row's class on float ones, except at
+        position 0 when every score is exactly its float (``setup.first_exact``): there the first score's float
+        bits (the callers compare identities at equal positions only).
         """
+        at = rows * self.prefix.shape[2] + positions
         if self.setup.integer:
-            values: npt.NDArray[np.int64] = self.prefix.reshape(-1)[rows * self.prefix.shape[2] + positions]
+            values: npt.NDArray[np.int64] = self.prefix.reshape(-1)[at]
             return values.astype(np.int64, copy=False)
         classes: npt.NDArray[np.int64] = self.setup.classes[rows % self.prefix.shape[1]]
+        if self.setup.first_exact:
+            first = self.prefix.reshape(-1)[at].view(np.int64)
+            classes = np.where(positions == 0, first, classes)
         return classes
 
     def rational(self, rows: IntArray, positions: IntArray) -> tuple[npt.NDArray[np.int64], IntArray]:
@@ -229,6 +237,7 @@ def cut_tables(runs: Runs) -> _compiled.CutTables:
             float(setup.certify),
             float(setup.a.denominator) if setup.rational_int64 else 0.0,
             float(setup.table.denominator) if setup.rational_int64 else 0.0,
+            float(setup.first_exact),
         ],
         dtype=np.float64,
     )

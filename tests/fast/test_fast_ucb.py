@@ -209,6 +209,37 @@ def test_float_sums_that_differ_only_by_rounding() -> None:
 
 @pytest.mark.usefixtures("backend")
 @pytest.mark.parametrize("name", sorted(SYNCHRONIZED))
+def test_float_scores_whose_first_scores_tie_exactly(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Float scores, each exactly its float (0.4 is not dyadic): arms whose first scores are equal have exactly
+    # equal keys U(1) = s + sqrt(a), which small a keeps for many cells. Their cuts are certified from the floats
+    # (Setup.first_exact) instead of resolved exactly: fewer exact decisions, still the reference's outcome.
+    rows = np.random.default_rng(5).choice([0.0, 0.4, 1.0], size=(6, 12)).tolist()
+    instance = Instance(rows)
+    table = score_table(instance, prefer_float=True)
+    assert not table.exact and table.floats_exact()
+    draws = random_draws(3, 40, 6, 12, synchronized=SYNCHRONIZED[name])
+    budgets, a = tuple(range(6, 73, 2)), Fraction(1, 10)
+    fast = ucb_outcomes(table, budgets, draws, a)
+    assert_same(fast, reference((instance, name, draws, a, budgets)))
+    monkeypatch.setattr(ScoreTable, "floats_exact", lambda self: False)  # no shortcut: every such cut resolved
+    without = ucb_outcomes(score_table(instance, prefer_float=True), budgets, draws, a)
+    assert_same(without, fast)
+    assert fast.exact_decisions < without.exact_decisions
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("backend")
+@settings(max_examples=100)
+@given(ucb_problems(kind="binary", max_queries=12, a=Fraction(1)) | ucb_problems(kind="coarse", max_queries=12))
+def test_float_path_on_tied_scores(problem: UcbProblem) -> None:
+    # the certified float path (equal first scores tie exactly when every score is its float) on scores with
+    # many exact ties, against the reference
+    instance, _, draws, a, budgets = problem
+    assert_same(ucb_outcomes(score_table(instance, prefer_float=True), budgets, draws, a), reference(problem))
+
+
+@pytest.mark.usefixtures("backend")
+@pytest.mark.parametrize("name", sorted(SYNCHRONIZED))
 def test_the_chosen_model_behind_a_tie_of_identical_models(name: str) -> None:
     # Models 0 and 1 are the same row; model 2 has 1e-300 more in all, which every float sum loses:
     # the three float means tie, 0 and 1 exactly, 2 only in floats. Exactly, model 2 is the best at

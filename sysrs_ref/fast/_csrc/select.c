@@ -11,11 +11,11 @@ static inline int64_t bin_of(double value, double lowest, double scale) {
     return at >= BINS - 1 ? BINS - 1 : (int64_t)at;
 }
 
-/* at_least[j] = keys of the run's rows (row i's first lengths[i]) in bins >= j; the bins span the previous
- * thetas (guess) and a quarter of their range either side, or the keys' whole range without guesses. */
+/* at_least[j] = keys of the run's rows (row i's first lengths[i]) in bins >= j, and bins[i * width + p] the bin of
+ * row i's key p (nonincreasing along the row); the bins span the previous thetas (guess) and a quarter of their
+ * range either side, or the keys' whole range without guesses. */
 static void histogram(const double *rows, int64_t n_models, int64_t width, const int64_t *lengths,
-                      const double *guess, int64_t n_budgets, int64_t *at_least, double *lowest_out,
-                      double *scale_out) {
+                      const double *guess, int64_t n_budgets, int64_t *at_least, uint16_t *bins) {
     double lowest = rows[lengths[0] - 1], highest = rows[0];
     for (int64_t model = 1; model < n_models; model++) {
         double last = rows[model * width + lengths[model] - 1], first = rows[model * width];
@@ -36,12 +36,20 @@ static void histogram(const double *rows, int64_t n_models, int64_t width, const
     }
     double scale = highest > lowest ? BINS / (highest - lowest) : 0.0;
     memset(at_least, 0, (BINS + 1) * sizeof(int64_t));
-    for (int64_t model = 0; model < n_models; model++)
-        for (int64_t position = 0; position < lengths[model]; position++)
-            at_least[bin_of(rows[model * width + position], lowest, scale)]++;
+    for (int64_t model = 0; model < n_models; model++) {
+        const double *row = rows + model * width;
+        uint16_t *row_bins = bins + model * width;
+        int64_t position = 0, length = lengths[model];
+        while (position < length) { /* a row's equal keys (its blocks) share one bin: binned once a block */
+            double value = row[position];
+            uint16_t bin = (uint16_t)bin_of(value, lowest, scale);
+            int64_t start = position;
+            do row_bins[position++] = bin;
+            while (position < length && row[position] == value);
+            at_least[bin] += position - start;
+        }
+    }
     for (int64_t at = BINS - 1; at >= 0; at--) at_least[at] += at_least[at + 1];
-    *lowest_out = lowest;
-    *scale_out = scale;
 }
 
 /* low + how many of row[low:high] (nonincreasing) are >= pivot: a binary search with no branch a step. */
@@ -85,6 +93,15 @@ static double kth_smallest(double *values, int64_t n, int64_t k) {
     return values[k];
 }
 
+/* A budget's memory (ucb_select): its last theta, and the typical change from run to run. */
+static void remember(double *guess, double *step, int64_t budget, double value) {
+    if (!isnan(guess[budget])) {
+        double change = fabs(value - guess[budget]);
+        step[budget] = isnan(step[budget]) ? change : 0.5 * step[budget] + 0.5 * change;
+    }
+    guess[budget] = value;
+}
+
 static int compare_pulls(const void *x, const void *y, const int64_t *pulls) {
     int64_t a = pulls[*(const int64_t *)x], b = pulls[*(const int64_t *)y];
     if (a != b) return a < b ? -1 : 1;
@@ -124,10 +141,11 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
     int64_t *upper_at = calloc(n_models, sizeof(int64_t)); /* binned: each row's keys in bins > theta's */
     int64_t *lower_at = calloc(n_models, sizeof(int64_t)); /* binned: each row's keys in bins >= theta's */
     int64_t *at_least = calloc(BINS + 1, sizeof(int64_t));
+    uint16_t *bins = binned ? malloc((n_models * width > 0 ? n_models * width : 1) * sizeof(uint16_t)) : NULL;
     double *members = malloc(capacity * sizeof(double));
     double *guess = memory, *step = memory + n_budgets;
     int status = 0;
-    if (!order || !low_at || !high_at || !probe || !upper_at || !lower_at || !at_least || !members) {
+    if (!order || !low_at || !high_at || !probe || !upper_at || !lower_at || !at_least || !members || (binned && !bins)) {
         status = -1;
         goto done;
     }
@@ -135,21 +153,34 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
     for (int64_t run = 0; run < n_runs; run++) {
         const double *rows = keys + run * n_models * width;
         const int64_t *lengths = stops + run * n_models;
-        double lowest = 0.0, scale = 0.0;
         int64_t current = BINS - 1;
         for (int64_t model = 0; model < n_models; model++) low_at[model] = upper_at[model] = lower_at[model] = 0;
-        if (binned) histogram(rows, n_models, width, lengths, guess, n_budgets, at_least, &lowest, &scale);
+        if (binned) histogram(rows, n_models, width, lengths, guess, n_budgets, at_least, bins);
+        int64_t last_cut = -1, last_upto = 0; /* the last budget's cut, and its keys >= its theta */
         for (int64_t budget_index = 0; budget_index < n_budgets; budget_index++) {
             int64_t budget = order[budget_index], wanted = pulls[budget];
             int64_t above_sum = 0, below_sum = 0;
+            if (last_cut >= 0 && wanted <= last_upto) { /* fewer keys are > the last theta, and enough are >= it */
+                int64_t cut = run * n_budgets + budget;
+                double value = theta[last_cut];
+                theta[cut] = value;
+                remember(guess, step, budget, value);
+                memcpy(above + cut * n_models, above + last_cut * n_models, n_models * sizeof(int64_t));
+                memcpy(upto + cut * n_models, upto + last_cut * n_models, n_models * sizeof(int64_t));
+                memcpy(nearest + 2 * cut, nearest + 2 * last_cut, 2 * sizeof(double));
+                memcpy(sizes + 2 * cut, sizes + 2 * last_cut, 2 * sizeof(int64_t));
+                memcpy(band + cut * BAND, band + last_cut * BAND, BAND * sizeof(int64_t));
+                last_cut = cut;
+                continue;
+            }
             if (binned) { /* the bracket: theta's bin, at_least[current + 1] < wanted <= at_least[current] */
                 while (at_least[current] < wanted) current--;
                 for (int64_t model = 0; model < n_models; model++) { /* both ends only move right */
-                    const double *row = rows + model * width;
+                    const uint16_t *row_bins = bins + model * width;
                     int64_t length = lengths[model], upper = upper_at[model], lower = lower_at[model];
-                    while (upper < length && bin_of(row[upper], lowest, scale) > current) upper++;
+                    while (upper < length && row_bins[upper] > current) upper++;
                     lower = lower > upper ? lower : upper;
-                    while (lower < length && bin_of(row[lower], lowest, scale) >= current) lower++;
+                    while (lower < length && row_bins[lower] >= current) lower++;
                     upper_at[model] = upper;
                     lower_at[model] = lower;
                     low_at[model] = low_at[model] > upper ? low_at[model] : upper;
@@ -237,15 +268,11 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
                 value = kth_smallest(members, size, size - (wanted - above_sum));
             }
             theta[run * n_budgets + budget] = value;
-            if (!isnan(guess[budget])) {
-                double change = fabs(value - guess[budget]);
-                step[budget] = isnan(step[budget]) ? change : 0.5 * step[budget] + 0.5 * change;
-            }
-            guess[budget] = value;
+            remember(guess, step, budget, value);
             int64_t *strict_out = above + (run * n_budgets + budget) * n_models;
             int64_t *loose_out = upto + (run * n_budgets + budget) * n_models;
             double nearest_up = INFINITY, nearest_down = -INFINITY;
-            int64_t cut = run * n_budgets + budget, total_above = 0, n_band = 0;
+            int64_t cut = run * n_budgets + budget, total_above = 0, total_upto = 0, n_band = 0;
             for (int64_t model = 0; model < n_models; model++) {
                 const double *row = rows + model * width;
                 int64_t strict = low_at[model], loose;
@@ -257,6 +284,7 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
                 if (strict > 0 && row[strict - 1] < nearest_up) nearest_up = row[strict - 1];
                 if (loose < lengths[model] && row[loose] > nearest_down) nearest_down = row[loose];
                 total_above += strict;
+                total_upto += loose;
                 if (loose > strict) {
                     if (n_band < BAND) band[cut * BAND + n_band] = model;
                     n_band++;
@@ -267,6 +295,8 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
             sizes[2 * cut] = total_above;
             sizes[2 * cut + 1] = n_band;
             memcpy(low_at, strict_out, n_models * sizeof(int64_t)); /* the next budget's theta is <= this one */
+            last_cut = cut;
+            last_upto = total_upto;
         }
     }
 done:
@@ -278,6 +308,7 @@ done:
     free(lower_at);
     free(at_least);
     free(members);
+    free(bins);
     return status;
 }
 
