@@ -51,12 +51,20 @@ def test_the_committed_schema_is_the_packages_schema() -> None:
     jsonschema.Draft202012Validator.check_schema(schema)
 
 
+def _first_case(family: str) -> dict[str, Any]:
+    """The committed vectors file of *family* cut to its first case (the schema checks each case alone)."""
+    document: dict[str, Any] = json.loads((COMMITTED / f"{family}.json").read_text())
+    return {**document, "cases": document["cases"][:1]}
+
+
 def test_the_schema_rejects_what_it_should() -> None:
     validator = jsonschema.Draft202012Validator(SCHEMA)
-    document = json.loads((COMMITTED / "algorithms.json").read_text())
+    document = _first_case("algorithms")
+    assert not list(validator.iter_errors(document))
     document["cases"][0]["expected"]["ranking"] = ["0"]  # a string where a model index belongs
     assert list(validator.iter_errors(document))
-    document = json.loads((COMMITTED / "hardness.json").read_text())
+    document = _first_case("hardness")
+    assert not list(validator.iter_errors(document))
     document["cases"][0]["expected"]["H2"] = {"exact": "0.5", "float": 0.5}  # not "p/q"
     assert list(validator.iter_errors(document))
 
