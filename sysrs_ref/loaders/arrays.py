@@ -31,6 +31,7 @@ import numpy.typing as npt
 from sysrs_ref._checks import shown_value
 from sysrs_ref._files import open_regular
 from sysrs_ref.errors import InstanceError
+from sysrs_ref.loaders._python_parser import PARSER
 from sysrs_ref.scores import shortened
 
 __all__ = ["npy_shape", "read_npy", "read_npz"]
@@ -177,7 +178,8 @@ def _check_header(stream: IO[bytes], available: int, where: str, size_phrase: st
     """
     try:
         version = np.lib.format.read_magic(stream)
-        with warnings.catch_warnings():  # a header numpy can read only "as written on Python 2": read, not warned
+        # numpy parses the header with ast (one thread at a time: _python_parser); warnings' filters are global
+        with PARSER, warnings.catch_warnings():  # a header numpy can read only "as written on Python 2": not warned
             warnings.simplefilter("ignore", UserWarning)
             if version == (1, 0):
                 shape, _, dtype = np.lib.format.read_array_header_1_0(stream)
@@ -211,7 +213,7 @@ def _check_header(stream: IO[bytes], available: int, where: str, size_phrase: st
 def _read_array(stream: IO[bytes], where: str) -> Array:
     """The array of an .npy stream whose header was checked; InstanceError for anything numpy refuses."""
     try:
-        with warnings.catch_warnings():
+        with PARSER, warnings.catch_warnings():  # read_array parses the header again
             warnings.simplefilter("ignore", UserWarning)
             array: Array = np.lib.format.read_array(stream, allow_pickle=False)
     except ValueError as err:

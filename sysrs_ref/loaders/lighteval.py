@@ -63,6 +63,7 @@ from typing import Literal, NamedTuple, get_args
 
 from sysrs_ref.errors import LoaderError, ParameterError
 from sysrs_ref.loaders._parquet import parquet_columns, parquet_fields, parquet_rows
+from sysrs_ref.loaders._python_parser import PARSER
 from sysrs_ref.loaders._reading import PathsArg, describe_paths, find_files
 from sysrs_ref.loaders.table import RERUNS_HINT, Cell, FileLog, ResultsTable, assemble, check_missing_policy
 
@@ -328,7 +329,8 @@ def _scores(value: object, where: str, column: str) -> dict[str, object]:
     """The row's metric object (parsed from its text where lighteval stored it as text)."""
     if isinstance(value, str):
         try:
-            value = ast.literal_eval(value)  # literals only: numbers, strings, dicts, lists, booleans, None
+            with PARSER:  # one thread at a time in ast (_python_parser)
+                value = ast.literal_eval(value)  # literals only: numbers, strings, dicts, lists, booleans, None
         except (ValueError, SyntaxError, MemoryError, RecursionError):
             raise LoaderError(f"{where}: column '{column}' is text that is not a metric object") from None
     if not isinstance(value, dict):

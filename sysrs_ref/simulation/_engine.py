@@ -38,6 +38,7 @@ top-m and the UCB-E-LRF branch are written.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from contextlib import contextmanager
@@ -472,14 +473,17 @@ _INSTALLED: dict[str, AnyTable] = {}
 """Tables the parent sent to this worker process (its initializer)."""
 _LOADED: dict[str, ScoreTable] = {}
 """The last matrix this process loaded from a Dataset (one at a time keeps memory flat)."""
+_LOADING = threading.Lock()
+"""Held while :func:`_loaded` looks at or fills :data:`_LOADED`: a Dask worker runs its pieces in threads."""
 
 
 def _loaded(job: Job) -> ScoreTable:
     assert job.source is not None
-    if job.key not in _LOADED:
-        _LOADED.clear()
-        _LOADED[job.key] = score_table(job.source.load())
-    return _LOADED[job.key]
+    with _LOADING:  # one thread loads a matrix, the others wait for it (none clears it under another's feet)
+        if job.key not in _LOADED:
+            _LOADED.clear()
+            _LOADED[job.key] = score_table(job.source.load())
+        return _LOADED[job.key]
 
 
 def _worker_piece(job: Job, start: int, stop: int, table: AnyTable | None, keep_chosen: bool) -> dict[Config, _Part]:
