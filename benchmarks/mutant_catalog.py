@@ -114,9 +114,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "sysrs_ref/loaders/_inspect_epochs.py",
         "first = sample.epochs.get(1)",
         "first = epochs[0]",
-        equivalent="with --epochs first the reader keeps epoch 1 alone (_inspect_reading._samples skips every other "
-        "epoch, and an .eval's later epoch files are not even opened), so a sample's only scored epoch is epoch 1",
-    ),
+    ),  # not equivalent: the reader hands reduced_cells epoch 1 alone, but reduced_cells takes any sample and must
+    # keep its epoch 1 (a sample scored in epochs 2 and 3 only has none): tests/io/test_loaders_ids_and_times.py
     Mutant(
         "cache-top-m-targets",
         "sysrs_ref/experiments/_cache.py",
@@ -223,9 +222,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "sysrs_ref/loaders/_inspect_epochs.py",
         "                unscored_first += 1\n",
         "                pass\n",
-        equivalent="unreachable through the reader: with --epochs first a sample holds epoch 1 alone, and a sample "
-        "with no scored epoch 1 has no epochs at all, so it is a missing cell before this branch",
-    ),
+    ),  # not equivalent either: reduced_cells notes a sample without epoch 1 (the same test), whoever calls it
     # -- the whole package, area by area: each must die in its own area's tests
     Mutant(
         "sr-tie-rule-flipped",
@@ -722,5 +719,112 @@ MUTANTS: tuple[Mutant, ...] = (
         "proofs_check/code_exact.py",
         "    engine = {k: v for k, v in engine.items() if v}\n",
         "    engine = dict(engine)\n",
+    ),
+    # -- the processes the package starts (sysrs_ref/_children.py) and the command lines' streams (_streams.py)
+    Mutant(
+        "sigterm-raises-every-time",
+        "sysrs_ref/_children.py",
+        "        if not done:\n            done = True\n            raise raised()",
+        "        if True:\n            done = True\n            raise raised()",
+    ),
+    Mutant(
+        "sigterm-handler-left-installed",
+        "sysrs_ref/_children.py",
+        "        signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)",
+        "        pass",
+    ),
+    Mutant(
+        "pool-worker-takes-ctrl-c",
+        "sysrs_ref/_children.py",
+        "    signal.signal(signal.SIGINT, signal.SIG_IGN)\n    signal.signal(signal.SIGTERM, signal.SIG_IGN)\n",
+        "    signal.signal(signal.SIGTERM, signal.SIG_IGN)\n",
+    ),
+    Mutant(
+        "pool-worker-keeps-signals-held",
+        "sysrs_ref/_children.py",
+        "        signal.pthread_sigmask(signal.SIG_UNBLOCK, _INTERRUPTIONS)\n",
+        "        pass\n",
+    ),
+    Mutant(
+        "pool-not-stopped-on-interrupt",
+        "sysrs_ref/_children.py",
+        "    except BaseException:\n        _stop(pool)\n        raise\n    pool.shutdown(wait=True)",
+        "    except Exception:\n        _stop(pool)\n        raise\n    pool.shutdown(wait=True)",
+    ),
+    Mutant(
+        "group-end-kills-the-command-only",
+        "sysrs_ref/_children.py",
+        "                os.killpg(leader.pid, signal.SIGKILL)\n",
+        "                os.kill(self.process.pid, signal.SIGKILL)\n",
+    ),
+    Mutant(
+        "stdout-broken-pipe-wrapped",
+        "sysrs_ref/_streams.py",
+        "            return self._stream.write(text)\n        except BrokenPipeError:\n            raise\n",
+        "            return self._stream.write(text)\n",
+    ),
+    Mutant(
+        "stdout-flush-failure-raw",
+        "sysrs_ref/_streams.py",
+        "            self._stream.flush()\n        except BrokenPipeError:\n            raise\n        except (OSError, ValueError) "
+        "as error:",
+        "            self._stream.flush()\n        except BrokenPipeError:\n            raise\n        except ValueError as error:",
+    ),
+    Mutant(
+        "stderr-failure-raised",
+        "sysrs_ref/_streams.py",
+        "                self._stream.flush()\n            except (OSError, ValueError):\n                discard(self._stream)\n"
+        "                self._stream = None\n        return len(text)",
+        "                self._stream.flush()\n            except ValueError:\n                discard(self._stream)\n"
+        "                self._stream = None\n        return len(text)",
+    ),
+    Mutant(
+        "stderr-retried-after-failure",
+        "sysrs_ref/_streams.py",
+        "                discard(self._stream)\n                self._stream = None\n        return len(text)",
+        "                discard(self._stream)\n        return len(text)",
+    ),
+    Mutant(
+        "streams-stderr-not-restored",
+        "sysrs_ref/_streams.py",
+        "        sys.stdout, sys.stderr = stdout, stderr",
+        "        sys.stdout = stdout",
+    ),
+    # -- the conform runner's handling of the adapter
+    Mutant(
+        "conform-timeout-keeps-the-adapter",
+        "sysrs_ref/conformance/runner.py",
+        '_RESTART = ("timeout", "crash", "malformed")',
+        '_RESTART = ("crash", "malformed")',
+    ),
+    Mutant(
+        "conform-silent-adapter-waits-every-case",
+        "sysrs_ref/conformance/runner.py",
+        'if not results and kind in ("timeout", "crash"):',
+        'if not results and kind == "crash":',
+    ),
+    Mutant(
+        "conform-two-reply-keys-accepted",
+        "sysrs_ref/conformance/runner.py",
+        "    if len(present) > 1:\n",
+        "    if len(present) > 2:\n",
+    ),
+    Mutant(
+        "conform-budget-requests-unchecked",
+        "sysrs_ref/conformance/runner.py",
+        "if spent <= budget and requests <= budget:",
+        "if spent <= budget:",
+    ),
+    Mutant(
+        "conform-unstartable-adapter-traceback",
+        "sysrs_ref/conformance/runner.py",
+        "        except OSError as err:\n            self.stderr.close()",
+        "        except FileNotFoundError as err:\n            self.stderr.close()",
+    ),
+    Mutant(
+        "conform-refusal-of-any-kind-passes",
+        "sysrs_ref/conformance/runner.py",
+        'if refused == case["refused"]:',
+        "if refused is not None:",
     ),
 )

@@ -56,6 +56,8 @@ from benchmarks.mutant_catalog import AREAS, MUTANTS, Area, Mutant
 ROOT = Path(__file__).resolve().parent.parent
 _COPIED = ("sysrs_ref", "proofs_check", "tests", "data", "examples", "docs", "pyproject.toml", "README.md")
 _TIMEOUT = 1800
+#: An area's traced clean run may take far longer than a mutant's judges (every test, under coverage.py).
+_TRACE_TIMEOUT = 4 * 3600
 
 
 def _copy(source: Path, target: Path) -> None:
@@ -208,9 +210,15 @@ class _Traces:
         environment = {**os.environ, "SYSRS_MUTANTS_TRACE": str(output)}
         command = [*_pytest(self.marks), "-p", "_mutant_trace", *tests]
         for _ in range(2):  # once more after a failure: a test that fails once on a loaded machine is not the tree's
-            done = subprocess.run(
-                command, cwd=work, env=environment, capture_output=True, check=False, timeout=_TIMEOUT
-            )
+            try:
+                done = subprocess.run(
+                    command, cwd=work, env=environment, capture_output=True, check=False, timeout=_TRACE_TIMEOUT
+                )
+            except subprocess.TimeoutExpired as expired:
+                done = subprocess.CompletedProcess(
+                    command, -1, expired.stdout or b"", (expired.stderr or b"") + b"\ntimed out\n"
+                )
+                break
             if done.returncode == 0:
                 break
         seconds = time.perf_counter() - began
@@ -335,10 +343,10 @@ def _summary(chosen: Sequence[Mutant], results: dict[str, str]) -> list[str]:
         mine = [m for m in chosen if m.area.name == area.name]
         if not mine:
             continue
-        killed = sum(results[m.name] == "killed" for m in mine)
-        missed = sum(results[m.name] == "missed" and not m.equivalent for m in mine)
-        equivalent = sum(bool(m.equivalent) and results[m.name] != "n/a" for m in mine)
-        absent = sum(results[m.name] == "n/a" for m in mine)
+        killed = sum(results.get(m.name) == "killed" for m in mine)
+        missed = sum(results.get(m.name) == "missed" and not m.equivalent for m in mine)
+        equivalent = sum(bool(m.equivalent) and results.get(m.name) in ("killed", "missed") for m in mine)
+        absent = sum(results.get(m.name) == "n/a" for m in mine)
         total[0] += killed
         total[1] += missed
         score = f"{100 * killed / (killed + missed):.0f} %" if killed + missed else "-"
@@ -346,9 +354,11 @@ def _summary(chosen: Sequence[Mutant], results: dict[str, str]) -> list[str]:
     judged = total[0] + total[1]
     lines.append(f"{'all':12} {total[0]:6} {total[1]:6}" + (f"  {100 * total[0] / judged:.0f} %" if judged else ""))
     for mutant in chosen:
-        if results[mutant.name] == "missed":
+        if results.get(mutant.name) == "missed":
             why = f" (equivalent: {mutant.equivalent})" if mutant.equivalent else ""
             lines.append(f"missed: {mutant.name}{why}")
+        elif mutant.name not in results:
+            lines.append(f"not judged: {mutant.name} (its job ended early: see the error above)")
     return lines
 
 
@@ -412,7 +422,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for thread in threads:
         thread.join()
     print("\n".join(_summary(chosen, results)))
-    return 1 if any(results[m.name] == "missed" and not m.equivalent for m in chosen) else 0
+    return 1 if any(results.get(m.name, "missed") == "missed" and not m.equivalent for m in chosen) else 0
 
 
 if __name__ == "__main__":

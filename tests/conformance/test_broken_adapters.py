@@ -1,7 +1,8 @@
 """The conformance runner against adapters that break the protocol: it judges or stops, and leaves no process.
 
 Non-UTF-8 bytes are one case's ``malformed`` reply; an adapter that never answers, ends, or closes its
-output before its first answer stops the run at once with one error; the adapter's whole process group
+output before its first answer stops the run at once with one error, as does one that cannot be started
+(missing, not executable, a folder); the adapter's whole process group
 (what it forks too) is ended when the run ends, however it ends. Every wait is a hang-guard.
 """
 
@@ -136,3 +137,16 @@ def test_an_adapter_that_never_answers_stops_the_run_at_the_first_case(program: 
     message = str(caught.value)
     assert message.startswith(f"the implementation {' '.join(command)!r} gave no answer to the first case (budgets/b0)")
     assert said in message and "\n" not in message
+
+
+@pytest.mark.parametrize("kind", ["not-executable", "folder"])
+def test_an_adapter_that_cannot_be_started_is_one_error_naming_why(kind: str, tmp_path: Path) -> None:
+    """Not only a missing program: one that exists but cannot be run is refused with the system's reason."""
+    target = tmp_path / "adapter.py"
+    if kind == "folder":
+        target.mkdir()
+    else:
+        target.write_text("print('hi')\n")
+        target.chmod(0o644)
+    with pytest.raises(SysrsError, match=r"cannot start the implementation .*: Permission denied$"):
+        run_cases([str(target)], CASES)
