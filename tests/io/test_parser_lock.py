@@ -61,7 +61,7 @@ def test_a_refused_header_releases_the_lock(tmp_path: Path, held: list[bool]) ->
     np.save(path, np.eye(2))
     data = path.read_bytes()
     path.write_bytes(data.replace(b"'descr'", b"'descr!", 1))
-    with pytest.raises(InstanceError, match="not a valid .npy file"):
+    with pytest.raises(InstanceError, match=r"not a valid \.npy file"):
         read_npy(path)
     assert held != [] and all(held)  # numpy parses a header that fails once more, as written on Python 2
     assert not PARSER.locked()
