@@ -569,8 +569,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "simulate-elimination-unchecked",
         "sysrs_ref/simulation/_engine.py",
-        "        check_need(elimination_need(",
-        "        (elimination_need(",
+        "        check_need(runs_need(",
+        "        (runs_need(",
     ),
     Mutant(
         "subset-anchor-linear",

@@ -13,6 +13,7 @@ import time
 from collections.abc import Sequence
 
 from sysrs_ref._checks import check_int
+from sysrs_ref._limits import Need
 from sysrs_ref._words import counted, matrix_shape
 from sysrs_ref.algorithms.registry import ALGORITHMS, get_algorithm
 from sysrs_ref.cli._common import (
@@ -31,7 +32,7 @@ from sysrs_ref.cli._common import (
 from sysrs_ref.cli._progress import Progress
 from sysrs_ref.errors import SysrsError
 from sysrs_ref.instance import Instance
-from sysrs_ref.simulation import PAPER_SIX, SimulationResult, parse_algorithm_list, simulate_many
+from sysrs_ref.simulation import PAPER_SIX, SimulationResult, parse_algorithm_list, runs_need, simulate_many
 from sysrs_ref.stochastic import StochasticInstance
 from sysrs_ref.topm import parse_top_m
 
@@ -99,7 +100,12 @@ def run(args: argparse.Namespace) -> None:
     if not all(items):
         raise SysrsError(f"--budgets {args.budgets!r} has an empty item; write them like 8%,20%,5000")
     configs = parse_algorithm_list(args.algorithm, "--algorithm", defaults=algorithm_params(args))
-    scores = read_scores(args.scores, args.stochastic)
+    algorithms = [config.algorithm for config in configs]
+
+    def declared(n_models: int, _: int) -> Need:  # the passes' need, refused before the matrix is read
+        return runs_need(n_models, algorithms, len(items), args.runs, args.workers, args.scheduler)
+
+    scores = read_scores(args.scores, args.stochastic, None if args.stochastic else declared)
     instance = scores.instance
     top_m = None if args.top_m is None else parse_top_m(args.top_m, instance.n_models)
     started = time.perf_counter()

@@ -5,7 +5,7 @@
 """
 
 from sysrs_ref.simulation._config import PAPER_SIX, Config, parse_algorithm_list
-from sysrs_ref.simulation._engine import AnyTable, CellResult, Job, jobs_of, run_jobs
+from sysrs_ref.simulation._engine import AnyTable, CellResult, Job, jobs_of, run_jobs, runs_need
 from sysrs_ref.simulation._processes import process_pool
 from sysrs_ref.simulation._simulate import SimulationResult, SimulationRow, simulate, simulate_many, simulation_draws
 
@@ -21,6 +21,7 @@ __all__ = [
     "parse_algorithm_list",
     "process_pool",
     "run_jobs",
+    "runs_need",
     "simulate",
     "simulate_many",
     "simulation_draws",

@@ -76,7 +76,7 @@ from sysrs_ref.simulation._dask import dask_executor
 from sysrs_ref.simulation._processes import keep_freed_memory, process_pool
 from sysrs_ref.topm import TopMCounts, TopMTruth, topm_counts
 
-__all__ = ["MAX_KEPT_BYTES", "MAX_RUNS", "AnyTable", "CellResult", "Job", "jobs_of", "run_jobs"]
+__all__ = ["MAX_KEPT_BYTES", "MAX_RUNS", "AnyTable", "CellResult", "Job", "jobs_of", "run_jobs", "runs_need"]
 
 #: What a job runs on: a matrix's table, or a stochastic instance's (each run realises its own matrix).
 AnyTable = ScoreTable | StochasticTable
@@ -225,6 +225,24 @@ def elimination_need(n_models: int, passes: int, workers: int = 1) -> Need:
     )
 
 
+def runs_need(
+    n_models: int, algorithms: Sequence[str], n_budgets: int, runs: int, workers: int = 1, scheduler: str | None = None
+) -> Need:
+    """What *runs* runs of *algorithms* at *n_budgets* budgets on K = *n_models* need (:func:`elimination_need`).
+
+    The eliminating algorithms (SR, SySRs, SAR, SySAR) are what grows with K;
+    local workers share the passes, a Dask *scheduler*'s workers are not
+    counted. :func:`run_jobs` checks it for every job before any pass starts;
+    ``simulate`` checks it on the K an ``.npy`` header declares, before the
+    matrix is read.
+
+    >>> round(runs_need(200_000, ["us", "sysrs"], 10, 1).seconds), round(runs_need(200_000, ["sr", "sysrs"], 1, 10, 4).seconds)
+    (6000, 3000)
+    """
+    passes = runs * n_budgets * sum(name in _ELIMINATING for name in algorithms)
+    return elimination_need(n_models, passes, workers if scheduler is None else 1)
+
+
 def run_jobs(
     jobs: Sequence[Job],
     tables: Mapping[str, AnyTable],
@@ -266,8 +284,8 @@ def run_jobs(
     total = sum(job.to_make for job in jobs)
     spread = 1 if scheduler is None and workers == 1 else workers
     for job in jobs:  # each job's passes on its own: a job of K models refused before any pass starts
-        passes = job.to_make * len(job.budgets) * sum(config.algorithm in _ELIMINATING for config in job.configs)
-        check_need(elimination_need(job.shape[0], passes, spread if scheduler is None else 1))
+        algorithms = [config.algorithm for config in job.configs]
+        check_need(runs_need(job.shape[0], algorithms, len(job.budgets), job.to_make, workers, scheduler))
     noisy = [_noisy(tables.get(job.key)) for job in jobs]
     sizes = [chunk or _piece_size(job, total, spread, noisy=flag) for job, flag in zip(jobs, noisy, strict=True)]
     left = [  # pieces still to record, per job

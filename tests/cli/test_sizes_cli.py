@@ -72,6 +72,10 @@ def test_the_time_limit_variable_is_named_in_the_refusal(
     [
         (["select", "--budget", "100%"], "error: one run of the reference on 1000000 models x 1 query at a budget of"),
         (["hardness"], "error: the exact hardness of 1000000 models x 1 query would take about 2.3 days"),
+        (
+            ["simulate", "--algorithm", "sysrs", "--runs", "10", "--budgets", "50%"],
+            "error: 10 runs (x budgets x algorithms) of successive elimination on K = 1,000,000 models would take",
+        ),
     ],
 )
 def test_a_matrix_s_header_is_enough_to_refuse(
