@@ -201,7 +201,7 @@ SIZE_OPTIONS: tuple[SizeOption, ...] = (
         "fast_cells",
         None,
         "add to code-fast-certified every K x L matrix with K, L >= 2 and K L <= C over the V-level near-tie grid "
-        "(default: K L <= 4 over 4 levels and K L <= 6 over 3)",
+        "(default: K L <= 4 over 4 levels and K L <= 6 over 3, and K L <= 4 over {0, 1/2, 1}, scores that are floats)",
         Limit(((9, 2), (6, 4)), FAST_CELLS_COST),
     ),
     SizeOption(

@@ -18,9 +18,10 @@ these ties (the rounding is far below it): ``code-fast-tolerance-use`` reads
 the kernels' source for that.
 
 The domain is a set of tiers (C, V): every K x L matrix with K, L >= 2 and
-K L <= C over the V-level grid of :data:`GRIDS`; by default
-:data:`DEFAULT_TIERS`, and ``python -m proofs_check --fast-cells C,V`` adds
-one tier.
+K L <= C over a grid of levels; by default :data:`DEFAULT_TIERS` (the
+near-tie grids of :data:`GRIDS` and the exactly-float :data:`FLOAT_GRID`),
+and ``python -m proofs_check --fast-cells C,V`` adds one tier, over the
+V-level grid of :data:`GRIDS`.
 """
 
 from __future__ import annotations
@@ -38,7 +39,17 @@ from sysrs_ref.algorithms import get_algorithm
 from sysrs_ref.fast import DrawBatch, compiled, run_fast, score_table
 from sysrs_ref.fast._reference_kernel import reference_kernel
 
-__all__ = ["ALGORITHMS", "DEFAULT_TIERS", "GRIDS", "CLAIMS", "check_fast_certified", "claims", "shapes"]
+__all__ = [
+    "ALGORITHMS",
+    "DEFAULT_TIERS",
+    "FLOAT_GRID",
+    "GRIDS",
+    "Tier",
+    "CLAIMS",
+    "check_fast_certified",
+    "claims",
+    "shapes",
+]
 
 #: The score grids, by their number of levels V, each with exact ties that float sums order strictly:
 #: 0.1 + 0.2 = 0.3 + 0 exactly, while fl(0.1) + fl(0.2) > fl(0.3); 1/10 + 7/10 = 2/5 + 2/5 exactly, and their float
@@ -48,8 +59,13 @@ GRIDS: dict[int, tuple[Fraction, ...]] = {
     3: (Fraction(1, 10), Fraction(2, 5), Fraction(7, 10)),
     4: (Fraction(0), Fraction(1, 10), Fraction(1, 5), Fraction(3, 10)),
 }
-#: The default domain, as tiers (C, V): every K x L score matrix with K, L >= 2 and K L <= C over the V-level grid.
-DEFAULT_TIERS = ((4, 4), (6, 3))
+#: Scores that are each exactly their float64 (``ScoreTable.floats_exact``): the path on which the UCB cut takes
+#: arms with equal first scores as exactly tied from their floats alone (here exact ties are float ties too).
+FLOAT_GRID = (Fraction(0), Fraction(1, 2), Fraction(1))
+#: One tier (C, levels): every K x L score matrix with K, L >= 2 and K L <= C over the levels.
+Tier = tuple[int, tuple[Fraction, ...]]
+#: The default domain: K L <= 4 over the 4-level grid, K L <= 6 over the 3-level grid, K L <= 4 over FLOAT_GRID.
+DEFAULT_TIERS: tuple[Tier, ...] = ((4, GRIDS[4]), (6, GRIDS[3]), (4, FLOAT_GRID))
 #: One algorithm per kernel family (the unsynchronized one shares its kernel, with per-model orders).
 ALGORITHMS = ("sysrs", "sr", "syus", "sysar", "syucbe")
 
@@ -101,10 +117,10 @@ def _backends() -> Iterator[tuple[str, AbstractContextManager[object]]]:
     yield "numpy", compiled.numpy_only()
 
 
-def _domain_text(tiers: Sequence[tuple[int, int]], algorithms: Sequence[str], backends: Sequence[str]) -> str:
+def _domain_text(tiers: Sequence[Tier], algorithms: Sequence[str], backends: Sequence[str]) -> str:
     parts = []
-    for cells, size in tiers:
-        levels = ", ".join(str(level) for level in GRIDS[size])
+    for cells, grid in tiers:
+        levels = ", ".join(str(level) for level in grid)
         parts.append(f"every K x L matrix with K, L >= 2, K L <= {cells} (K x L in {shapes(cells)}) over {{{levels}}}")
     return (
         f"bounded-exhaustive: {'; '.join(parts)}; forced through the float path; once per orbit under row and column "
@@ -113,27 +129,25 @@ def _domain_text(tiers: Sequence[tuple[int, int]], algorithms: Sequence[str], ba
     )
 
 
-def check_fast_certified(
-    tiers: Sequence[tuple[int, int]] = DEFAULT_TIERS, algorithms: Sequence[str] = ALGORITHMS
-) -> Outcome:
+def check_fast_certified(tiers: Sequence[Tier] = DEFAULT_TIERS, algorithms: Sequence[str] = ALGORITHMS) -> Outcome:
     """Every fast pass gives the reference's outcome on every matrix, draw and budget of the *tiers* (C, V)."""
     started = time.perf_counter()
     backends = [name for name, _ in _backends()]
     domain = _domain_text(tiers, algorithms, backends)
     methods = (Method.BOUNDED_EXHAUSTIVE,)
     runs = matrices = 0
-    done: set[tuple[int, int, int]] = set()  # (K, L, V) already run (a shape in two tiers of one grid)
-    for cells_bound, size in tiers:
+    done: set[tuple[int, int, tuple[Fraction, ...]]] = set()  # (K, L, grid) already run (a shape in two tiers)
+    for cells_bound, grid in tiers:
         for n_models, n_queries in shapes(cells_bound):
-            if (n_models, n_queries, size) in done:
+            if (n_models, n_queries, grid) in done:
                 continue
-            done.add((n_models, n_queries, size))
+            done.add((n_models, n_queries, grid))
             budgets = tuple(range(n_models, n_models * n_queries + 1))
             specs = [(name, get_algorithm(name)) for name in algorithms]
             every = {
                 name: (spec.parse_params({}), _draws(n_models, n_queries, spec.synchronized)) for name, spec in specs
             }
-            for rows in _orbit_representatives(GRIDS[size], n_models, n_queries):
+            for rows in _orbit_representatives(grid, n_models, n_queries):
                 matrices += 1
                 table = score_table(Instance(rows), prefer_float=True)
                 for name in algorithms:
@@ -182,9 +196,9 @@ def check_fast_certified(
     )
 
 
-def _tiers(fast_cells: tuple[int, int] | None) -> tuple[tuple[int, int], ...]:
+def _tiers(fast_cells: tuple[int, int] | None) -> tuple[Tier, ...]:
     """The default tiers, and ``--fast-cells C,V`` added when given."""
-    return DEFAULT_TIERS if fast_cells is None else (*DEFAULT_TIERS, fast_cells)
+    return DEFAULT_TIERS if fast_cells is None else (*DEFAULT_TIERS, (fast_cells[0], GRIDS[fast_cells[1]]))
 
 
 def claims(fast_cells: tuple[int, int] | None = None) -> tuple[Claim, ...]:

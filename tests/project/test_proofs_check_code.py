@@ -15,6 +15,7 @@ import types
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from types import ModuleType
+from typing import Any
 
 import pytest
 import z3  # type: ignore[import-untyped]  # reason: z3-solver ships no type information
@@ -38,6 +39,7 @@ from proofs_check.code_symbolic import ContractsBound
 from sysrs_ref.algorithms import drive, sr
 from sysrs_ref.algorithms.base import Outcome as RunOutcome
 from sysrs_ref.draws import Draw
+from sysrs_ref.fast import compiled
 from tests.planted import assert_fails, mutated
 
 SMALL_K = 8  # the SMT half for K <= 8 in these tests; the model check half runs its full domain
@@ -299,8 +301,31 @@ def test_fast_sr_ignoring_the_tolerance_fails(monkeypatch: pytest.MonkeyPatch) -
 
     elimination = importlib.import_module("sysrs_ref.fast._elimination")
     monkeypatch.setattr(elimination, "tolerance", lambda n_terms, largest: 0.0 * largest)
-    outcome = code_fast_exhaustive.check_fast_certified(tiers=((4, 4),), algorithms=("sysrs",))
+    outcome = code_fast_exhaustive.check_fast_certified(
+        tiers=((4, code_fast_exhaustive.GRIDS[4]),), algorithms=("sysrs",)
+    )
     assert_fails(outcome, "sysrs (", "reference (")
+
+
+def test_the_default_domain_reaches_the_exactly_float_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The UCB cut's shortcut for scores that are each exactly their float is run by code-fast-certified's default."""
+    runs = importlib.import_module("sysrs_ref.fast._ucb_runs")
+    original = runs.Runs.identity
+    reached: list[bool] = []
+
+    def identity(self: Any, rows: Any, positions: Any) -> Any:
+        reached.append(bool(self.setup.first_exact))
+        return original(self, rows, positions)
+
+    monkeypatch.setattr(runs.Runs, "identity", identity)
+    float_tiers = [tier for tier in code_fast_exhaustive.DEFAULT_TIERS if tier[1] == code_fast_exhaustive.FLOAT_GRID]
+    assert float_tiers and all(
+        float(level).as_integer_ratio() == level.as_integer_ratio() for _, grid in float_tiers for level in grid
+    )
+    with compiled.numpy_only():
+        outcome = code_fast_exhaustive.check_fast_certified(tiers=float_tiers, algorithms=("syucbe",))
+    assert outcome.status is Status.HOLDS
+    assert any(reached)
 
 
 def test_fast_matrices_are_one_per_orbit() -> None:
@@ -578,7 +603,9 @@ def test_a_check_that_runs_out_of_time_fails_instead_of_hanging(monkeypatch: pyt
         lambda: code_schedule.check_budget_text(4),
         code_certify.check_tolerance,
         code_ucb.check_ucb_tolerance,
-        lambda: code_fast_exhaustive.check_fast_certified(tiers=((4, 4),), algorithms=("sysrs", "syus")),
+        lambda: code_fast_exhaustive.check_fast_certified(
+            tiers=((4, code_fast_exhaustive.GRIDS[4]),), algorithms=("sysrs", "syus")
+        ),
         code_fast_static.check_tolerance_use,
     ],
     ids=["paper", "capped", "spend", "percentage", "budget-text", "certify", "ucb", "fast-certified", "fast-static"],
