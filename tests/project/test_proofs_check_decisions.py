@@ -63,6 +63,11 @@ def test_sar_rejects_at_equal_gaps_and_accepts_a_larger_lead() -> None:
     assert sar_leaver([1, 2], means, (0, 1, 2, 3), 2) == (1, True)
     tied = [Fraction(1, 2)] * 3
     assert sar_leaver([0, 1, 2], tied, (2, 0, 1), 1) == (1, False)  # all tie: reject the latest in the priority
+    # m' = 3, means 1, 1, 1/2, 0: sigma(1) and sigma(2) lead by 1, the only rejection gap is 1/2: accept the first
+    # of sigma, which the priority decides
+    leads = [Fraction(1), Fraction(1), Fraction(1, 2), Fraction(0)]
+    assert sar_leaver([0, 1, 2, 3], leads, (0, 1, 2, 3), 3) == (0, True)
+    assert sar_leaver([0, 1, 2, 3], leads, (1, 0, 2, 3), 3) == (1, True)
 
 
 def test_ranking_by_mean_breaks_ties_by_priority() -> None:
