@@ -74,6 +74,13 @@ def test_ranking_by_mean_breaks_ties_by_priority() -> None:
     assert ranked_by_mean([0, 1, 2], [Fraction(1, 2), Fraction(1, 2), Fraction(1)], (1, 2, 0)) == (2, 1, 0)
 
 
+def test_a_root_of_the_equality_with_the_wrong_sign_is_no_tie() -> None:
+    """0 + sqrt(1/100) < 3/20 + sqrt(1/400): solving sqrt(q) - sqrt(p) = r gives sqrt(p) = 1/10, but then
+    sqrt(q) = 1/10 + r = -1/20 < 0, a root of the squared equation only: the indices are 1/10 and 1/5."""
+    assert exact_index_sign(Fraction(0), 10, Fraction(3, 20), 40, Fraction(1, 10)) == -1
+    assert exact_index_sign(Fraction(3, 20), 40, Fraction(0), 10, Fraction(1, 10)) == 1
+
+
 def test_exact_index_sign_agrees_with_the_reference_on_a_grid() -> None:
     means = sorted({Fraction(s, n) for n in range(1, 7) for s in range(n + 1)})
     for a in (Fraction(1), Fraction(1, 10), Fraction(4)):
