@@ -827,4 +827,23 @@ MUTANTS: tuple[Mutant, ...] = (
         'if refused == case["refused"]:',
         "if refused is not None:",
     ),
+    # -- more of proofs_check's decision rules
+    Mutant(
+        "rule-uniform-allocation-strict",
+        "proofs_check/decision_rules.py",
+        "return max(q for q in range(budget + 1) if n_models * q <= budget)",
+        "return max(q for q in range(budget + 1) if n_models * q < budget)",
+    ),
+    Mutant(
+        "rule-eliminated-best",
+        "proofs_check/decision_rules.py",
+        "if all(_before(j, e, means, priority) for j in active if j != e)]",
+        "if all(_before(e, j, means, priority) for j in active if j != e)]",
+    ),
+    Mutant(
+        "rule-ucb-unselectable-chosen",
+        "proofs_check/decision_rules.py",
+        "    if chosen not in selectable:\n",
+        "    if chosen not in selectable and False:\n",
+    ),
 )

@@ -59,11 +59,21 @@ def test_stderr_that_cannot_be_written_drops_the_message_and_every_later_one(err
     assert quiet.write("first\n") == 6
     stream.failing = True
     assert quiet.write("lost\n") == 5
-    quiet.flush()
     stream.failing = False
     assert quiet.write("after\n") == 6  # dropped too: the stream is gone for good
+    quiet.flush()
     assert stream.getvalue() == "first\n"
     assert not quiet.isatty()
+
+
+def test_stderr_whose_flush_fails_is_dropped_too() -> None:
+    stream = _Failing(OSError(errno.EBADF, "Bad file descriptor"))
+    quiet = _QuietStderr(stream)
+    stream.failing = True
+    quiet.flush()
+    stream.failing = False
+    assert quiet.write("after\n") == 6
+    assert stream.getvalue() == ""
 
 
 def test_each_message_on_stderr_is_flushed_at_once() -> None:

@@ -63,10 +63,22 @@ def test_sar_rejects_at_equal_gaps_and_accepts_a_larger_lead() -> None:
     assert sar_leaver([1, 2], means, (0, 1, 2, 3), 2) == (1, True)
     tied = [Fraction(1, 2)] * 3
     assert sar_leaver([0, 1, 2], tied, (2, 0, 1), 1) == (1, False)  # all tie: reject the latest in the priority
+    # m' = 3, means 1, 1, 1/2, 0: sigma(1) and sigma(2) lead by 1, the only rejection gap is 1/2: accept the first
+    # of sigma, which the priority decides
+    leads = [Fraction(1), Fraction(1), Fraction(1, 2), Fraction(0)]
+    assert sar_leaver([0, 1, 2, 3], leads, (0, 1, 2, 3), 3) == (0, True)
+    assert sar_leaver([0, 1, 2, 3], leads, (1, 0, 2, 3), 3) == (1, True)
 
 
 def test_ranking_by_mean_breaks_ties_by_priority() -> None:
     assert ranked_by_mean([0, 1, 2], [Fraction(1, 2), Fraction(1, 2), Fraction(1)], (1, 2, 0)) == (2, 1, 0)
+
+
+def test_a_root_of_the_equality_with_the_wrong_sign_is_no_tie() -> None:
+    """0 + sqrt(1/100) < 3/20 + sqrt(1/400): solving sqrt(q) - sqrt(p) = r gives sqrt(p) = 1/10, but then
+    sqrt(q) = 1/10 + r = -1/20 < 0, a root of the squared equation only: the indices are 1/10 and 1/5."""
+    assert exact_index_sign(Fraction(0), 10, Fraction(3, 20), 40, Fraction(1, 10)) == -1
+    assert exact_index_sign(Fraction(3, 20), 40, Fraction(0), 10, Fraction(1, 10)) == 1
 
 
 def test_exact_index_sign_agrees_with_the_reference_on_a_grid() -> None:

@@ -16,7 +16,7 @@ import sysrs_ref.theory.exact_sync as exact_sync
 import sysrs_ref.theory.exact_unsync as exact_unsync
 import sysrs_ref.theory.threshold as threshold
 from proofs_check import code_exact, code_formulas
-from proofs_check.common import sym
+from proofs_check.common import parse, sym
 from tests.planted import assert_fails, mutated
 
 hardness_module = importlib.import_module("sysrs_ref.theory.hardness")  # the package re-exports a function of that name
@@ -102,3 +102,11 @@ def test_traced_numbers_follow_one_path_and_refuse_concrete_reads() -> None:
         _ = delta.numerator
     with pytest.raises(TypeError):
         _ = delta.denominator
+
+
+def test_a_traced_value_differs_from_another_and_is_truthy_when_not_zero() -> None:
+    """``!=`` and ``bool`` of a traced value are those of its exact value (each comparison is logged too)."""
+    half = code_formulas.Traced(parse("1/2"), Fraction(1, 2))
+    third = code_formulas.Traced(parse("1/3"), Fraction(1, 3))
+    assert (half != third) is True and (half != half) is False and (half != Fraction(1, 2)) is False
+    assert bool(half) and not bool(half - half)

@@ -50,4 +50,4 @@ def test_the_ucbe_bound_is_2nK_exp_minus_2a_over_25(case: tuple[Instance, int], 
     assert ucbe_max_a(instance, budget) == Fraction(25, 36) * (budget - n_models) / h1
     a = share * Fraction(25, 36) * (budget - n_models) / h1
     bound = ucbe_bound(instance, budget, a)
-    assert (bound.prefactor, bound.exponent) == (2 * budget * n_models, 2 * a / 25)
+    assert (bound.prefactor, bound.exponent) == (Fraction(2 * budget * n_models), 2 * a / 25)

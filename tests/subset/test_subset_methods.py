@@ -18,6 +18,7 @@ from sysrs_ref.subset.kmeans_select import (
     kmeans_subset,
     nearest_questions,
 )
+from sysrs_ref.subset.methods import subset_need
 from sysrs_ref.subset.result import SubsetResult, check_subset_inputs, weighted_estimates
 from tests.strategies import score_matrices, seeds
 
@@ -235,3 +236,9 @@ def test_bad_parameters_are_rejected(call: Callable[[], object], message: str) -
 def test_check_subset_inputs_returns_float_scores() -> None:
     checked = check_subset_inputs([[0, 1], [1, 1]], 1)
     assert checked.dtype == np.float64 and checked.tolist() == [[0.0, 1.0], [1.0, 1.0]]
+
+
+@pytest.mark.parametrize("n_queries", [1, 1000, 14_042])
+def test_anchor_needs_its_three_l_by_l_float64_matrices(n_queries: int) -> None:
+    """Correlations, distances and the k-medoids' work matrix: 3 x 8 L^2 bytes, whatever K and k."""
+    assert subset_need("anchor", 10, n_queries, 1).memory >= 3 * 8 * n_queries * n_queries
