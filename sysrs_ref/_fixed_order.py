@@ -82,7 +82,6 @@ _SQRT_HALF = 0.7071067811865476
 _BLOCK = 8192  # elements a block: 64 KiB of float64, below glibc's mmap threshold
 _LN2_HI = 6.93147180369123816490e-01  # ln 2 = _LN2_HI + _LN2_LO, k * _LN2_HI exact for |k| < 2^21 (fdlibm's split)
 _LN2_LO = 1.90821492927058770002e-10
-_SAFE_LOW, _SAFE_HIGH = 2.0**-400, 2.0**400  # a column's largest entry in here: its squares are normal doubles
 _SVD_LOW, _SVD_HIGH = 2.0**-200, 2.0**200  # a matrix's largest entry in here: so are the rotations' norm products
 _EXPONENT_BIAS = 1023  # a normal double 2^k has the biased exponent k + 1023 in bits 52 to 62 and no fraction bits
 _MIN_NORMAL_EXPONENT, _MAX_EXPONENT = -1022, 1023
@@ -378,9 +377,10 @@ def householder_qr(a: npt.ArrayLike, b: npt.ArrayLike) -> tuple[FloatArray, Floa
     R is q x q upper triangular and ``Q' b`` has all n entries (its last n - q
     are the residual of the least-squares fit of b on a's columns). Reflection j
     maps column j's entries j.. onto ``-sign(a_jj) ||.|| e_1`` (no reflection
-    for a zero column). A column whose largest entry is outside
-    ``[2^-400, 2^400]``, where its squares would underflow or overflow, gives
-    its reflection from the column times a power of two (exact).
+    for a zero column). Each reflection comes from its column times the power
+    of two that brings the column's largest entry into [1/2, 1) (exact), so
+    neither its squares nor its products with other columns, however much
+    larger, under- or overflow.
 
     >>> r, qtb = householder_qr([[3.0], [4.0]], [3.0, 4.0])
     >>> r.tolist(), qtb.tolist()
@@ -396,10 +396,11 @@ def householder_qr(a: npt.ArrayLike, b: npt.ArrayLike) -> tuple[FloatArray, Floa
         largest = float(np.abs(column).max())
         if largest == 0.0:
             continue
-        if not _SAFE_LOW <= largest <= _SAFE_HIGH:
-            # its squares would underflow or overflow (and 2 / v'v become inf): a reflection is the same for every
-            # multiple of v, so v comes from the column times a power of two (exact); columns in range keep their doubles
-            column = np.ldexp(column, -math.frexp(largest)[1])
+        # A reflection is the same for every multiple of v, so v comes from the column times the power of two that
+        # brings its largest entry into [1/2, 1): exact, and the same doubles as from the column itself wherever no
+        # step under- or overflows; with it, neither v'v (the squares) nor v'A (a column far larger than this one)
+        # can overflow, and 2 / v'v is finite.
+        column = np.ldexp(column, -math.frexp(largest)[1])
         norm = math.sqrt(dot(column, column))
         alpha = -norm if column[0] >= 0.0 else norm
         v = column.copy()
