@@ -291,3 +291,21 @@ def test_user_mistake_subprocess(gsm: str, nan_csv: Path, tmp_path: Path, mistak
     result = run_cli(*_fill(argv, gsm, tmp_path / "no_such_file.npy", nan_csv))
     line = assert_user_mistake(result.returncode, result.stdout, result.stderr)
     assert re.search(pattern, line), f"{line!r} does not match {pattern!r}"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["select", "--budget", "10%"],
+        ["simulate", "--algorithm", "sysrs", "--budgets", "10%", "--runs", "1"],
+        ["hardness"],
+    ],
+)
+def test_a_missing_npy_named_as_a_shipped_benchmark_says_so(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, argv: list[str]
+) -> None:
+    """``--scores math.npy`` with no such file: the shipped benchmark's name, not only "no such file"."""
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run_main(capsys, argv[0], "--scores", "math.npy", *argv[1:])
+    assert status == 2 and out == ""
+    assert err == "error: no file 'math.npy'; the shipped benchmark is named without a suffix: math\n"
