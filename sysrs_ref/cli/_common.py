@@ -28,6 +28,7 @@ __all__ = [
     "algorithm_params",
     "emit",
     "labelled",
+    "check_header",
     "read_scores",
     "run_arguments",
     "run_from",
@@ -116,7 +117,7 @@ def read_scores(spec: str, stochastic: str | None = None, need: SizeNeed | None 
     suffix = path.suffix.lower()
     if suffix == ".npz" or (suffix == ".npy" and path.is_file()):
         if need is not None and suffix == ".npy":
-            _check_declared(path, need)
+            check_header(path, need)
         found = load_stochastic(path, bernoulli=bernoulli)
         if not isinstance(found, StochasticInstance):
             return Scores(found, found.model_names)
@@ -126,8 +127,11 @@ def read_scores(spec: str, stochastic: str | None = None, need: SizeNeed | None 
     return Scores(as_bernoulli(matrix) if bernoulli else matrix, matrix.model_names)
 
 
-def _check_declared(path: Path, need: SizeNeed) -> None:
-    """Check *need* on the K x L an ``.npy`` header declares; a header that does not read is left to the loader."""
+def check_header(path: Path, need: SizeNeed) -> None:
+    """Check *need* on the K x L an ``.npy`` header declares; a header that does not read is left to the loader.
+
+    >>> check_header(Path("data/fixtures/absent.npy"), lambda k, l: Need("a test", "O(1)"))  # nothing to read: no check
+    """
     from sysrs_ref.errors import InstanceError
     from sysrs_ref.loaders.arrays import npy_shape
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 from fractions import Fraction
 
+from sysrs_ref._limits import Need
 from sysrs_ref._words import matrix_shape
 from sysrs_ref.cli._common import JSON_HELP, JsonValue, emit, run_arguments, run_from, stochastic_fields
 from sysrs_ref.errors import SysrsError
+from sysrs_ref.schedule import Budget
 from sysrs_ref.scores import decimal_text, fraction_text
 from sysrs_ref.stochastic import StochasticInstance
-from sysrs_ref.theory.exact import DEFAULT_LIMIT, enumeration_size, exact_law
+from sysrs_ref.theory.exact import DEFAULT_LIMIT, enumeration_size, exact_law, exact_need
 from sysrs_ref.theory.exact_topm import topm_enumeration_size, topm_error_probability
 from sysrs_ref.topm import parse_top_m
 
@@ -39,7 +41,13 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> None:
     """``exact``: the exact error probability (or top-m error) of one algorithm over every draw (and every noise)."""
-    spec, instance, parsed, given, _, _ = run_from(args)
+
+    def declared(n_models: int, n_queries: int) -> Need:  # refused from an .npy header before the matrix is read
+        return exact_need(
+            n_models, n_queries, args.algorithm, Budget.parse(args.budget, n_models, n_queries).n, args.limit
+        )
+
+    spec, instance, parsed, given, _, _ = run_from(args, None if args.stochastic else declared)
     budget, typed = parsed.n, spec.parse_params(given)
     m: int | None = None
     if args.top_m is not None:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
-from sysrs_ref._limits import NOTE_SECONDS, check_need, duration
+from sysrs_ref._limits import NOTE_SECONDS, Need, check_need, duration
 from sysrs_ref._words import counted, matrix_shape
-from sysrs_ref.cli._common import SCORES_HELP, emit, labelled, with_names
+from sysrs_ref.cli._common import SCORES_HELP, check_header, emit, labelled, with_names
 from sysrs_ref.datasets import resolve_scores
 from sysrs_ref.fast import COMPILED_KERNELS
+from sysrs_ref.loaders import check_input_path
 from sysrs_ref.subset.methods import SUBSET_METHODS, anchors_for_budget, select_subset, subset_need
 
 __all__ = ["EXAMPLE", "add_arguments", "run"]
@@ -36,11 +38,20 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> None:
     """Select the anchors, estimate every model's mean, print the chosen model."""
+    sized = args.method in SUBSET_METHODS and (args.dim is None or args.method == "kmeans-irt")
+
+    def declared(n_models: int, n_queries: int) -> Need:  # the method's need, from K, L and the anchors
+        k = anchors_for_budget(args.budget, n_models, n_queries)
+        return subset_need(args.method, n_models, n_queries, k, dim=2 if args.dim is None else args.dim)
+
+    if sized and Path(args.scores).suffix.lower() == ".npy":
+        check_input_path(Path(args.scores))  # a FIFO would block the header's read
+        check_header(Path(args.scores), declared)  # refused from the header, before the matrix is read
     instance = resolve_scores(args.scores)
     n_models, n_queries = instance.shape
     k = anchors_for_budget(args.budget, n_models, n_queries)
-    if args.method in SUBSET_METHODS and (args.dim is None or args.method == "kmeans-irt"):
-        need = check_need(subset_need(args.method, n_models, n_queries, k, dim=2 if args.dim is None else args.dim))
+    if sized:
+        need = check_need(declared(n_models, n_queries))
         if need.seconds > NOTE_SECONDS:  # beyond the limit it is refused; a long job is said before it starts
             print(f"note: {need.what} takes at least {duration(need.seconds)} ({need.complexity})", file=sys.stderr)
     result = select_subset(instance.array, args.method, k, seed=args.seed, dim=args.dim, kernels=COMPILED_KERNELS)

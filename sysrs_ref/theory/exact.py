@@ -28,6 +28,8 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from sysrs_ref._checks import check_int
+from sysrs_ref._limits import Need
+from sysrs_ref._words import matrix_shape
 from sysrs_ref.algorithms.params import AlgorithmParams, Exploration, TopMSize, expect
 from sysrs_ref.algorithms.registry import ParamValue, get_algorithm
 from sysrs_ref.algorithms.successive_accepts_rejects import check_m
@@ -44,6 +46,8 @@ __all__ = [
     "enumeration_size",
     "error_probability",
     "exact_law",
+    "exact_need",
+    "least_size_log10",
     "outcome_distribution",
 ]
 
@@ -137,12 +141,67 @@ def approximate(count: int) -> str:
     """
     if count < 10**300:
         return f"{float(count):.2g}"
-    log = math.log10(count)  # exact enough for two significant digits, for ints of any size
+    return _scientific(math.log10(count))  # exact enough for two significant digits, for ints of any size
+
+
+def _scientific(log: float) -> str:
+    """10 ** *log* in :func:`approximate`'s form, from its logarithm alone (the number is never built)."""
+    if log < 300:
+        return f"{10**log:.2g}"
     exponent = math.floor(log)
     mantissa = float(f"{10 ** (log - exponent):.2g}")
     if mantissa >= 10:
         mantissa, exponent = 1.0, exponent + 1
     return f"{mantissa:g}e+{exponent}"
+
+
+#: The algorithms whose every enumeration size is at least K! (K! priorities, or (K - 1)! on random scores).
+_FACTORIAL = frozenset({"sr", "sysrs", "ucbe", "syucbe", "sar", "sysar"})
+
+#: Seconds per score to read a matrix of distinct floats as exact fractions and group its columns (measured, 2 cores).
+_READ_SECONDS = 1e-4
+
+
+def least_size_log10(n_models: int, algorithm: str, *, stochastic: bool = False) -> float:
+    """log10 of a lower bound on :func:`enumeration_size` for every instance with K = *n_models*, from K alone.
+
+    K! for SR, SySRs, UCB-E, SyUCB-E, SAR and SySAR (every size has a factor
+    K!, one per arm priority, and its other factors are at least 1); K^2 for
+    US (K models, each with at least one multiset); 1 for SyUS. On
+    non-degenerate random scores the phase engines and SyUCB-E count (K - 1)!
+    priority sets. Computed in log space (``lgamma``), so a K of 10^6 costs
+    nothing: :func:`error_probability` refuses on it before counting.
+
+    >>> round(least_size_log10(10, "sysrs"), 4), least_size_log10(10, "us"), least_size_log10(10, "syus")
+    (6.5598, 2.0, 0.0)
+    """
+    if algorithm in _FACTORIAL:
+        return math.lgamma(n_models + (0 if stochastic else 1)) / math.log(10)
+    return 2 * math.log10(n_models) if algorithm == "us" else 0.0
+
+
+def exact_need(n_models: int, n_queries: int, algorithm: str, budget: int, limit: int = DEFAULT_LIMIT) -> Need:
+    """What ``exact`` of *algorithm* on a K x L score matrix needs before it enumerates: reading it, O(K L).
+
+    Raises :class:`~sysrs_ref.errors.TooLargeToEnumerateError` when the
+    enumeration is beyond *limit* from K alone (:func:`least_size_log10`),
+    with the message :func:`error_probability` gives; the command line
+    checks both on an ``.npy`` header's K x L before the matrix is read.
+
+    >>> exact_need(4, 6, "sysrs", 12).what
+    'exact on 4 models x 6 queries'
+    >>> exact_need(1_000_000, 1, "sysrs", 1_000_000)
+    Traceback (most recent call last):
+    ...
+    sysrs_ref.errors.TooLargeToEnumerateError: exact enumeration of sysrs on 1000000 x 1 at budget 1000000 needs more than 8.3e+5565708 cases, over the limit of 1e+07; use a smaller instance (K <= 4, L <= 7 is always fine) or raise --limit
+    """
+    name = get_algorithm(algorithm).name
+    _check_least(n_models, n_queries, name, budget, limit, stochastic=False)
+    return Need(
+        f"exact on {matrix_shape(n_models, n_queries)}",
+        "reading K L scores as exact fractions and grouping the columns, O(K L)",
+        seconds=_READ_SECONDS * n_models * n_queries,
+    )
 
 
 _SMALL_STOCHASTIC = (
@@ -157,16 +216,30 @@ _SMALL_STOCHASTIC = (
 
 def _check_limit(instance: Instance | StochasticInstance, name: str, budget: int, limit: int) -> None:
     check_int(limit, "limit")
+    n_models, n_queries = instance.shape
+    stochastic = isinstance(instance, StochasticInstance) and not instance.degenerate
+    _check_least(n_models, n_queries, name, budget, limit, stochastic=stochastic)
     size = _size(instance, name, budget, limit)
     if size > limit:
-        n_models, n_queries = instance.shape
-        stochastic = isinstance(instance, StochasticInstance) and not instance.degenerate
-        raise TooLargeToEnumerateError(
-            f"exact enumeration of {name} on {n_models} x {n_queries}{' stochastic' if stochastic else ''} at "
-            f"budget {budget} needs {'more than' if size > limit and stochastic else 'about'} "
-            f"{approximate(size)} cases, over the limit of {approximate(limit)}; use a smaller instance "
-            f"({(_SMALL_STOCHASTIC if stochastic else _SMALL)[name]}) or raise --limit"
-        )
+        _refuse(n_models, n_queries, name, budget, limit, stochastic, bound=stochastic, shown=approximate(size))
+
+
+def _check_least(n_models: int, n_queries: int, name: str, budget: int, limit: int, *, stochastic: bool) -> None:
+    """Refuse when the lower bound from K alone (:func:`least_size_log10`) is over *limit*: nothing is counted."""
+    least = least_size_log10(n_models, name, stochastic=stochastic)
+    if least > math.log10(max(limit, 1)) + 1e-9:  # past any rounding of the float logarithm
+        _refuse(n_models, n_queries, name, budget, limit, stochastic, bound=True, shown=_scientific(least))
+
+
+def _refuse(
+    n_models: int, n_queries: int, name: str, budget: int, limit: int, stochastic: bool, *, bound: bool, shown: str
+) -> None:
+    raise TooLargeToEnumerateError(
+        f"exact enumeration of {name} on {n_models} x {n_queries}{' stochastic' if stochastic else ''} at "
+        f"budget {budget} needs {'more than' if bound else 'about'} "
+        f"{shown} cases, over the limit of {approximate(limit)}; use a smaller instance "
+        f"({(_SMALL_STOCHASTIC if stochastic else _SMALL)[name]}) or raise --limit"
+    )
 
 
 def outcome_distribution(

@@ -54,7 +54,7 @@ def test_exact_text_and_ucb_parameter(capsys: pytest.CaptureFixture[str]) -> Non
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--budget", "12%", "--algorithm", "sr"], "needs about"),
+        (["--budget", "12%", "--algorithm", "sr"], "needs more than"),
         (["--budget", "12%", "--algorithm", "sysrs", "--a", "1"], "no parameter 'a'"),
         (["--budget", "3", "--algorithm", "sysrs"], "at least the number of models"),
         (["--budget", "12%", "--algorithm", "nope"], "unknown algorithm"),

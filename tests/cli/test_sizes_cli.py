@@ -76,6 +76,11 @@ def test_the_time_limit_variable_is_named_in_the_refusal(
             ["simulate", "--algorithm", "sysrs", "--runs", "10", "--budgets", "50%"],
             "error: 10 runs (x budgets x algorithms) of successive elimination on K = 1,000,000 models would take",
         ),
+        (
+            ["exact", "--budget", "100%"],
+            "error: exact enumeration of sysrs on 1000000 x 1 at budget 1000000 needs more than 8.3e+5565708 cases",
+        ),
+        (["exact", "--budget", "100%", "--algorithm", "syus"], "error: exact on 1000000 models x 1 query would take"),
     ],
 )
 def test_a_matrix_s_header_is_enough_to_refuse(
@@ -101,3 +106,23 @@ def test_a_matrix_s_header_is_enough_to_refuse(
     status, out, err = run_main(capsys, argv[0], "--scores", str(path), *argv[1:])
     assert status == 2 and out == "" and len(err.splitlines()) == 1
     assert err.startswith(said)
+
+
+def test_a_subset_job_is_refused_from_the_header(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """anchor on 2 x 1,000,000 (its L x L matrices) is refused from the .npy header: the matrix is never read."""
+    import numpy as np
+
+    path = tmp_path / "long.npy"
+    with path.open("wb") as handle:
+        np.lib.format.write_array_header_1_0(handle, {"descr": "<f8", "fortran_order": False, "shape": (2, 1_000_000)})
+        handle.write(b"\0" * 16_000_000)
+
+    def never(*args: object, **kwargs: object) -> object:
+        raise AssertionError("the matrix was read")
+
+    monkeypatch.setattr("sysrs_ref.cli._subset.resolve_scores", never)
+    status, out, err = run_main(capsys, "subset", "--scores", str(path), "--method", "anchor", "--budget", "10%")
+    assert status == 2 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith("error: anchor on 2 models x 1000000 queries would need 21.8 TiB of memory")

@@ -22,7 +22,7 @@ from sysrs_ref.theory import (
     error_probability,
     outcome_distribution,
 )
-from sysrs_ref.theory.exact import approximate
+from sysrs_ref.theory.exact import approximate, exact_need, least_size_log10
 from tests.exact_cases import SLOWEST, THREE, TWO, WORST, exact_error
 from tests.strategies import ALGORITHM_NAMES, tiny_cases
 
@@ -154,6 +154,33 @@ def test_too_large_is_refused_with_its_size() -> None:
         assert isinstance(caught.value, SysrsError)
     with pytest.raises(TooLargeToEnumerateError):  # a small limit refuses even a tiny instance
         error_probability(TWO, "sysrs", 6, limit=1)
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHM_NAMES)
+@settings(max_examples=20)
+@given(data=st.data())
+def test_the_bound_from_k_alone_is_a_lower_bound(algorithm: str, data: st.DataObject) -> None:
+    instance, budget, params = data.draw(tiny_cases(algorithm))
+    size = enumeration_size(instance, algorithm, budget, **params)
+    assert 10 ** least_size_log10(instance.n_models, algorithm) <= size * (1 + 1e-12)
+
+
+def test_a_huge_k_is_refused_without_counting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """K = 12: 12! > 10^7 refuses from K alone, in log space; the size functions are never called."""
+
+    def never(*args: object) -> int:
+        raise AssertionError("the size was counted")
+
+    monkeypatch.setattr("sysrs_ref.theory.exact._size", never)
+    big = Instance([[i % 2] for i in range(12)])
+    with pytest.raises(TooLargeToEnumerateError) as caught:
+        error_probability(big, "sysrs", 12)
+    assert "sysrs on 12 x 1 at budget 12 needs more than 4.8e+08 cases, over the limit of 1e+07" in str(caught.value)
+    with pytest.raises(TooLargeToEnumerateError) as from_shape:
+        exact_need(12, 1, "sysrs", 12)
+    assert str(from_shape.value) == str(caught.value)
+    monkeypatch.undo()
+    assert error_probability(big, "syus", 12) == error_probability(big, "syus", 12, limit=10**7)  # 1 case: it runs
 
 
 @pytest.mark.parametrize("algorithm", ["us", "syus", "sr", "sysrs", "syucbe"])
