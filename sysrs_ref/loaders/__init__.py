@@ -24,6 +24,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sysrs_ref._lazy import lazy_exports
+from sysrs_ref.loaders.convert import (
+    SOURCES,
+    convert,
+)  # eager: importing the module sysrs_ref.loaders.convert would shadow the function (it imports no loader)
 
 if TYPE_CHECKING:
     from sysrs_ref.errors import LoaderError
@@ -31,7 +35,6 @@ if TYPE_CHECKING:
     from sysrs_ref.loaders._reading import check_input_path
     from sysrs_ref.loaders._stochastic import NPZ_LAYOUTS, as_bernoulli, load_stochastic
     from sysrs_ref.loaders.arrays import read_npy, read_npz
-    from sysrs_ref.loaders.convert import SOURCES, convert
     from sysrs_ref.loaders.files import load_scores
     from sysrs_ref.loaders.helm import load_helm
     from sysrs_ref.loaders.inspect_ai import load_inspect
@@ -63,48 +66,20 @@ __all__ = [
     "save_table",
 ]
 
-#: Where each public name is defined: imported from there on first access.
+#: Where each public name but :func:`convert` is defined: imported from there on first access.
 _LAZY: dict[str, str] = {
-    **dict.fromkeys(("LoaderError",), "sysrs_ref.errors"),
-    **dict.fromkeys(("EPOCH_MODES",), "sysrs_ref.loaders._epochs"),
-    **dict.fromkeys(("check_input_path",), "sysrs_ref.loaders._reading"),
-    **dict.fromkeys(
-        (
-            "NPZ_LAYOUTS",
-            "as_bernoulli",
-            "load_stochastic",
-        ),
-        "sysrs_ref.loaders._stochastic",
-    ),
-    **dict.fromkeys(
-        (
-            "read_npy",
-            "read_npz",
-        ),
-        "sysrs_ref.loaders.arrays",
-    ),
-    **dict.fromkeys(
-        (
-            "SOURCES",
-            "convert",
-        ),
-        "sysrs_ref.loaders.convert",
-    ),
-    **dict.fromkeys(("load_scores",), "sysrs_ref.loaders.files"),
-    **dict.fromkeys(("load_helm",), "sysrs_ref.loaders.helm"),
-    **dict.fromkeys(("load_inspect",), "sysrs_ref.loaders.inspect_ai"),
-    **dict.fromkeys(("load_lighteval",), "sysrs_ref.loaders.lighteval"),
-    **dict.fromkeys(("load_lm_eval",), "sysrs_ref.loaders.lm_eval"),
-    **dict.fromkeys(("load_long_csv",), "sysrs_ref.loaders.long_csv"),
-    **dict.fromkeys(
-        (
-            "MISSING_POLICIES",
-            "MissingPolicy",
-            "ResultsTable",
-            "save_table",
-        ),
-        "sysrs_ref.loaders.table",
-    ),
+    "LoaderError": "sysrs_ref.errors",
+    "EPOCH_MODES": "sysrs_ref.loaders._epochs",
+    "check_input_path": "sysrs_ref.loaders._reading",
+    **dict.fromkeys(("NPZ_LAYOUTS", "as_bernoulli", "load_stochastic"), "sysrs_ref.loaders._stochastic"),
+    **dict.fromkeys(("read_npy", "read_npz"), "sysrs_ref.loaders.arrays"),
+    "load_scores": "sysrs_ref.loaders.files",
+    "load_helm": "sysrs_ref.loaders.helm",
+    "load_inspect": "sysrs_ref.loaders.inspect_ai",
+    "load_lighteval": "sysrs_ref.loaders.lighteval",
+    "load_lm_eval": "sysrs_ref.loaders.lm_eval",
+    "load_long_csv": "sysrs_ref.loaders.long_csv",
+    **dict.fromkeys(("MISSING_POLICIES", "MissingPolicy", "ResultsTable", "save_table"), "sysrs_ref.loaders.table"),
 }
 
 if not TYPE_CHECKING:  # type checkers see the imports above instead, so a misspelt name stays an error
