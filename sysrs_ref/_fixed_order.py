@@ -87,11 +87,13 @@ _EXPONENT_BIAS = 1023  # a normal double 2^k has the biased exponent k + 1023 in
 _MIN_NORMAL_EXPONENT, _MAX_EXPONENT = -1022, 1023
 
 
+@functools.cache
 def _exp_constants() -> tuple[FloatArray, float, float]:
     """2^(j/64) for j = 0 .. 63, and ln(2)/64 split in two (n * hi exact for |n| < 2^17), correctly rounded.
 
-    Computed once with :mod:`decimal` (software arithmetic, correctly rounded powers and logarithms): the same
-    doubles on every machine, unlike ``2.0 ** (j / 64)``, which calls the C library.
+    Computed once, at the first use (not at import: most processes never call exp), with :mod:`decimal`
+    (software arithmetic, correctly rounded powers and logarithms): the same doubles on every machine, unlike
+    ``2.0 ** (j / 64)``, which calls the C library. The table is read-only.
     """
     with decimal.localcontext() as context:
         context.prec = 60
@@ -100,10 +102,8 @@ def _exp_constants() -> tuple[FloatArray, float, float]:
         mantissa, exponent = math.frexp(float(step))
         hi = math.ldexp(math.floor(math.ldexp(mantissa, 36)), exponent - 36)  # 36 significant bits
         lo = float(step - decimal.Decimal(hi))
+    table.setflags(write=False)
     return table, hi, lo
-
-
-_EXP_TABLE, _STEP_HI, _STEP_LO = _exp_constants()
 
 
 def _array(x: npt.ArrayLike) -> FloatArray:
@@ -170,9 +170,10 @@ def _exp_block(values: FloatArray, out: FloatArray) -> None:
     n = np.multiply(reduced, _EXP_SCALE)
     np.rint(n, out=n)
     whole = n.astype(np.int64)
-    r = np.multiply(n, _STEP_HI)
+    exp_table, step_hi, step_lo = _exp_constants()
+    r = np.multiply(n, step_hi)
     np.subtract(reduced, r, out=r)
-    r -= np.multiply(n, _STEP_LO, out=n)
+    r -= np.multiply(n, step_lo, out=n)
     p = n  # the buffer is free again
     p.fill(_EXPM1_COEFFS[0])
     for coeff in _EXPM1_COEFFS[1:]:
@@ -181,7 +182,7 @@ def _exp_block(values: FloatArray, out: FloatArray) -> None:
     p *= r
     p *= r
     p += r  # e^r - 1
-    table = _EXP_TABLE.take(np.bitwise_and(whole, 63, out=np.empty_like(whole)))
+    table = exp_table.take(np.bitwise_and(whole, 63, out=np.empty_like(whole)))
     p *= table
     p += table
     np.right_shift(whole, 6, out=whole)  # e^x = p 2^whole
@@ -293,7 +294,8 @@ def elementwise_constants() -> FloatArray:
     (88, 1.0, True)
     """
     ends = [_EXP_MAX, _EXP_MIN, _EXP_SCALE, _SQRT_HALF, _LN2_HI, _LN2_LO]
-    constants = np.concatenate([_EXP_TABLE, [_STEP_HI, _STEP_LO], _EXPM1_COEFFS, _LOG_COEFFS, ends])
+    exp_table, step_hi, step_lo = _exp_constants()
+    constants = np.concatenate([exp_table, [step_hi, step_lo], _EXPM1_COEFFS, _LOG_COEFFS, ends])
     constants.setflags(write=False)
     return constants
 

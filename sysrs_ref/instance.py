@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sysrs_ref._checks import shown_value
+from sysrs_ref._distinct import distinct_sorted
 from sysrs_ref.errors import InstanceError
 from sysrs_ref.scores import ScoreLike, checked_score
 
@@ -349,7 +350,7 @@ def _few_levels(array: npt.NDArray[np.generic]) -> tuple[npt.NDArray[np.generic]
     True
     """
     flat = array.reshape(-1)
-    candidates = np.unique(flat[:: max(1, flat.size // 2**16)])
+    candidates = distinct_sorted(flat[:: max(1, flat.size // 2**16)])
     if len(candidates) > 256:
         return None
     codes = np.empty(array.shape, dtype=np.uint8)

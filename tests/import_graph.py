@@ -31,6 +31,7 @@ LAYERS: dict[str, int] = {
             "_children",
             "_streams",
             "_checks",
+            "_distinct",
             "_files",
             "_limits",
             "_fixed_order",

@@ -281,6 +281,14 @@ def distance_matrices(draw: st.DrawFn) -> FloatArray:
     return matrix
 
 
+#: Float arrays with repeated values, both zeros and a few shapes: what :func:`sysrs_ref._distinct.distinct_sorted` reads.
+repeated_floats = st.integers(0, 3).flatmap(
+    lambda ndim: st.lists(
+        st.sampled_from([0.0, -0.0, 0.25, 1.0, -3.5, 1e-300, 5e-324]) | st.floats(-1e6, 1e6), max_size=24
+    ).map(lambda values: np.array(values, dtype=np.float64).reshape((-1,) + (1,) * max(0, ndim - 1)))
+)
+
+
 @st.composite
 def score_matrices(draw: st.DrawFn, max_models: int = 6, max_questions: int = 10) -> FloatArray:
     """K x L scores: binary, in {0, 1/2, 1} or arbitrary in [0, 1]; often with constant columns."""

@@ -20,7 +20,7 @@ from sysrs_ref._files import open_regular, read_json
 from sysrs_ref.datasets._packing import Encoding, matrix_sha256, read_packed
 from sysrs_ref.errors import DatasetError, InstanceError
 from sysrs_ref.instance import Instance
-from sysrs_ref.loaders import load_scores
+from sysrs_ref.loaders.files import load_scores
 
 __all__ = ["Dataset", "Packed", "file_sha256", "find_datasets"]
 

@@ -32,7 +32,7 @@ from sysrs_ref.datasets._dataset import Dataset, Packed, file_sha256, find_datas
 from sysrs_ref.datasets._packing import npy_bytes
 from sysrs_ref.errors import DatasetError
 from sysrs_ref.instance import Instance
-from sysrs_ref.loaders import load_scores
+from sysrs_ref.loaders.files import load_scores
 
 __all__ = [
     "DATA_ENV",

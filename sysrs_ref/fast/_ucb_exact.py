@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref._distinct import distinct_sorted
 from sysrs_ref.algorithms.ucb_index import compare_indices
 from sysrs_ref.fast import _compiled
 from sysrs_ref.fast._table import ScoreTable
@@ -262,7 +263,7 @@ def _window(view: RunView, theta: float) -> tuple[float, float]:
         first = count_above(keys, arms, top, strict=True)
         last = count_above(keys, arms, bottom, strict=False)
         owner, position = segments(first, last - first)
-        values = np.unique(keys[owner, position])
+        values = distinct_sorted(keys[owner, position])
         at = int(np.searchsorted(values, theta))
         breaks = np.flatnonzero(np.diff(values) > gap)
         lo = values[breaks[breaks < at][-1] + 1] if np.any(breaks < at) else values[0]

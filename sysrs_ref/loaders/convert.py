@@ -1,17 +1,19 @@
-"""One entry point for every evaluation-harness source: ``convert(source, paths, ...)``."""
+"""One entry point for every evaluation-harness source: ``convert(source, paths, ...)``.
+
+Each source's loader is imported when that source is read, so importing this module (and
+:mod:`sysrs_ref.loaders`, which re-exports :func:`convert`) imports none of them.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from sysrs_ref.errors import ParameterError
-from sysrs_ref.loaders._reading import PathsArg
-from sysrs_ref.loaders.helm import load_helm
-from sysrs_ref.loaders.inspect_ai import load_inspect
-from sysrs_ref.loaders.lighteval import load_lighteval
-from sysrs_ref.loaders.lm_eval import load_lm_eval
-from sysrs_ref.loaders.long_csv import load_long_csv
-from sysrs_ref.loaders.table import ResultsTable, check_missing_policy
+
+if TYPE_CHECKING:
+    from sysrs_ref.loaders._reading import PathsArg
+    from sysrs_ref.loaders.table import ResultsTable
 
 __all__ = ["OPTIONS", "SOURCES", "convert"]
 
@@ -82,6 +84,8 @@ def convert(
     """
     if source not in SOURCES:
         raise ParameterError(f"unknown source {source!r}; use one of {', '.join(SOURCES)}")
+    from sysrs_ref.loaders.table import check_missing_policy  # here, as each loader below: read only when used
+
     policy = check_missing_policy(missing)
     given = {
         "filter": filter,
@@ -97,10 +101,14 @@ def convert(
             takers = ", ".join(other for other in SOURCES if name in OPTIONS[other])
             raise ParameterError(f"{_FLAGS[name]} applies to {takers} results, not to {source}; leave it out")
     if source == "lm-eval":
+        from sysrs_ref.loaders.lm_eval import load_lm_eval
+
         return load_lm_eval(
             paths, metric=metric, filter=filter, missing=policy, reruns=reruns or "latest", tasks=tuple(tasks)
         )
     if source == "helm":
+        from sysrs_ref.loaders.helm import load_helm
+
         return load_helm(
             paths,
             metric=metric,
@@ -111,6 +119,8 @@ def convert(
             split=split or "auto",
         )
     if source == "inspect":
+        from sysrs_ref.loaders.inspect_ai import load_inspect
+
         return load_inspect(
             paths,
             metric=metric,
@@ -121,5 +131,9 @@ def convert(
             reruns=reruns or "merge",
         )
     if source == "lighteval":
+        from sysrs_ref.loaders.lighteval import load_lighteval
+
         return load_lighteval(paths, metric=metric, missing=policy, reruns=reruns or "latest", tasks=tuple(tasks))
+    from sysrs_ref.loaders.long_csv import load_long_csv
+
     return load_long_csv(paths, metric=metric, missing=policy)

@@ -41,7 +41,6 @@ from sysrs_ref.instance import Instance
 from sysrs_ref.json_types import JsonValue
 from sysrs_ref.loaders._reading import INPUT_FILE_BYTES, check_input_path, parse_json, read_failure, read_text
 from sysrs_ref.loaders.arrays import read_npy
-from sysrs_ref.loaders.long_csv import cell_count_problem
 from sysrs_ref.scores import parse_decimal, parse_score_text, shortened
 
 __all__ = ["MAX_SIDECAR_BYTES", "load_scores", "npy_instance", "parse_score", "read_sidecar"]
@@ -287,6 +286,8 @@ def _spells_a_number_or_score(cell: str) -> bool:
 
 
 def _parse_long(lines: list[tuple[int, list[str]]], header: list[str]) -> Instance:
+    from sysrs_ref.loaders.long_csv import cell_count_problem  # here: reading a .npy needs no long .csv loader
+
     column = {name: header.index(name) for name in LONG_COLUMNS}
     models: dict[str, int] = {}
     queries: dict[str, int] = {}

@@ -39,12 +39,13 @@ def _exp_by_hand(x: float) -> float:
     if x > fixed_order._EXP_MAX or x < fixed_order._EXP_MIN:
         return math.inf if x > 0 else 0.0
     n = round(x * fixed_order._EXP_SCALE)  # ties to even, as rint
-    r = (x - n * fixed_order._STEP_HI) - n * fixed_order._STEP_LO
+    exp_table, step_hi, step_lo = fixed_order._exp_constants()
+    r = (x - n * step_hi) - n * step_lo
     p = fixed_order._EXPM1_COEFFS[0]
     for coeff in fixed_order._EXPM1_COEFFS[1:]:
         p = p * r + coeff  # Python rounds the product and the sum apart: no fused multiply-add
     p = p * r * r + r
-    table = float(fixed_order._EXP_TABLE[n & 63])
+    table = float(exp_table[n & 63])
     p = p * table + table
     try:
         return math.ldexp(p, n >> 6)
