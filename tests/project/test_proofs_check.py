@@ -31,6 +31,7 @@ CODE_CLAIMS = {
     "code-certify-tolerance",
     "code-ucb-tolerance",
     "code-fast-certified",
+    "code-fast-tolerance-use",
     "code-algorithm-contracts",
     "code-contracts-symbolic",
     "code-ucb-contracts-symbolic",
@@ -95,6 +96,12 @@ def test_code_claims_state_method_and_domain(results: Results) -> None:
     assert "K = 2 with L <= 3, K in [3, 3] with L <= 2" in ucb.domain and "over-approximation" in ucb.domain
     assert by_id["code-bound-formulas"].all_methods == ("symbolic", "bounded-exhaustive")
     assert "every input on each path the exact grid reaches" in by_id["code-bound-formulas"].domain
+    assert by_id["code-fast-tolerance-use"].all_methods == ("static",)
+    assert (
+        "_elimination.py" in by_id["code-fast-tolerance-use"].domain
+        and "cut.inc" in by_id["code-fast-tolerance-use"].domain
+    )
+    assert "over {0, 1/2, 1}" in by_id["code-fast-certified"].domain
     assert by_id["code-hardness-formulas"].all_methods == ("bounded-exhaustive",)
     assert "K = 3, L = 2, scores in {0, 1/2, 1}" in by_id["code-hardness-formulas"].domain
     exact = by_id["code-exact-engines"]
