@@ -91,17 +91,8 @@ def test_a_matrix_s_header_is_enough_to_refuse(
     said: str,
 ) -> None:
     """An .npy of 1,000,000 x 1 is refused from its header: the matrix is never read (reading it would fail here)."""
-    import numpy as np
-
-    path = tmp_path / "wide.npy"
-    with path.open("wb") as handle:
-        np.lib.format.write_array_header_1_0(handle, {"descr": "<f8", "fortran_order": False, "shape": (1_000_000, 1)})
-        handle.write(b"\0" * 8_000_000)
-
-    def never(*args: object, **kwargs: object) -> object:
-        raise AssertionError("the matrix was read")
-
-    monkeypatch.setattr("sysrs_ref.loaders.load_stochastic", never)
+    path = _declared(tmp_path / "wide.npy", (1_000_000, 1))
+    monkeypatch.setattr("sysrs_ref.loaders.load_stochastic", _never)
     monkeypatch.setenv(TIME_LIMIT_VARIABLE, "60")
     status, out, err = run_main(capsys, argv[0], "--scores", str(path), *argv[1:])
     assert status == 2 and out == "" and len(err.splitlines()) == 1
@@ -112,17 +103,22 @@ def test_a_subset_job_is_refused_from_the_header(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """anchor on 2 x 1,000,000 (its L x L matrices) is refused from the .npy header: the matrix is never read."""
-    import numpy as np
-
-    path = tmp_path / "long.npy"
-    with path.open("wb") as handle:
-        np.lib.format.write_array_header_1_0(handle, {"descr": "<f8", "fortran_order": False, "shape": (2, 1_000_000)})
-        handle.write(b"\0" * 16_000_000)
-
-    def never(*args: object, **kwargs: object) -> object:
-        raise AssertionError("the matrix was read")
-
-    monkeypatch.setattr("sysrs_ref.cli._subset.resolve_scores", never)
+    path = _declared(tmp_path / "long.npy", (2, 1_000_000))
+    monkeypatch.setattr("sysrs_ref.cli._subset.resolve_scores", _never)
     status, out, err = run_main(capsys, "subset", "--scores", str(path), "--method", "anchor", "--budget", "10%")
     assert status == 2 and out == "" and len(err.splitlines()) == 1
     assert err.startswith("error: anchor on 2 models x 1000000 queries would need 21.8 TiB of memory")
+
+
+def _declared(path: Path, shape: tuple[int, int]) -> Path:
+    """An .npy of float64 zeros of *shape* at *path*: its header and its bytes."""
+    import numpy as np
+
+    with path.open("wb") as handle:
+        np.lib.format.write_array_header_1_0(handle, {"descr": "<f8", "fortran_order": False, "shape": shape})
+        handle.write(b"\0" * (8 * shape[0] * shape[1]))
+    return path
+
+
+def _never(*args: object, **kwargs: object) -> object:
+    raise AssertionError("the matrix was read")
