@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -76,6 +78,29 @@ def test_gap_tie_below_float_resolution_is_decided_exactly() -> None:
     assert fast.exact_decisions >= 1
     assert fast.ranking is not None and fast.ranking[0, 0].tolist() == [0, 1, 2, 3]
     assert_same_as_reference(table, "sysar", (12,), draws, 2)
+
+
+def test_gap_difference_whose_float_sign_is_wrong_is_decided_exactly() -> None:
+    """The rounded sums give the gap difference the wrong sign: only the tolerance sends the phase to the exact rule."""
+    first_two = [
+        [0.29999999999999993, 0.24999999999999978],
+        [1.0, 0.25000000000000017],
+        [0.0, 0.5],
+        [0.9999999999999999, 0.30000000000000004],
+    ]
+    exact = sorted((Fraction(a) + Fraction(b) for a, b in first_two), reverse=True)
+    rounded = [float(total) for total in exact]  # what a correctly rounded float sum holds
+    # phase 1 sees the first 2 queries with m' = 2: accept gap P(1) - P(3) against reject gap P(2) - P(4)
+    assert (exact[0] - exact[2]) - (exact[1] - exact[3]) == Fraction(1, 2**54)  # accept the first...
+    assert (rounded[0] - rounded[2]) - (rounded[1] - rounded[3]) < 0.0  # ...which floats would reject
+    # model 2, the last after phase 1, then scores 1 on both remaining queries: rejecting it there would be final
+    instance = Instance([row + ([1.0, 1.0] if model == 2 else [0.0, 0.0]) for model, row in enumerate(first_two)])
+    table = score_table(instance, prefer_float=True)
+    draws = DrawBatch.from_draws([Draw(((0, 1, 2, 3),), (0, 1, 2, 3))])
+    fast = run_fast(table, "sysar", (14,), draws, m=2)  # the schedule (2, 3, 4)
+    assert fast.exact_decisions >= 1
+    assert fast.ranking is not None and fast.ranking[0, 0].tolist() == [3, 2, 1, 0]
+    assert_same_as_reference(table, "sysar", (14,), draws, 2)
 
 
 @pytest.mark.slow
