@@ -20,6 +20,7 @@ from sysrs_ref import (
     InstanceError,
     ParameterError,
     SimulationResult,
+    TooLargeError,
     UnknownAlgorithmError,
     irt_benchmark,
     random_draw,
@@ -30,6 +31,7 @@ from sysrs_ref import (
     simulation_draws,
 )
 from sysrs_ref.cli._progress import Progress
+from sysrs_ref.simulation import runs_need
 from tests.strategies import ALGORITHM_NAMES, SYNCHRONIZED, UNSYNCHRONIZED, SimulationCase, simulations
 
 engine_module = importlib.import_module("sysrs_ref.simulation._engine")
@@ -395,3 +397,16 @@ def test_nothing_to_run_starts_no_pool(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(engine_module, "_executor", no_executor)
     assert engine_module.run_jobs([], {}, workers=2, scheduler="tcp://nowhere:1") == []
+
+
+def test_simulate_refuses_elimination_runs_over_the_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From Python too: the estimate (1.5e-8 s x K^2 per run and budget) is checked before any pass starts."""
+    n_models = 3000
+    assert runs_need(n_models, ["sysrs"], 1, 10).seconds == pytest.approx(1.35)
+    monkeypatch.setenv("SYSRS_REF_TIME_LIMIT", "1")
+    instance = Instance(np.zeros((n_models, 1)))
+    with pytest.raises(
+        TooLargeError, match=r"10 runs \(x budgets x algorithms\) of successive elimination on K = 3,000"
+    ):
+        simulate(instance, "sysrs", [n_models], runs=10)
+    simulate(instance, "syus", [n_models], runs=10)  # uniform allocation does not grow with K^2: no refusal
