@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import hashlib
 import json
 import os
 import queue
@@ -190,14 +191,18 @@ class _Traces:
     def _make(self, area: Area, work: Path) -> Trace | None:
         if self.kept is not None:
             found = self.kept / f"trace-{area.name}.json"
+            stamp = _tree_stamp(work, self.marks)
             if found.exists():
                 raw = json.loads(found.read_text(encoding="utf-8"))
-                print(f"trace   {area.name:12} {len(raw['fixtures'])} tests, from {found}", flush=True)
-                return Trace(raw["files"], raw["spawners"], raw["fixtures"])
+                if raw.get("tree") == stamp:
+                    print(f"trace   {area.name:12} {len(raw['fixtures'])} tests, from {found}", flush=True)
+                    return Trace(raw["files"], raw["spawners"], raw["fixtures"])
+                print(f"trace   {area.name:12} {found} was made from another tree or --marks: traced again", flush=True)
             trace = self._run(area, work)
             if trace is not None:
                 self.kept.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(work / ".mutants" / found.name, found)
+                raw = json.loads((work / ".mutants" / found.name).read_text(encoding="utf-8"))
+                _write_atomically(found, json.dumps({**raw, "tree": stamp}))
             return trace
         return self._run(area, work)
 
@@ -240,6 +245,27 @@ class _Traces:
             flush=True,
         )
         return trace
+
+
+def _tree_stamp(work: Path, marks: str) -> str:
+    """A digest of every Python, C and data file a trace depends on (package, audit, tests) and of *marks*.
+
+    A kept trace is used again only under the same digest: a trace of another
+    tree would pick the judges of a mutant from lines that have moved.
+    """
+    digest = hashlib.sha256(marks.encode())
+    for top in ("sysrs_ref", "proofs_check", "tests"):
+        for path in sorted((work / top).rglob("*")):
+            if path.is_file() and path.suffix in (".py", ".c", ".inc", ".h", ".json", ".npz", ".npy", ".csv"):
+                digest.update(str(path.relative_to(work)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write *text* to *path* through a temporary file in its folder and a rename."""
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
 
 
 def _command(
