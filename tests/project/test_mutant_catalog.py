@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.mutant_catalog import AREAS, MUTANTS, Mutant, area_of
-from benchmarks.mutants import Trace, _mutated_lines, _statement_lines, select
+from benchmarks.mutants import Trace, _mutated_lines, _statement_lines, _tree_stamp, select
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -56,3 +56,20 @@ def test_a_continuation_line_counts_under_its_statement_s_first_line() -> None:
     assert _statement_lines(text, 3, 3) == {2, 3}
     assert _statement_lines(text, 4, 4) == {4}
     assert _mutated_lines(text, "and x < 3):\n        return 1") == (3, 4)
+
+
+def test_a_kept_trace_is_used_only_for_the_tree_and_marks_it_was_made_from(tmp_path: Path) -> None:
+    """The digest covers the package, the audit and the tests, and the mark expression; other files do not count."""
+    for top in ("sysrs_ref", "proofs_check", "tests"):
+        (tmp_path / top).mkdir()
+        (tmp_path / top / "a.py").write_text("x = 1\n", encoding="utf-8")
+    first = _tree_stamp(tmp_path, "not harness")
+    assert _tree_stamp(tmp_path, "not harness") == first
+    assert _tree_stamp(tmp_path, "not slow and not harness") != first
+    (tmp_path / "README.md").write_text("not traced\n", encoding="utf-8")
+    assert _tree_stamp(tmp_path, "not harness") == first
+    for top in ("sysrs_ref", "proofs_check", "tests"):
+        (tmp_path / top / "a.py").write_text("x = 2\n", encoding="utf-8")
+        changed = _tree_stamp(tmp_path, "not harness")
+        assert changed != first
+        first = changed
