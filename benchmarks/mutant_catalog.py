@@ -140,9 +140,10 @@ MUTANTS: tuple[Mutant, ...] = (
         "sysrs_ref/experiments/_entry.py",
         'STALE_FIELDS = frozenset({"format", "version", "sha256"})',
         'STALE_FIELDS = frozenset({"format", "version"})',
-        equivalent="a changed sha256 changes the key, hence the entry's path: an entry of another file is never "
-        "found there, stale or not; the field only chooses the word of the warning, which no run shows",
-    ),
+    ),  # not equivalent: an entry's path (Cache.path) and a checkpoint's folder name the dataset, not its sha256, so
+    # the files of a matrix changed under its name are found; still not used (the key differs), but each is said to be
+    # damaged ("is for another grid point (its key differs in sha256)") where the cache promises silence: killed by
+    # tests/experiments/test_cache_entries.py (the out-of-date entry and checkpoint, the matrix changed under its name)
     Mutant(
         "cache-count-upper-bound",
         "sysrs_ref/experiments/_entry.py",
@@ -845,5 +846,49 @@ MUTANTS: tuple[Mutant, ...] = (
         "proofs_check/decision_rules.py",
         "    if chosen not in selectable:\n",
         "    if chosen not in selectable and False:\n",
+    ),
+    # -- the named survivors of an earlier round, each at the edge its test pins
+    Mutant(
+        "helm-split-name-drops-splitless",
+        "sysrs_ref/loaders/_helm_read.py",
+        "return [name for name in present if name in (None, split)]",
+        "return [name for name in present if name == split]",
+    ),
+    Mutant(
+        "lighteval-repeated-doc-id-used",
+        "sysrs_ref/loaders/lighteval.py",
+        "    return len(set(ids)) == len(ids)",
+        "    return len(ids) == len(sample_ids)",
+    ),
+    Mutant(
+        "inspect-created-offset-dropped",
+        "sysrs_ref/loaders/_inspect_files.py",
+        "moment = moment.astimezone(UTC).replace(tzinfo=None)",
+        "moment = moment.replace(tzinfo=None)",
+    ),
+    Mutant(
+        "schedule-large-k-no-exact-fallback",
+        "sysrs_ref/schedule.py",
+        "    return first if first == last else _exact_level(n_models, spare)",
+        "    return first",
+    ),
+    Mutant(
+        "checkpoint-stale-warned",
+        "sysrs_ref/experiments/_checkpoint.py",
+        "                if rejected.reason is not None:\n                    self._warn(f\"warning: the checkpoint '{path}' "
+        '{rejected.reason}; its runs are made again")',
+        "                self._warn(f\"warning: the checkpoint '{path}' {rejected.reason}; its runs are made again\")",
+    ),  # a checkpoint of another package version or matrix warned about as damaged ("... None; its runs ...")
+    Mutant(
+        "checkpoint-key-without-sha256",
+        "sysrs_ref/experiments/_checkpoint.py",
+        '            "sha256": dataset.sha256,\n',
+        "",
+    ),  # checkpoints live under the dataset's name: those of the matrix before a change would be counted
+    Mutant(
+        "cache-key-without-sha256",
+        "sysrs_ref/experiments/_cache.py",
+        '                "sha256": dataset.sha256,\n',
+        "",
     ),
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import math
 from fractions import Fraction
 
@@ -112,6 +113,36 @@ def test_paper_formula_is_the_level_form(n_models: int, budget_offset: int) -> N
     assert paper_schedule(n_models, budget) == tuple(
         math.ceil(Fraction(level, n_models + 1 - k)) for k in range(1, n_models)
     )
+
+
+#: (K, n - K) where the large-K path (K >= 2048) cannot settle U0 = ceil((n - K) / logbar(K)) from its bracket of
+#: logbar(K), found by search over n - K = 3^e: U0 lies strictly between the bracket's two ceilings.
+UNSETTLED = {
+    "K=2048,n-K=3^94": (2048, 3**94),
+    "K=2048,n-K=3^95": (2048, 3**95),
+    "K=3000,n-K=3^94": (3000, 3**94),
+    "K=4096,n-K=3^95": (4096, 3**95),
+}
+
+
+@pytest.mark.parametrize(("n_models", "spare"), UNSETTLED.values(), ids=UNSETTLED.keys())
+def test_large_k_level_is_exact_where_the_logbar_bracket_cannot_settle_it(n_models: int, spare: int) -> None:
+    """Beyond 2048 models U0 comes from sums of 1/i rounded to P bits; when they disagree, only the exact logbar does."""
+    module = importlib.import_module("sysrs_ref.schedule")  # the package's attribute ``schedule`` is the function
+    low, high, scale = module._logbar_bounds(n_models)
+    level = math.ceil(Fraction(spare) / logbar(n_models))
+    assert -(-spare * scale // high) < level < -(-spare * scale // low)  # neither end of the bracket is U0
+    assert paper_schedule(n_models, n_models + spare) == tuple(
+        math.ceil(Fraction(level, n_models + 1 - k)) for k in range(1, n_models)
+    )
+
+
+@given(st.sampled_from((2048, 2049, 3000)), st.integers(2**140, 2**200))
+def test_large_k_paper_formula_is_the_level_form_for_huge_budgets(n_models: int, spare: int) -> None:
+    """Above about 2^145 evaluations the bracket's ceilings mostly differ: the exact fallback decides most examples."""
+    level = math.ceil(Fraction(spare) / logbar(n_models))
+    lengths = paper_schedule(n_models, n_models + spare)
+    assert (lengths[0], lengths[-1]) == (math.ceil(Fraction(level, n_models)), math.ceil(Fraction(level, 2)))
 
 
 @pytest.mark.parametrize(

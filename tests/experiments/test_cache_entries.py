@@ -185,6 +185,28 @@ def test_an_out_of_date_checkpoint_is_ignored_without_a_warning(tmp_path: Path, 
     assert _read(checkpoints, dataset) == () and len(warnings) == 1
 
 
+def test_a_matrix_changed_under_its_name_finds_its_old_files_and_uses_none(tmp_path: Path) -> None:
+    """A matrix changed under its name: its old cache entries and checkpoints are found, and none is used or warned of.
+
+    Both live under the dataset's name, not its SHA-256, so the files of the matrix before the change are at the
+    same paths; only the key's sha256 keeps them out, silently (out of date, not damaged).
+    """
+    warnings: list[str] = []
+    cache, config = Cache(tmp_path, warn=warnings.append), Config.of("sysrs")
+    before, after = Dataset("d", tmp_path / "d.npy", "a" * 64), Dataset("d", tmp_path / "d.npy", "b" * 64)
+    point = Point(Fraction(12), 86, 17, 20, 86)
+    cache.put(before, config, point, 3)
+    cell = CellResult(np.array([2, 3]), np.array([20, 90]))
+    cache.checkpoints.put(before, config, GRID, 10, 0, (0, 4), cell)
+    assert cache.path(after, config, Fraction(12), 20, 3) == cache.path(before, config, Fraction(12), 20, 3)
+    assert cache.checkpoints.folder(after, config, GRID, 10, 0) == cache.checkpoints.folder(before, config, GRID, 10, 0)
+    assert cache.get(after, config, Fraction(12), 20, 3) is None
+    assert cache.checkpoints.read(after, config, GRID, BUDGETS, 10, 0).ranges == ()
+    assert warnings == []
+    assert cache.get(before, config, Fraction(12), 20, 3) == point  # the files themselves are intact
+    assert cache.checkpoints.read(before, config, GRID, BUDGETS, 10, 0).ranges == ((0, 4),)
+
+
 def test_a_cache_entry_nested_deep_is_recomputed_with_one_warning(tmp_path: Path) -> None:
     warnings: list[str] = []
     cache, config = Cache(tmp_path, warn=warnings.append), Config.of("sysrs")
