@@ -442,12 +442,6 @@ MUTANTS: tuple[Mutant, ...] = (
         "if sorted(item[0] for item in items) != sorted(self.top_m):",
     ),
     Mutant(
-        "checkpoint-count-type",
-        "sysrs_ref/experiments/_checkpoint.py",
-        "not all(type(item) is int for item in items):",
-        "not all(isinstance(item, int) for item in items):",
-    ),
-    Mutant(
         "kmeans-empty-cluster",
         "sysrs_ref/subset/clustering.py",
         "movable = np.where(counts[labels] > 1, own, -1.0)",
