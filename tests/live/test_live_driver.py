@@ -206,12 +206,50 @@ def test_ctrl_c_during_a_call_waits_for_it_and_records_it(tmp_path: Path) -> Non
             run(session, evaluate, on_progress=events.append)
         assert info.value.kept == (("m2", per_model),) and info.value.lost == ()
         assert session.status().spent == 3 * per_model == len(asked)  # m0, m1 and m2, the call in flight
-    assert str(info.value).startswith("stopped, the call in flight (m2: ")
+    assert str(info.value) == (
+        f"stopped, the call in flight (m2: {per_model} queries) finished and was recorded; "
+        f"spent {3 * per_model} of {CASE.budget}; run again to resume"
+    )
     assert [event.event for event in events][-1] == "stopping" and events[-1].running == (("m2", per_model),)
     with Session.open(tmp_path / "run") as session:
         report = run(session, evaluate)
     assert len(asked) == len(set(asked)) == report.outcome.spent  # nothing evaluated twice
     assert (report.outcome.chosen, report.outcome.ranking) == _expected()
+
+
+def test_ctrl_c_during_the_last_call_says_the_session_is_finished(tmp_path: Path) -> None:
+    """The call in flight was the run's last: once it is recorded, nothing is left to resume, only the result."""
+    calls: list[tuple[str, int]] = []
+
+    def counting(model: str, queries: Sequence[str]) -> list[object]:
+        calls.append((model, len(queries)))
+        return _lookup(model, queries)
+
+    with _session(tmp_path / "whole") as session:
+        run(session, counting, workers=1)
+    last = len(calls)
+    calls.clear()
+
+    def evaluate(model: str, queries: Sequence[str]) -> list[object]:
+        calls.append((model, len(queries)))
+        if len(calls) == last:  # one worker: the calls come in the same order as in the whole run
+            _interrupt_main()
+            time.sleep(0.2)  # still evaluating when the main thread gets the KeyboardInterrupt
+        return _lookup(model, queries)
+
+    with _session(tmp_path / "run") as session:
+        with pytest.raises(RunInterrupted) as info:
+            run(session, evaluate, workers=1)
+        assert session.done and info.value.kept == (calls[-1],) and info.value.lost == ()
+        spent = session.status().spent
+    model, queries = calls[-1]
+    assert str(info.value) == (
+        f"stopped, the call in flight ({model}: {queries} queries) finished and was recorded; "
+        f"spent {spent} of {CASE.budget}; the session is finished: run again for its result"
+    )
+    with Session.open(tmp_path / "run") as session:
+        report = run(session, evaluate)
+    assert report.recorded == 0 and (report.outcome.chosen, report.outcome.ranking) == _expected()
 
 
 def test_a_second_ctrl_c_stops_at_once_and_names_what_is_lost(tmp_path: Path) -> None:
