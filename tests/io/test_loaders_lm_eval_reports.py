@@ -145,3 +145,42 @@ def test_a_latest_run_of_fewer_documents_than_an_older_one_is_warned_of_without_
     )
     assert load_lm_eval(tmp_path, metric="acc", reruns="merge").shape == (1, 5)
     assert load_lm_eval(tmp_path, metric="acc", reruns="merge").warnings == ()
+
+
+@pytest.mark.parametrize("latest", [5, 7])
+def test_a_latest_run_of_as_many_documents_or_more_is_not_warned_of(tmp_path: Path, latest: int) -> None:
+    """A rerun of the whole task (the same documents, or more) is no limited run: --reruns latest says nothing."""
+    folder = tmp_path / "org__m"
+    folder.mkdir()
+    for stamp, documents in (("2024-05-01T10-00-00", 5), ("2024-05-02T10-00-00", latest)):
+        rows = [{"doc_id": doc, "filter": "none", "metrics": ["acc"], "acc": doc % 2} for doc in range(documents)]
+        (folder / f"samples_arc_easy_{stamp}.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    table = load_lm_eval(tmp_path, metric="acc")
+    assert table.shape == (1, latest) and table.warnings == ()
+    notes = {Path(use.path).name: use.note for use in table.files}
+    assert notes["samples_arc_easy_2024-05-02T10-00-00.jsonl"] == (
+        "the latest of 2 runs of task 'arc_easy' for model 'org__m'"
+    )
+
+
+def test_a_json_with_results_but_none_of_lm_evals_keys_is_no_results_file(tmp_path: Path) -> None:
+    """A summary of one's own with a ``results`` object (no ``config``, ``configs``, ``n-samples`` or ``versions``)
+    is left out: it names no model and says nothing of the run."""
+    folder = tmp_path / "org__m"
+    folder.mkdir()
+    rows = [{"doc_id": doc, "filter": "none", "metrics": ["acc"], "acc": doc % 2} for doc in range(3)]
+    (folder / "samples_arc_easy_2024-05-01T10-00-00.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    alone = load_lm_eval(tmp_path, metric="acc")
+    summary = {"model_name": "my summary", "results": {"arc_easy": {"acc,none": 0.5}}}
+    (folder / "summary.json").write_text(json.dumps(summary))
+    table = load_lm_eval(tmp_path, metric="acc")
+    assert table.models == alone.models == ("org__m",) and table.warnings == alone.warnings == ()
+    listed = {Path(use.path).name: (use.used, use.note) for use in table.files}
+    assert listed["summary.json"] == (
+        False,
+        "neither an lm-eval samples file (samples_<task>_<timestamp>.jsonl) nor a results file of a run beside "
+        "samples files: not read (a samples file renamed by hand needs lm-eval's name back)",
+    )
+    summary["versions"] = {"arc_easy": 1.0}  # now lm-eval's: its model_name names the model
+    (folder / "summary.json").write_text(json.dumps(summary))
+    assert load_lm_eval(tmp_path, metric="acc").models == ("my summary",)
