@@ -18,6 +18,10 @@ a uniform draw is invariant under relabelling the models and the queries, and
 the algorithms read a model only through its scores and its priority and a
 query only through the orders (the symbolic contracts' second draw checks
 that). The engines themselves run on every matrix of the domain.
+
+A law is compared as the engine returns it: its keys are the outcomes that can
+happen, each with a positive probability, so an engine that lists an
+impossible outcome (probability 0) disagrees with the brute force.
 """
 
 from __future__ import annotations
@@ -195,7 +199,8 @@ class _Brute:
 
 
 def _compare(where: str, engine: Law, expected: Law) -> str | None:
-    engine = {k: v for k, v in engine.items() if v}
+    """The disagreement in words, or None: the engine's law as it is returned, each outcome listed with a positive
+    probability (as ``outcome_distribution`` documents), so a listed zero is a disagreement too."""
     expected = {k: v for k, v in expected.items() if v}
     if engine == expected:
         return None

@@ -8,8 +8,10 @@ execution and by the exhaustive runs.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import itertools
+from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
@@ -25,6 +27,7 @@ from proofs_check.decision_rules import (
     ucb_choice_problem,
     uniform_allocation,
 )
+from sysrs_ref.algorithms.base import AlgorithmRun, Outcome, Step
 from sysrs_ref.algorithms.ucb_index import IndexKey, compare_indices
 from sysrs_ref.draws import Draw
 from tests.planted import assert_fails, mutated
@@ -186,6 +189,45 @@ def test_a_planted_decision_bug_fails_both_ways(
     assert outcome.method == Method.SYMBOLIC  # the symbolic part found it first
     problem, _ = exhaustive_problem(FAMILY[family].exhaustive, SMALL_CELLS)
     assert problem is not None and fragments[-1] in problem, problem
+
+
+def test_a_chosen_model_that_is_not_the_first_of_the_ranking_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SR returning its last eliminated model as the chosen one, its ranking right: ``chosen`` is checked too."""
+    _patch(
+        monkeypatch,
+        "sysrs_ref.algorithms.successive_rejects",
+        "_successive_rejects",
+        "return Outcome(name, winner, ranking, spent, tuple(trace))",
+        "return Outcome(name, worst, ranking, spent, tuple(trace))",
+    )
+    outcome = check_decisions(FAMILY["sr"], TINY, SMALL_CELLS)
+    assert_fails(outcome, "sr, scores", "(chosen ", "the rule (reverse elimination order) ranks")
+
+
+def _one_batch_per_model(real: Callable[..., AlgorithmRun]) -> Callable[..., AlgorithmRun]:
+    """US or SyUS asking the same requests in K batches, one per model: the same scores, the same ranking."""
+
+    def run(name: str, budget: int, draw: Draw, *, synchronized: bool) -> AlgorithmRun:
+        inner = real(name, budget, draw, synchronized=synchronized)
+        batch = next(inner)
+        parts = [tuple(request for request in batch if request.model == model) for model in range(draw.n_models)]
+        scores: list[object] = []
+        for part in parts:
+            scores.extend((yield part))
+        try:
+            inner.send(scores)
+        except StopIteration as stop:
+            outcome: Outcome = stop.value
+        return dataclasses.replace(outcome, trace=tuple(Step(part) for part in parts))
+
+    return run
+
+
+def test_a_uniform_allocation_asked_in_several_batches_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = importlib.import_module("sysrs_ref.algorithms.uniform")
+    monkeypatch.setattr(module, "_uniform", _one_batch_per_model(module._uniform))
+    outcome = check_decisions(FAMILY["uniform"], TINY, SMALL_CELLS)
+    assert_fails(outcome, "us, scores", "queries per model in 2 batch(es)", "model-major, in one batch")
 
 
 def test_a_flipped_ucb_tie_rule_fails_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,11 +12,14 @@ from fractions import Fraction
 import pytest
 
 import sysrs_ref.theory.bounds as bounds
+import sysrs_ref.theory.exact as exact
 import sysrs_ref.theory.exact_sync as exact_sync
 import sysrs_ref.theory.exact_unsync as exact_unsync
 import sysrs_ref.theory.threshold as threshold
 from proofs_check import code_exact, code_formulas
 from proofs_check.common import parse, sym
+from sysrs_ref import Instance
+from sysrs_ref.algorithms.params import AlgorithmParams
 from tests.planted import assert_fails, mutated
 
 hardness_module = importlib.import_module("sysrs_ref.theory.hardness")  # the package re-exports a function of that name
@@ -86,6 +89,18 @@ def test_multisets_weighed_alike_instead_of_by_binomials_fails(monkeypatch: pyte
     )
     monkeypatch.setattr(exact_unsync, "_sum_law", mutated(exact_unsync._sum_law, old, new))
     assert_fails(code_exact.check_exact_engines(), "us {}, scores", "'brute force'")
+
+
+def test_an_engine_listing_an_impossible_model_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every model listed, those that cannot be returned with probability 0: the laws list positive ones only."""
+    real = exact._deterministic_law
+
+    def every_model(instance: Instance, name: str, budget: int, params: AlgorithmParams) -> dict[int, Fraction]:
+        law = real(instance, name, budget, params)
+        return {model: law.get(model, Fraction(0)) for model in range(instance.n_models)}
+
+    monkeypatch.setattr(exact, "_deterministic_law", every_model)
+    assert_fails(code_exact.check_exact_engines(), "law of the returned model", "'engine': {'0': '0', '1': '1'}")
 
 
 def test_bayes_error_brute_force_is_the_sum_over_sequences() -> None:
