@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> None:
     if m is None:
         law = exact_law(instance, spec.name, budget, typed, limit=args.limit)
         error = 1 - sum((p for model, p in law.items() if model in instance.best), Fraction(0))
-        size = enumeration_size(instance, spec.name, budget, **given)
+        size = enumeration_size(instance, spec.name, budget, limit=args.limit, **given)
         event = "P(no best model chosen)"
     elif isinstance(instance, StochasticInstance):
         raise SysrsError(

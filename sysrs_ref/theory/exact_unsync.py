@@ -151,13 +151,23 @@ def _trajectory_law(kinds: list[int], counts: tuple[int, ...], lengths: tuple[in
     return law
 
 
-def sr_size(instance: Instance, budget: int) -> int:
+def sr_size(instance: Instance, budget: int, cap: int | None = None) -> int:
     """Upper bound on the SR search: per phase (models) x (their possible sums) x (tie patterns).
 
     Each phase k < K-1 branches on the eliminated model, its sum (at most the
     number of n_k-sub-multisets of its row) and the set of models tied with
     it; the last phase is one pass over the final sums. The per-model
     trajectory laws are counted too.
+
+    With *cap*, counting stops as soon as the running count passes it: the
+    number returned is then more than *cap* and at most the size (every factor
+    is at least 1), so a refusal costs a few phases of O(K) work instead of
+    the O(K^2) products of K^2 / 2 bits that the whole size takes on a large K.
+    Within *cap* the size is exact.
+
+    >>> inst = Instance([[1, 1, 0], [1, 0, 1], [0, 0, 1]])
+    >>> sr_size(inst, 6), sr_size(inst, 6, cap=10)  # n = (1, 2): 3 x 2 x 2^2 x 2 + 12 trajectories; 24 passes 10
+    (60, 24)
     """
     n_models = instance.n_models
     lengths = schedule(n_models, instance.n_queries, budget)
@@ -167,9 +177,14 @@ def sr_size(instance: Instance, budget: int) -> int:
         active = n_models - k
         sums = max(count_submultisets(row, n_k) for row in rows)
         size *= active * sums * 2 ** (active - 1)
-    last = max(count_submultisets(row, lengths[-1]) for row in rows)
-    traj = sum(_trajectory_count(row, lengths) for row in rows)
-    return size * last + traj
+        if cap is not None and size > cap:
+            return size
+    size *= max(count_submultisets(row, lengths[-1]) for row in rows)
+    for row in rows:
+        if cap is not None and size > cap:
+            break
+        size += _trajectory_count(row, lengths)
+    return size
 
 
 def _trajectory_count(row: tuple[int, ...], lengths: tuple[int, ...]) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
@@ -20,11 +21,13 @@ from sysrs_ref.theory import (
     DEFAULT_LIMIT,
     enumeration_size,
     error_probability,
+    exact_sar,
+    exact_unsync,
     outcome_distribution,
 )
 from sysrs_ref.theory.exact import approximate, exact_need, least_size_log10
 from tests.exact_cases import SLOWEST, THREE, TWO, WORST, exact_error
-from tests.strategies import ALGORITHM_NAMES, tiny_cases
+from tests.strategies import ALGORITHM_NAMES, instances, tiny_cases
 
 
 def brute_distribution(instance: Instance, algorithm: str, budget: int, **params: Fraction) -> dict[int, Fraction]:
@@ -145,12 +148,20 @@ def test_too_large_is_refused_with_its_size() -> None:
     rng = random.Random(5)
     big = Instance([[Fraction(rng.randrange(1000), 997) for _ in range(10)] for _ in range(6)])
     for algorithm in ("sr", "sysrs", "ucbe", "syucbe"):
-        size = enumeration_size(big, algorithm, 30)
+        size = enumeration_size(big, algorithm, 30, limit=10**100)
         assert size > DEFAULT_LIMIT
         with pytest.raises(TooLargeToEnumerateError) as caught:
             error_probability(big, algorithm, 30)
         message = str(caught.value)
-        assert approximate(size) in message and "6 x 10" in message and "budget 30" in message
+        with pytest.raises(TooLargeToEnumerateError) as sized:  # Python's size call refuses as the law does
+            enumeration_size(big, algorithm, 30)
+        assert str(sized.value) == message
+        shown = (  # SR's count stops once past the limit: the message gives the count so far
+            f"more than {approximate(exact_unsync.sr_size(big, 30, DEFAULT_LIMIT))}"
+            if algorithm == "sr"
+            else f"about {approximate(size)}"
+        )
+        assert f"needs {shown} cases" in message and "6 x 10" in message and "budget 30" in message
         assert isinstance(caught.value, SysrsError)
     with pytest.raises(TooLargeToEnumerateError):  # a small limit refuses even a tiny instance
         error_probability(TWO, "sysrs", 6, limit=1)
@@ -163,6 +174,46 @@ def test_the_bound_from_k_alone_is_a_lower_bound(algorithm: str, data: st.DataOb
     instance, budget, params = data.draw(tiny_cases(algorithm))
     size = enumeration_size(instance, algorithm, budget, **params)
     assert 10 ** least_size_log10(instance.n_models, algorithm) <= size * (1 + 1e-12)
+
+
+@pytest.mark.parametrize("algorithm", ["sr", "sar"])
+@settings(max_examples=40)
+@given(instance=instances(max_models=6, max_queries=14, kind="coarse"), data=st.data())
+def test_a_capped_count_is_the_size_within_the_cap_and_a_lower_bound_past_it(
+    algorithm: str, instance: Instance, data: st.DataObject
+) -> None:
+    n_models, n_queries = instance.shape
+    budget = data.draw(st.integers(n_models, n_models * n_queries))
+    count = exact_unsync.sr_size if algorithm == "sr" else exact_sar.sar_size
+    size = count(instance, budget)
+    cap = data.draw(st.integers(0, 2 * size))
+    capped = count(instance, budget, cap)
+    assert capped == size if size <= cap else cap < capped <= size
+
+
+@pytest.mark.parametrize("algorithm", ["sr", "sar"])
+def test_a_count_past_the_limit_stops_within_a_phase_or_two(monkeypatch: pytest.MonkeyPatch, algorithm: str) -> None:
+    """K = 300, L = 13: K! (10^614) is within a limit of 10^700, so SR's and SAR's counts start; each phase adds
+    more than 10^100, so they stop after a phase or two: a few sub-multiset counts per model, not one per model and
+    phase (90,000 here; the K^2 that took minutes at K = 4,000). Python and ``exact`` say the same line."""
+    calls = 0
+    for module, name in ((exact_unsync, "count_submultisets"), (exact_sar, "count_submultisets")):
+        real = getattr(module, name)
+
+        def counting(rem: tuple[int, ...], size: int, real: Callable[[tuple[int, ...], int], int] = real) -> int:
+            nonlocal calls
+            calls += 1
+            return real(rem, size)
+
+        monkeypatch.setattr(module, name, counting)
+    big = Instance([[Fraction((i * j) % 3, 2) for j in range(13)] for i in range(300)])
+    with pytest.raises(TooLargeToEnumerateError) as caught:
+        enumeration_size(big, algorithm, 1950, limit=10**700)
+    assert calls <= 10 * 300
+    assert f"{algorithm} on 300 x 13 at budget 1950 needs more than " in str(caught.value)
+    with pytest.raises(TooLargeToEnumerateError) as law:
+        error_probability(big, algorithm, 1950, limit=10**700)
+    assert str(law.value) == str(caught.value)
 
 
 def test_a_huge_k_is_refused_without_counting(monkeypatch: pytest.MonkeyPatch) -> None:
