@@ -846,4 +846,41 @@ MUTANTS: tuple[Mutant, ...] = (
         "    if chosen not in selectable:\n",
         "    if chosen not in selectable and False:\n",
     ),
+    # -- sizes: every size fast or refused up front
+    Mutant(
+        "instance-best-rebuilt-each-time",
+        "sysrs_ref/instance.py",
+        "        return self._best\n",
+        "        return frozenset(self._tiers[0])\n",
+    ),
+    Mutant(
+        "sr-size-counts-every-phase",
+        "sysrs_ref/theory/exact_unsync.py",
+        "        size *= active * sums * 2 ** (active - 1)\n        if cap is not None and size > cap:\n            return size\n",
+        "        size *= active * sums * 2 ** (active - 1)\n",
+    ),
+    Mutant(
+        "sar-size-counts-every-phase",
+        "sysrs_ref/theory/exact_sar.py",
+        "        if cap is not None and total * priorities > cap:\n            break\n",
+        "",
+    ),
+    Mutant(
+        "enumeration-size-unchecked",
+        "sysrs_ref/theory/exact.py",
+        "    return _check_limit(instance, name, budget, limit)\n",
+        "    return _size(instance, name, budget, limit)\n",
+    ),
+    Mutant(
+        "kmeans-need-without-k",
+        "sysrs_ref/subset/clustering.py",
+        "seconds=1e-9 * 2 * n_points * k * dim,",
+        "seconds=1e-9 * 2 * n_points * dim,",
+    ),
+    Mutant(
+        "kmedoids-need-alternate-rate",
+        "sysrs_ref/subset/clustering.py",
+        'rate = 1e-8 if method == "fasterpam" else 3e-9',
+        "rate = 3e-9",
+    ),
 )
