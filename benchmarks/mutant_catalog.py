@@ -883,4 +883,10 @@ MUTANTS: tuple[Mutant, ...] = (
         'rate = 1e-8 if method == "fasterpam" else 3e-9',
         "rate = 3e-9",
     ),
+    Mutant(
+        "us-integral-off-by-one",
+        "sysrs_ref/theory/exact_unsync.py",
+        "integral = sum(q * (common // (j + 1)) for j, q in enumerate(others))",
+        "integral = sum(q * (common // (j + 2)) for j, q in enumerate(others))",
+    ),
 )

@@ -22,6 +22,7 @@ Public entry point: :func:`sysrs_ref.theory.exact.outcome_distribution`.
 from __future__ import annotations
 
 import functools
+import math
 from collections import Counter
 from fractions import Fraction
 from math import comb, factorial
@@ -95,30 +96,55 @@ def us_distribution(instance: Instance, budget: int) -> Distribution:
     """Exact law of the model US returns (independent sums; ties won uniformly).
 
     P(i wins) = sum_s P(S_i = s) E[1 / (1 + J)], J the number of other models
-    with sum s, all others at most s; E[1/(1+J)] comes from the polynomial
-    prod_k (P(S_k < s) + P(S_k = s) x).
+    with sum s, all others at most s. With b_k = P(S_k < s) and
+    e_k = P(S_k = s), E[1 / (1 + J)] = integral over t in [0, 1] of
+    prod_{k != i} (b_k + e_k t), since 1 / (1 + J) = integral of t^J. For one
+    s the models with e_k = 0 give a constant factor; the product F over the
+    others (E_s) is made once, and each i in E_s divides its own factor out
+    of it, exactly (integer weights, synthetic division). So the work is
+    O(V K + sum_s |E_s|^2) <= O(N K) exact operations, V the distinct sums and
+    N = sum_s |E_s| the sum of the K laws' sizes: :func:`us_size` counts N K.
     """
     n_models = instance.n_models
     per_model = budget // n_models
     laws = [_sum_law(*row_types(instance, i), per_model) for i in range(n_models)]
-    out: Distribution = {}
-    for i in range(n_models):
-        for s, p in laws[i].items():
-            poly = [Fraction(1)]
-            for k in range(n_models):
-                if k == i:
-                    continue
-                below = sum((q for v, q in laws[k].items() if v < s), Fraction(0))
-                equal = laws[k].get(s, Fraction(0))
-                poly = [
-                    (poly[j] * below if j < len(poly) else Fraction(0))
-                    + (poly[j - 1] * equal if j >= 1 else Fraction(0))
-                    for j in range(len(poly) + 1)
+    scales = [math.lcm(*(p.denominator for p in law.values())) for law in laws]
+    weights = [{value: int(p * scale) for value, p in law.items()} for law, scale in zip(laws, scales, strict=True)]
+    below = [0] * n_models  # each model's weight below the current sum s
+    everyone = math.prod(scales)
+    wins: dict[int, Fraction] = {}
+    for s in sorted({value for law in weights for value in law}):
+        tied = [k for k in range(n_models) if s in weights[k]]
+        constant = math.prod(below[k] for k in range(n_models) if s not in weights[k])
+        if constant:
+            product = [1]  # F(t) = prod over the tied models of (below + equal t), lowest degree first
+            for k in tied:
+                equal = weights[k][s]
+                product = [
+                    (product[j] * below[k] if j < len(product) else 0) + (product[j - 1] * equal if j else 0)
+                    for j in range(len(product) + 1)
                 ]
-            share = sum((c / (j + 1) for j, c in enumerate(poly)), Fraction(0))
-            if share:
-                _add(out, i, p * share)
-    return out
+            common = math.lcm(*range(1, len(tied) + 1))  # the integral's denominators 1 .. |E_s|
+            for i in tied:
+                others = _divided(product, below[i], weights[i][s])  # prod over the other tied models
+                integral = sum(q * (common // (j + 1)) for j, q in enumerate(others))  # x common
+                share = Fraction(weights[i][s] * constant * integral, common * everyone)
+                wins[i] = wins.get(i, Fraction(0)) + share
+        for k in tied:
+            below[k] += weights[k][s]
+    return {model: wins[model] for model in sorted(wins)}
+
+
+def _divided(product: list[int], constant: int, slope: int) -> list[int]:
+    """The polynomial *product* / (constant + slope t), exactly (it divides; slope > 0), lowest degree first."""
+    quotient = [0] * (len(product) - 1)
+    carry = 0
+    for j in range(len(product) - 1, 0, -1):  # from the top: q_{j-1} = (f_j - constant q_j) / slope
+        quotient[j - 1], left = divmod(product[j] - constant * carry, slope)
+        if left:  # pragma: no cover - a factor of the product always divides it
+            raise AssertionError("a US sum law's factor does not divide the product of the factors")
+        carry = quotient[j - 1]
+    return quotient
 
 
 # -- SR ------------------------------------------------------------------------------------

@@ -107,6 +107,24 @@ def test_us_by_hand() -> None:
     assert outcome_distribution(TWO, "us", 4) == {0: Fraction(17, 24), 1: Fraction(7, 24)}
 
 
+def test_us_makes_a_few_fractions_per_model_and_sum(monkeypatch: pytest.MonkeyPatch) -> None:
+    """US's law on K = 60 binary models at n = K: the product over the tied models is made once per sum and each
+    model divides its own factor out of it, so O(N K) exact steps (N = K sums here), never a fresh product per model
+    (O(K^3): 74 s at K = 300, 20 hours at the limit's K = 3,162)."""
+    made = 0
+
+    def counting(*args: int) -> Fraction:
+        nonlocal made
+        made += 1
+        return Fraction(*args)
+
+    big = Instance([[i % 3 == 0] for i in range(60)])
+    expected = {model: Fraction(1, 20) for model in range(0, 60, 3)}  # the 20 models at 1 tie: each wins 1/20
+    monkeypatch.setattr(exact_unsync, "Fraction", counting)
+    assert exact_unsync.us_distribution(big, 60) == expected
+    assert made <= 3 * 60
+
+
 def test_ucbe_by_hand() -> None:
     """UCB-E on TWO, n = 3, a = 1: warm-up X_0 ~ B(3/4), X_1 ~ B(1/2), then one more evaluation.
 
