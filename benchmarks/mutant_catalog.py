@@ -889,4 +889,10 @@ MUTANTS: tuple[Mutant, ...] = (
         "integral = sum(q * (common // (j + 1)) for j, q in enumerate(others))",
         "integral = sum(q * (common // (j + 2)) for j, q in enumerate(others))",
     ),
+    Mutant(
+        "exact-law-without-time-check",
+        "sysrs_ref/theory/exact.py",
+        "    check_need(enumeration_need(instance.n_models, instance.n_queries, name, budget, size))\n",
+        "",
+    ),
 )

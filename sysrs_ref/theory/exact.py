@@ -28,7 +28,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from sysrs_ref._checks import check_int
-from sysrs_ref._limits import Need
+from sysrs_ref._limits import Need, check_need
 from sysrs_ref._words import matrix_shape
 from sysrs_ref.algorithms.params import AlgorithmParams, Exploration, TopMSize, expect
 from sysrs_ref.algorithms.registry import ParamValue, get_algorithm
@@ -46,6 +46,7 @@ __all__ = [
     "enumeration_size",
     "error_probability",
     "exact_law",
+    "enumeration_need",
     "exact_need",
     "least_size_log10",
     "outcome_distribution",
@@ -260,6 +261,29 @@ def _check_limit(instance: Instance | StochasticInstance, name: str, budget: int
     return size
 
 
+#: Cases an enumeration gets through in a second, at most: 0.1 microsecond a case is below any exact step in Python.
+_CASES_PER_SECOND = 10**7
+
+
+def enumeration_need(n_models: int, n_queries: int, name: str, budget: int, size: int) -> Need:
+    """What enumerating *size* cases of *name* takes, at least: 0.1 microsecond a case, checked against the time limit.
+
+    The size is an upper bound, so the seconds are too, but the default
+    limit of 10^7 cases is a second of it: only a raised ``--limit`` (or
+    *limit*) reaches the time limit (``SYSRS_REF_TIME_LIMIT``, an hour by
+    default), with sizes of 3.6e+10 cases and more. The seconds of a size of
+    any magnitude are an exact int past 10^300, never an overflowing float.
+
+    >>> enumeration_need(1000, 1, "sar", 1000, 10**2570).seconds == 10**2563
+    True
+    """
+    return Need(
+        f"exact enumeration of {name} on {n_models} x {n_queries} at budget {budget}",
+        f"up to {approximate(size)} cases, at least 0.1 microsecond each",
+        seconds=size / _CASES_PER_SECOND if size < 10**300 else size // _CASES_PER_SECOND,
+    )
+
+
 def _check_least(n_models: int, n_queries: int, name: str, budget: int, limit: int, *, stochastic: bool) -> None:
     """Refuse when the lower bound from K alone (:func:`least_size_log10`) is over *limit*: nothing is counted."""
     least = least_size_log10(n_models, name, stochastic=stochastic)
@@ -338,7 +362,8 @@ def exact_law(
     name = _check(instance, algorithm, budget)
     if isinstance(params, TopMSize):
         check_m(params.m, instance.n_models)
-    _check_limit(instance, name, budget, limit)
+    size = _check_limit(instance, name, budget, limit)
+    check_need(enumeration_need(instance.n_models, instance.n_queries, name, budget, size))
     if isinstance(instance, StochasticInstance):
         if not instance.degenerate:
             return _stochastic_law(instance, name, budget, params)

@@ -20,6 +20,7 @@ from fractions import Fraction
 from math import factorial, lgamma, log, log10
 
 from sysrs_ref._checks import check_int
+from sysrs_ref._limits import check_need
 from sysrs_ref.algorithms.driver import drive
 from sysrs_ref.algorithms.params import AlgorithmParams
 from sysrs_ref.algorithms.registry import ALGORITHMS, ParamValue
@@ -28,7 +29,14 @@ from sysrs_ref.draws import Draw
 from sysrs_ref.errors import ParameterError, TooLargeToEnumerateError
 from sysrs_ref.instance import Instance
 from sysrs_ref.theory import exact_sar
-from sysrs_ref.theory.exact import DEFAULT_LIMIT, _check_limit, _prepare, _scientific, approximate
+from sysrs_ref.theory.exact import (
+    DEFAULT_LIMIT,
+    _check_limit,
+    _prepare,
+    _scientific,
+    approximate,
+    enumeration_need,
+)
 from sysrs_ref.topm import topm_errors
 
 __all__ = ["is_topm_correct", "topm_distribution", "topm_enumeration_size", "topm_error_probability"]
@@ -130,7 +138,8 @@ def topm_distribution(
     {(0, 1): Fraction(1, 1)}
     """
     name, places, full = _prepare_topm(instance, algorithm, budget, m, dict(params))
-    _topm_size(instance, name, budget, limit)
+    size = _topm_size(instance, name, budget, limit)
+    check_need(enumeration_need(*instance.shape, name, budget, size))
     if name in _ENGINES:
         return _ENGINES[name](instance, budget, places)
     return _brute_force(instance, name, budget, places, full)

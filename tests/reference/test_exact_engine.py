@@ -16,7 +16,15 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from sysrs_ref import ALGORITHMS, Draw, Instance, ScoreLike, drive
-from sysrs_ref.errors import BudgetError, ParameterError, SysrsError, TooLargeToEnumerateError, UnknownAlgorithmError
+from sysrs_ref._limits import TIME_LIMIT_VARIABLE, duration
+from sysrs_ref.errors import (
+    BudgetError,
+    ParameterError,
+    SysrsError,
+    TooLargeError,
+    TooLargeToEnumerateError,
+    UnknownAlgorithmError,
+)
 from sysrs_ref.theory import (
     DEFAULT_LIMIT,
     enumeration_size,
@@ -24,6 +32,7 @@ from sysrs_ref.theory import (
     exact_sar,
     exact_unsync,
     outcome_distribution,
+    topm_error_probability,
 )
 from sysrs_ref.theory.exact import approximate, exact_need, least_size_log10
 from tests.exact_cases import SLOWEST, THREE, TWO, WORST, exact_error
@@ -232,6 +241,36 @@ def test_a_count_past_the_limit_stops_within_a_phase_or_two(monkeypatch: pytest.
     with pytest.raises(TooLargeToEnumerateError) as law:
         error_probability(big, algorithm, 1950, limit=10**700)
     assert str(law.value) == str(caught.value)
+
+
+@pytest.mark.parametrize("algorithm", ["sysrs", "sar"])
+def test_an_enumeration_within_a_raised_limit_meets_the_time_limit(
+    monkeypatch: pytest.MonkeyPatch, algorithm: str
+) -> None:
+    """6 x 10 of distinct scores at n = 30: more than 10^7 cases, so past a second at 0.1 microsecond a case; with
+    the limit raised to 10^100 the size passes, and the time limit (1 second here) refuses before any case runs."""
+    rng = random.Random(5)
+    big = Instance([[Fraction(rng.randrange(1000), 997) for _ in range(10)] for _ in range(6)])
+    size = enumeration_size(big, algorithm, 30, limit=10**100)
+    monkeypatch.setenv(TIME_LIMIT_VARIABLE, "1")
+    monkeypatch.setattr("sysrs_ref.theory.exact._deterministic_law", _never_enumerated)
+    monkeypatch.setattr("sysrs_ref.theory.exact_sar.sar_prefix_distribution", _never_enumerated)
+    with pytest.raises(TooLargeError) as caught:
+        error_probability(big, algorithm, 30, limit=10**100)
+    assert str(caught.value).startswith(
+        f"exact enumeration of {algorithm} on 6 x 10 at budget 30 would take about {duration(size / 10**7)} "
+        f"(up to {approximate(size)} cases, at least 0.1 microsecond each), more than the limit of 1 second"
+    )
+    if algorithm == "sar":
+        with pytest.raises(TooLargeError):
+            topm_error_probability(big, algorithm, 30, 2, limit=10**100)
+    monkeypatch.setenv(TIME_LIMIT_VARIABLE, "0")  # lifted: the enumeration starts
+    with pytest.raises(AssertionError, match="enumerated"):
+        error_probability(big, algorithm, 30, limit=10**100)
+
+
+def _never_enumerated(*args: object) -> object:
+    raise AssertionError("enumerated")
 
 
 def test_a_huge_k_is_refused_without_counting(monkeypatch: pytest.MonkeyPatch) -> None:
