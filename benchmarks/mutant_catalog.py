@@ -856,8 +856,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "sr-size-counts-every-phase",
         "sysrs_ref/theory/exact_unsync.py",
-        "        size *= active * sums * 2 ** (active - 1)\n        if cap is not None and size > cap:\n            return size\n",
-        "        size *= active * sums * 2 ** (active - 1)\n",
+        "        if cap is not None and size > cap:\n            return size\n    size *= max(",
+        "    size *= max(",
     ),
     Mutant(
         "sar-size-counts-every-phase",

@@ -44,7 +44,8 @@ def limit_argument(text: str) -> int:
         raise argparse.ArgumentTypeError(
             f"a whole number such as 10000000 or 1e7, up to 1e{_LIMIT_EXPONENT_MAX}, is needed, got {text!r}"
         )
-    return int(whole + decimals) * 10 ** (exponent - len(decimals))
+    limit: int = int(whole + decimals) * 10 ** (exponent - len(decimals))
+    return limit
 
 
 def add_arguments(sub: argparse.ArgumentParser) -> None:
@@ -97,7 +98,7 @@ def run(args: argparse.Namespace) -> None:
         typed = target
         others = {} if spec.top_m_sized else given  # SAR and SySAR: their one parameter is the target m
         error = topm_error_probability(instance, spec.name, budget, m, limit=args.limit, **others)
-        size = topm_enumeration_size(instance, spec.name, budget, m, **others)
+        size = topm_enumeration_size(instance, spec.name, budget, m, limit=args.limit, **others)
         event = f"P(ranking[:{m}] is not a true top-{m} set)"
     payload: dict[str, JsonValue] = {
         "algorithm": spec.name,
