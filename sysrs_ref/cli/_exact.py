@@ -7,7 +7,7 @@ import re
 from fractions import Fraction
 
 from sysrs_ref._limits import Need
-from sysrs_ref._words import matrix_shape
+from sysrs_ref._words import counted, matrix_shape
 from sysrs_ref.cli._common import JSON_HELP, JsonValue, emit, run_arguments, run_from, stochastic_fields
 from sysrs_ref.errors import SysrsError
 from sysrs_ref.schedule import Budget
@@ -120,6 +120,6 @@ def run(args: argparse.Namespace) -> None:
     text = (
         f"{spec.title} on {args.scores} ({matrix_shape(instance.n_models, instance.n_queries)}), "
         f"budget {budget}: {event} = {fraction_text(error)} = {float(error):.6g}\n"
-        f"exact, over {over}; {size:,} cases enumerated at most"
+        f"exact, over {over}; {counted(size, 'case', grouped=True)} enumerated at most"
     )
     emit(args, payload, text)

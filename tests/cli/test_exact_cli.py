@@ -113,3 +113,11 @@ def test_a_raised_limit_in_scientific_form_still_refuses_at_once(
     )
     status, _, err = run(capsys, "--scores", str(path), "--budget", "100%", "--limit", "1.5")
     assert status == 2 and "argument --limit: a whole number such as 10000000 or 1e7, up to 1e100000" in err
+
+
+def test_one_case_is_said_in_the_singular(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """SyUS at n = K on one query: one case (the column), said as such."""
+    path = tmp_path / "column.csv"
+    path.write_text("1\n0\n1\n")
+    status, out, _ = run(capsys, "--scores", str(path), "--budget", "3", "--algorithm", "syus")
+    assert status == 0 and out.rstrip().endswith("; 1 case enumerated at most")
