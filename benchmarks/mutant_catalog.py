@@ -885,4 +885,53 @@ MUTANTS: tuple[Mutant, ...] = (
         '                "sha256": dataset.sha256,\n',
         "",
     ),
+    # -- sizes: every size fast or refused up front
+    Mutant(
+        "instance-best-rebuilt-each-time",
+        "sysrs_ref/instance.py",
+        "        return self._best\n",
+        "        return frozenset(self._tiers[0])\n",
+    ),
+    Mutant(
+        "sr-size-counts-every-phase",
+        "sysrs_ref/theory/exact_unsync.py",
+        "        if cap is not None and size > cap:\n            return size\n    size *= max(",
+        "    size *= max(",
+    ),
+    Mutant(
+        "sar-size-counts-every-phase",
+        "sysrs_ref/theory/exact_sar.py",
+        "        if cap is not None and total * priorities > cap:\n            break\n",
+        "",
+    ),
+    Mutant(
+        "enumeration-size-unchecked",
+        "sysrs_ref/theory/exact.py",
+        "    return _check_limit(instance, name, budget, limit)\n",
+        "    return _size(instance, name, budget, limit)\n",
+    ),
+    Mutant(
+        "kmeans-need-without-k",
+        "sysrs_ref/subset/clustering.py",
+        "seconds=1e-9 * 2 * n_points * k * dim,",
+        "seconds=1e-9 * 2 * n_points * dim,",
+    ),
+    Mutant(
+        "kmedoids-need-alternate-rate",
+        "sysrs_ref/subset/clustering.py",
+        'rate = 1e-8 if method == "fasterpam" else 3e-9',
+        "rate = 3e-9",
+    ),
+    Mutant(
+        "us-integral-off-by-one",
+        "sysrs_ref/theory/exact_unsync.py",
+        "integral = sum(q * (common // (j + 1)) for j, q in enumerate(others))",
+        "integral = sum(q * (common // (j + 2)) for j, q in enumerate(others))",
+    ),
+    Mutant(
+        "exact-law-without-time-check",
+        "sysrs_ref/theory/exact.py",
+        "    check_need(enumeration_need(instance.n_models, instance.n_queries, name, budget, size))\n",
+        "",
+    ),
 )

@@ -19,6 +19,7 @@ that would run for hours or not fit, not a promise about minutes.
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 
@@ -90,9 +91,22 @@ def size_in_bytes(count: int | float) -> str:
 def duration(seconds: float) -> str:
     """*seconds* in words, in the largest unit that keeps the number at least 1.
 
+    From a million years on, in scientific form, worked out from the
+    logarithm: an int of any size (an enumeration's count of cases) is said
+    without being turned into a float.
+
     >>> duration(45), duration(1), duration(5400), duration(3 * 86400 * 365)
     ('45 seconds', '1 second', '1.5 hours', '3.0 years')
+    >>> duration(2 * 10**6 * 86400 * 365), duration(10**5000)
+    ('2.0e+06 years', '3.2e+4992 years')
     """
+    if seconds >= 10**6 * 86400 * 365:
+        log = math.log10(seconds) - math.log10(86400 * 365)
+        exponent = math.floor(log)
+        mantissa = round(10 ** (log - exponent), 1)
+        if mantissa >= 10:
+            mantissa, exponent = 1.0, exponent + 1
+        return f"{mantissa:.1f}e+{exponent:02d} years"
     for unit, size in (("years", 86400 * 365), ("days", 86400), ("hours", 3600), ("minutes", 60)):
         if seconds >= size:
             return f"{seconds / size:.1f} {unit}" if seconds < 100 * size else f"{seconds / size:,.0f} {unit}"

@@ -50,6 +50,7 @@ class Instance:
 
     __slots__ = (
         "_array",
+        "_best",
         "_codes",
         "_denominator",
         "_levels",
@@ -99,6 +100,7 @@ class Instance:
         # the Fractions compared only where their floats tie (a million distinct means sort in seconds, not minutes)
         order = sorted(by_mean, key=lambda mean: (float(mean), mean), reverse=True)
         self._tiers = tuple(tuple(by_mean[mean]) for mean in order)
+        self._best = frozenset(self._tiers[0])  # made once: a membership test in a loop over K models stays O(1)
 
     def _row_sums(self) -> list[int]:
         """Each row's sum of numerators, exactly: in int64 when it cannot overflow, else with Python's integers."""
@@ -211,8 +213,8 @@ class Instance:
 
     @property
     def best(self) -> frozenset[int]:
-        """The set of best models (more than one when the best mean is tied)."""
-        return frozenset(self._tiers[0])
+        """The set of best models (more than one when the best mean is tied), made once: asking is O(1)."""
+        return self._best
 
     def is_best(self, model: int) -> bool:
         """Whether *model* has the largest mean (possibly tied)."""

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import re
 from fractions import Fraction
 
 from sysrs_ref._limits import Need
-from sysrs_ref._words import matrix_shape
+from sysrs_ref._words import counted, matrix_shape
 from sysrs_ref.cli._common import JSON_HELP, JsonValue, emit, run_arguments, run_from, stochastic_fields
 from sysrs_ref.errors import SysrsError
 from sysrs_ref.schedule import Budget
@@ -16,9 +17,35 @@ from sysrs_ref.theory.exact import DEFAULT_LIMIT, enumeration_size, exact_law, e
 from sysrs_ref.theory.exact_topm import topm_enumeration_size, topm_error_probability
 from sysrs_ref.topm import parse_top_m
 
-__all__ = ["EXAMPLE", "add_arguments", "run"]
+__all__ = ["EXAMPLE", "add_arguments", "limit_argument", "run"]
 
 EXAMPLE = "--scores data/fixtures/tiny_matrix.csv --budget 12 --algorithm sysrs --json"
+
+
+#: The largest power of ten --limit takes: far past any enumeration that could run, and cheap to hold.
+_LIMIT_EXPONENT_MAX = 100_000
+
+
+def limit_argument(text: str) -> int:
+    """``--limit N``: a whole number, in digits or in scientific form (the form the refusals print), up to 1e100000.
+
+    >>> limit_argument("10000000"), limit_argument("2.5e8"), limit_argument("1e+07"), limit_argument("1e3000") > 10**2999
+    (10000000, 250000000, 10000000, True)
+    >>> limit_argument("1.5")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: a whole number such as 10000000 or 1e7, up to 1e100000, is needed, got '1.5'
+    """
+    match = re.fullmatch(r"\s*(\d{1,4000})(?:\.(\d{0,4000}))?(?:[eE]\+?(\d{1,7}))?\s*", text)
+    whole, decimals, exponent = (
+        (match.group(1), (match.group(2) or "").rstrip("0"), int(match.group(3) or 0)) if match else ("", "", 0)
+    )
+    if not match or len(decimals) > exponent or exponent + len(whole) > _LIMIT_EXPONENT_MAX + 1:
+        raise argparse.ArgumentTypeError(
+            f"a whole number such as 10000000 or 1e7, up to 1e{_LIMIT_EXPONENT_MAX}, is needed, got {text!r}"
+        )
+    limit: int = int(whole + decimals) * 10 ** (exponent - len(decimals))
+    return limit
 
 
 def add_arguments(sub: argparse.ArgumentParser) -> None:
@@ -31,10 +58,10 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
     )
     sub.add_argument(
         "--limit",
-        type=int,
+        type=limit_argument,
         default=DEFAULT_LIMIT,
         metavar="N",
-        help=f"refuse enumerations larger than N (default {DEFAULT_LIMIT:.0e})",
+        help=f"refuse enumerations larger than N, in digits or as 1e7, 2.5e8 (default {DEFAULT_LIMIT:.0e})",
     )
     sub.add_argument("--json", action="store_true", help=JSON_HELP)
 
@@ -58,7 +85,7 @@ def run(args: argparse.Namespace) -> None:
     if m is None:
         law = exact_law(instance, spec.name, budget, typed, limit=args.limit)
         error = 1 - sum((p for model, p in law.items() if model in instance.best), Fraction(0))
-        size = enumeration_size(instance, spec.name, budget, **given)
+        size = enumeration_size(instance, spec.name, budget, limit=args.limit, **given)
         event = "P(no best model chosen)"
     elif isinstance(instance, StochasticInstance):
         raise SysrsError(
@@ -71,7 +98,7 @@ def run(args: argparse.Namespace) -> None:
         typed = target
         others = {} if spec.top_m_sized else given  # SAR and SySAR: their one parameter is the target m
         error = topm_error_probability(instance, spec.name, budget, m, limit=args.limit, **others)
-        size = topm_enumeration_size(instance, spec.name, budget, m, **others)
+        size = topm_enumeration_size(instance, spec.name, budget, m, limit=args.limit, **others)
         event = f"P(ranking[:{m}] is not a true top-{m} set)"
     payload: dict[str, JsonValue] = {
         "algorithm": spec.name,
@@ -93,6 +120,6 @@ def run(args: argparse.Namespace) -> None:
     text = (
         f"{spec.title} on {args.scores} ({matrix_shape(instance.n_models, instance.n_queries)}), "
         f"budget {budget}: {event} = {fraction_text(error)} = {float(error):.6g}\n"
-        f"exact, over {over}; {size:,} cases enumerated at most"
+        f"exact, over {over}; {counted(size, 'case', grouped=True)} enumerated at most"
     )
     emit(args, payload, text)

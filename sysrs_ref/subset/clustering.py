@@ -77,6 +77,8 @@ from typing import Literal, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
+from sysrs_ref._limits import Need, check_need
+from sysrs_ref._words import counted
 from sysrs_ref.errors import ParameterError
 from sysrs_ref.subset._clustering_kernels import (
     CHUNK_ELEMENTS,
@@ -94,7 +96,9 @@ __all__ = [
     "Seed",
     "as_generator",
     "kmeans",
+    "kmeans_need",
     "kmedoids",
+    "kmedoids_need",
     "squared_distances",
 ]
 
@@ -257,18 +261,54 @@ def _means(points: FloatArray, labels: IndexArray, k: int) -> FloatArray:
     return result
 
 
+def kmeans_need(n_points: int, dim: int, k: int) -> Need:
+    """What :func:`kmeans` needs for n points in d dimensions and k clusters (:func:`~sysrs_ref._limits.check_need`).
+
+    A float64 copy of the points (the distances are made in chunks), and
+    O(n k d) for k-means++ and for each Lloyd iteration. The seconds count
+    the least work, k-means++ and one assignment, at a rate measured with
+    numpy (about 1e-9 s per n k d each); the iterations, up to ``max_iter``,
+    come on top, so a refused call would take at least that long.
+
+    >>> need = kmeans_need(10**6, 1000, 1000)
+    >>> need.memory // 2**30, round(need.seconds)
+    (7, 2000)
+    """
+    return Need(
+        f"k-means of {counted(n_points, 'point', grouped=True)} in {counted(dim, 'dimension', grouped=True)} "
+        f"into k = {k:,} clusters",
+        "a float64 copy of the points; O(n k d) for k-means++ and for each Lloyd iteration",
+        memory=8 * (n_points * dim + 3 * k * dim + 4 * n_points),
+        seconds=1e-9 * 2 * n_points * k * dim,
+    )
+
+
+def _positive(value: object) -> int | None:
+    """*value* as an int if it is a positive integer (a size to estimate from), else None (checked later)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        return None
+    return int(value)
+
+
 def kmeans(points: npt.ArrayLike, k: int, *, seed: Seed, max_iter: int = 300, tol: float = 0.0) -> KMeansResult:
     """Lloyd's k-means of n points (rows) into k non-empty clusters, from k-means++ seeds.
 
     Minimises the sum of squared Euclidean distances of the points to their
     centres; the rules for ties, empty clusters and stopping are in the
-    module docstring. ``objective_history`` is non-increasing.
+    module docstring. ``objective_history`` is non-increasing. Refused up
+    front (:class:`~sysrs_ref.errors.TooLargeError`, :func:`kmeans_need`)
+    when the copy of the points does not fit this machine's memory or
+    k-means++ and one assignment are beyond the time limit.
 
     >>> r = kmeans(np.array([[0.0, 0.0], [0.0, 1.0], [5.0, 5.0], [5.0, 6.0]]), 2, seed=1)
     >>> sorted(r.centres.tolist()), r.objective
     ([[0.0, 0.5], [5.0, 5.5]], 1.0)
     """
-    data = _real_matrix(points, "points")
+    raw = np.asarray(points)
+    clusters = _positive(k)
+    if raw.ndim == 2 and clusters is not None:  # before the copy and the work: from the sizes alone
+        check_need(kmeans_need(raw.shape[0], raw.shape[1], min(clusters, raw.shape[0])))
+    data = _real_matrix(raw, "points")
     k = _check_count(k, "k (the number of clusters)", 1, len(data))
     max_iter = _check_count(max_iter, "max_iter", 1)
     if not (isinstance(tol, (int, float)) and math.isfinite(tol) and tol >= 0):
@@ -342,6 +382,30 @@ def _fasterpam(matrix: FloatArray, medoids: IndexArray, max_iter: int) -> tuple[
     return medoids, history, passes
 
 
+def kmedoids_need(n_points: int, k: int, method: KMedoidsMethod = "fasterpam", *, copied: bool = True) -> Need:
+    """What :func:`kmedoids` needs for n points and k medoids (:func:`~sysrs_ref._limits.check_need`).
+
+    Beside the caller's n x n distances: a float64 copy of them when they
+    are not C-ordered float64 already (*copied*), the n x n masks of the
+    checks (a byte each) and two k x n blocks. The seconds count the least
+    work at rates measured with numpy: the checks' passes over the n x n
+    matrix and, for ``"fasterpam"``, its first pass, which visits every
+    candidate in O(n) (about 1e-8 s per n^2); further passes, up to
+    ``max_iter``, come on top.
+
+    >>> need = kmedoids_need(10**6, 10)
+    >>> need.memory // 2**40, round(need.seconds / 3600)
+    (8, 3)
+    """
+    rate = 1e-8 if method == "fasterpam" else 3e-9
+    return Need(
+        f"k-medoids ({method}) of {counted(n_points, 'point', grouped=True)} into k = {k:,} medoids",
+        "the n x n distances (a copy unless float64 and C-ordered) and their masks; O(n^2) per pass",
+        memory=(9 if copied else 1) * n_points * n_points + 16 * k * n_points,
+        seconds=rate * n_points * n_points,
+    )
+
+
 def kmedoids(
     distances: npt.ArrayLike, k: int, *, seed: Seed, method: KMedoidsMethod = "fasterpam", max_iter: int = 100
 ) -> KMedoidsResult:
@@ -353,7 +417,10 @@ def kmedoids(
     medoids by ``method`` (``"fasterpam"`` or ``"alternate"``, from the same
     seeds for the same seed); ``max_iter`` bounds the passes, resp. rounds.
     Rules in the module docstring. With k = n every point is its own medoid.
-    ``objective_history`` is strictly decreasing.
+    ``objective_history`` is strictly decreasing. Refused up front
+    (:class:`~sysrs_ref.errors.TooLargeError`, :func:`kmedoids_need`) when
+    what it allocates does not fit this machine's memory or its least work
+    is beyond the time limit.
 
     >>> kmedoids(np.array([[0.0, 1.0, 5.0], [1.0, 0.0, 4.0], [5.0, 4.0, 0.0]]), 3, seed=0).medoids
     (0, 1, 2)
@@ -364,7 +431,12 @@ def kmedoids(
     """
     if method not in ("fasterpam", "alternate"):
         raise ParameterError(f"method must be 'fasterpam' or 'alternate', got {method!r}")
-    matrix = _real_matrix(distances, "distances", read_only=True)  # an L x L matrix: no copy
+    raw = np.asarray(distances)
+    medoid_count = _positive(k)
+    if raw.ndim == 2 and medoid_count is not None:  # before the copy, the checks and the work: from the sizes alone
+        copied = not (raw.dtype == np.float64 and raw.flags.c_contiguous)
+        check_need(kmedoids_need(raw.shape[0], min(medoid_count, raw.shape[0]), method, copied=copied))
+    matrix = _real_matrix(raw, "distances", read_only=True)  # an L x L matrix: no copy
     n_points = len(matrix)
     if matrix.shape != (n_points, n_points):
         raise ParameterError(f"distances must be a square n x n matrix, got shape {matrix.shape}")

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from sysrs_ref._checks import check_int
-from sysrs_ref._limits import Need
+from sysrs_ref._limits import Need, check_need
 from sysrs_ref._words import matrix_shape
 from sysrs_ref.algorithms.params import AlgorithmParams, Exploration, TopMSize, expect
 from sysrs_ref.algorithms.registry import ParamValue, get_algorithm
@@ -46,6 +46,7 @@ __all__ = [
     "enumeration_size",
     "error_probability",
     "exact_law",
+    "enumeration_need",
     "exact_need",
     "least_size_log10",
     "outcome_distribution",
@@ -96,18 +97,34 @@ def _check(instance: Instance | StochasticInstance, algorithm: str, budget: int)
     return spec.name
 
 
-def enumeration_size(instance: Instance | StochasticInstance, algorithm: str, budget: int, **params: ParamValue) -> int:
-    """An upper bound on the cases (or DP states) the exact engine would enumerate, computed cheaply.
+def enumeration_size(
+    instance: Instance | StochasticInstance,
+    algorithm: str,
+    budget: int,
+    *,
+    limit: int = DEFAULT_LIMIT,
+    **params: ParamValue,
+) -> int:
+    """An upper bound on the cases (or DP states) the exact engine would enumerate, if at most *limit*.
 
     It depends only on the shape of the instance's rows or columns (how many
     distinct values, how often), the algorithm and the budget, never on
-    running the enumeration. :func:`error_probability` refuses instances
-    whose size exceeds its ``limit``. For a non-degenerate
+    running the enumeration. For a non-degenerate
     :class:`~sysrs_ref.stochastic.StochasticInstance` it is
     :func:`~sysrs_ref.theory.exact_stochastic.phase_size` (SyUS, SySRs,
     SySAR), :func:`~sysrs_ref.theory.exact_stochastic_ucb.syucbe_size`
     (SyUCB-E) or :func:`~sysrs_ref.theory.exact_stochastic.mixture_size` (the
-    others; past :data:`DEFAULT_LIMIT` it only says "more than that").
+    others).
+
+    A size above *limit* raises
+    :class:`~sysrs_ref.errors.TooLargeToEnumerateError` with the message
+    :func:`error_probability` (and ``exact`` on the command line) gives, and
+    the counting stops there: the lower bound from K alone
+    (:func:`least_size_log10`) is checked first, in log space, and SR's and
+    SAR's counts (products over K - 1 phases that grow past any limit in a
+    few of them) stop as soon as they pass *limit*, so a huge instance is
+    refused in O(K) work, not after minutes of big-integer products. Raise
+    *limit* to count larger sizes.
 
     >>> from sysrs_ref import Instance
     >>> inst = Instance([[1, 1, 1, 0], [0, 1, 0, 1]])
@@ -115,22 +132,39 @@ def enumeration_size(instance: Instance | StochasticInstance, algorithm: str, bu
     4
     >>> enumeration_size(inst, "sysrs", 4) <= DEFAULT_LIMIT
     True
+    >>> enumeration_size(Instance([[i % 2] for i in range(4000)]), "sr", 4000, limit=10**20000)
+    Traceback (most recent call last):
+    ...
+    sysrs_ref.errors.TooLargeToEnumerateError: exact enumeration of sr on 4000 x 1 at budget 4000 needs more than 1.6e+20485 cases, over the limit of 1e+20000; use a smaller instance (K <= 4, L <= 7 is always fine) or raise --limit
     """
     name, _ = _prepare(instance, algorithm, budget, dict(params))
-    return _size(instance, name, budget, DEFAULT_LIMIT)
+    return _check_limit(instance, name, budget, limit)
+
+
+#: The size functions that stop counting once past a cap (their own argument): a refusal needs no more.
+_CAPPED = frozenset({"sr", "sar"})
+
+
+def _count(instance: Instance, name: str, budget: int, cap: int) -> int:
+    """*name*'s size on a matrix: exact up to *cap*; past it SR's and SAR's counts stop (more than *cap*, at most the size)."""
+    if name == "sr":
+        return exact_unsync.sr_size(instance, budget, cap)
+    if name == "sar":
+        return exact_sar.sar_size(instance, budget, cap)
+    return _SIZES[name](instance, budget)
 
 
 def _size(instance: Instance | StochasticInstance, name: str, budget: int, cap: int) -> int:
-    """The enumeration size of a checked case; a stochastic mixture's is counted up to just past *cap*."""
+    """The enumeration size of a checked case, exact up to *cap*; past it, a number more than *cap* (:func:`_count`)."""
     if isinstance(instance, StochasticInstance):
         if instance.degenerate:
-            return _SIZES[name](instance.mean_instance, budget)
+            return _count(instance.mean_instance, name, budget, cap)
         if name in exact_stochastic.PHASE_ALGORITHMS:
             return exact_stochastic.phase_size(instance, name, budget)
         if name == "syucbe":
             return exact_stochastic_ucb.syucbe_size(instance, budget)
-        return exact_stochastic.mixture_size(instance, name, lambda r: _SIZES[name](r, budget), cap=cap)
-    return _SIZES[name](instance, budget)
+        return exact_stochastic.mixture_size(instance, name, lambda r: _count(r, name, budget, cap), cap=cap)
+    return _count(instance, name, budget, cap)
 
 
 def approximate(count: int) -> str:
@@ -214,14 +248,40 @@ _SMALL_STOCHASTIC = (
 )
 
 
-def _check_limit(instance: Instance | StochasticInstance, name: str, budget: int, limit: int) -> None:
+def _check_limit(instance: Instance | StochasticInstance, name: str, budget: int, limit: int) -> int:
+    """The enumeration size of a checked case; past *limit*, :class:`TooLargeToEnumerateError` (counted up to it only)."""
     check_int(limit, "limit")
     n_models, n_queries = instance.shape
     stochastic = isinstance(instance, StochasticInstance) and not instance.degenerate
     _check_least(n_models, n_queries, name, budget, limit, stochastic=stochastic)
     size = _size(instance, name, budget, limit)
     if size > limit:
-        _refuse(n_models, n_queries, name, budget, limit, stochastic, bound=stochastic, shown=approximate(size))
+        bound = stochastic or name in _CAPPED  # a count stopped past the limit is only a lower bound
+        _refuse(n_models, n_queries, name, budget, limit, stochastic, bound=bound, shown=approximate(size))
+    return size
+
+
+#: Cases an enumeration gets through in a second, at most: 0.1 microsecond a case is below any exact step in Python.
+_CASES_PER_SECOND = 10**7
+
+
+def enumeration_need(n_models: int, n_queries: int, name: str, budget: int, size: int) -> Need:
+    """What enumerating *size* cases of *name* takes, at least: 0.1 microsecond a case, checked against the time limit.
+
+    The size is an upper bound, so the seconds are too, but the default
+    limit of 10^7 cases is a second of it: only a raised ``--limit`` (or
+    *limit*) reaches the time limit (``SYSRS_REF_TIME_LIMIT``, an hour by
+    default), with sizes of 3.6e+10 cases and more. The seconds of a size of
+    any magnitude are an exact int past 10^300, never an overflowing float.
+
+    >>> enumeration_need(1000, 1, "sar", 1000, 10**2570).seconds == 10**2563
+    True
+    """
+    return Need(
+        f"exact enumeration of {name} on {n_models} x {n_queries} at budget {budget}",
+        f"up to {approximate(size)} cases, at least 0.1 microsecond each",
+        seconds=size / _CASES_PER_SECOND if size < 10**300 else size // _CASES_PER_SECOND,
+    )
 
 
 def _check_least(n_models: int, n_queries: int, name: str, budget: int, limit: int, *, stochastic: bool) -> None:
@@ -302,7 +362,8 @@ def exact_law(
     name = _check(instance, algorithm, budget)
     if isinstance(params, TopMSize):
         check_m(params.m, instance.n_models)
-    _check_limit(instance, name, budget, limit)
+    size = _check_limit(instance, name, budget, limit)
+    check_need(enumeration_need(instance.n_models, instance.n_queries, name, budget, size))
     if isinstance(instance, StochasticInstance):
         if not instance.degenerate:
             return _stochastic_law(instance, name, budget, params)

@@ -37,8 +37,9 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Iterator
 from fractions import Fraction
-from math import comb, factorial, perm, prod
+from math import comb, factorial, prod
 
 from sysrs_ref.algorithms.successive_accepts_rejects import check_m, sar_decision
 from sysrs_ref.instance import Instance
@@ -68,7 +69,7 @@ def sysar_size(instance: Instance, budget: int) -> int:
     return sysrs_size(instance, budget)
 
 
-def sar_size(instance: Instance, budget: int) -> int:
+def sar_size(instance: Instance, budget: int, cap: int | None = None) -> int:
     """Upper bound on the branches of the SAR phase DP: per phase, the smaller of two counts, summed.
 
     A branch of phase k is (a state, one block multiset per active model, a
@@ -87,39 +88,55 @@ def sar_size(instance: Instance, budget: int) -> int:
     T_i and P_i are exact for rows of at most :data:`EXACT_ROW_MAX` queries
     (a small DP over the row's sub-multisets), bounded by products of
     sub-multiset counts of the whole row above. It does not depend on m.
+    The rows' counts are made phase by phase: with *cap*, counting stops as
+    soon as the running sum passes it (the number returned is then more than
+    *cap* and at most the size, each phase adding at least K!), so a refusal
+    costs K! and a few phases of O(K) work instead of the K^2 sub-multiset
+    counts and products of K numbers that the whole size takes on a large K.
+    Within *cap* the size is exact.
 
     >>> sar_size(Instance([[1, 1, 0], [1, 0, 1], [0, 0, 1]]), 6)  # n = (1, 2): (min(8, 1 * 8) + min(27, 6 * 9)) x 3!
     210
+    >>> sar_size(Instance([[1, 1, 0], [1, 0, 1], [0, 0, 1]]), 6, cap=40)  # the first phase, 8 x 3!, passes 40
+    48
     """
     n_models = instance.n_models
     lengths = schedule(n_models, instance.n_queries, budget)
-    per_row = [_row_counts(row_types(instance, i)[1], lengths) for i in range(n_models)]
-    total = 0
-    for k in range(len(lengths)):
-        sequences = prod(counts[k][0] for counts in per_row)
-        largest = sorted((counts[k][1] for counts in per_row), reverse=True)[: n_models - k]
-        total += min(sequences, perm(n_models, k) * 2**k * prod(largest))
-    return total * factorial(n_models)
+    priorities = factorial(n_models)
+    if cap is not None and priorities > cap:
+        return priorities
+    phases = zip(*(_row_counts(row_types(instance, i)[1], lengths) for i in range(n_models)), strict=True)
+    total, histories = 0, 1  # histories = perm(K, k) * 2^k, made one factor a phase
+    for k, counts in enumerate(phases):
+        sequences = prod(sequence for sequence, _ in counts)
+        largest = sorted((pairs for _, pairs in counts), reverse=True)[: n_models - k]
+        total += min(sequences, histories * prod(largest))
+        if cap is not None and total * priorities > cap:
+            break
+        histories *= (n_models - k) * 2
+    return total * priorities
 
 
 #: Rows of up to this many queries get exact per-phase counts in :func:`sar_size`.
 EXACT_ROW_MAX = 12
 
 
-def _row_counts(row: Multiset, lengths: tuple[int, ...]) -> list[tuple[int, int]]:
-    """Per phase: (block sequences up to it, (unused values, block) pairs), exact for small rows."""
-    out: list[tuple[int, int]] = []
+def _row_counts(row: Multiset, lengths: tuple[int, ...]) -> Iterator[tuple[int, int]]:
+    """Per phase, made when asked for: (block sequences up to it, (unused values, block) pairs), exact for small rows."""
     seen = 0
     if sum(row) > EXACT_ROW_MAX:  # cheap overcounts, from the whole row
         sequences = 1
         for n_k in lengths:
             choices = max(1, count_submultisets(row, n_k - seen))
             sequences *= choices
-            out.append((sequences, count_submultisets(row, seen) * choices))
+            yield sequences, count_submultisets(row, seen) * choices
             seen = n_k
-        return out
+        return
     reached: dict[Multiset, int] = {row: 1}  # unused values -> block sequences reaching them
     for n_k in lengths:
+        if n_k == seen:  # an empty block: every state stays, with its one (empty) block
+            yield sum(reached.values()), len(reached)
+            continue
         new: dict[Multiset, int] = {}
         pairs = 0
         for rem, count in reached.items():
@@ -128,9 +145,8 @@ def _row_counts(row: Multiset, lengths: tuple[int, ...]) -> list[tuple[int, int]
                 new[left] = new.get(left, 0) + count
                 pairs += 1
         reached = new
-        out.append((sum(reached.values()), pairs))
+        yield sum(reached.values()), pairs
         seen = n_k
-    return out
 
 
 @functools.lru_cache(maxsize=65536)

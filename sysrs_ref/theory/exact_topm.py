@@ -17,9 +17,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from math import factorial
+from math import factorial, lgamma, log, log10
 
 from sysrs_ref._checks import check_int
+from sysrs_ref._limits import check_need
 from sysrs_ref.algorithms.driver import drive
 from sysrs_ref.algorithms.params import AlgorithmParams
 from sysrs_ref.algorithms.registry import ALGORITHMS, ParamValue
@@ -28,7 +29,14 @@ from sysrs_ref.draws import Draw
 from sysrs_ref.errors import ParameterError, TooLargeToEnumerateError
 from sysrs_ref.instance import Instance
 from sysrs_ref.theory import exact_sar
-from sysrs_ref.theory.exact import DEFAULT_LIMIT, _check_limit, _prepare, approximate
+from sysrs_ref.theory.exact import (
+    DEFAULT_LIMIT,
+    _check_limit,
+    _prepare,
+    _scientific,
+    approximate,
+    enumeration_need,
+)
 from sysrs_ref.topm import topm_errors
 
 __all__ = ["is_topm_correct", "topm_distribution", "topm_enumeration_size", "topm_error_probability"]
@@ -47,30 +55,59 @@ def _prepare_topm(
     return name, places, ALGORITHMS[name].for_target(typed, places)
 
 
-def _brute_size(instance: Instance, name: str, budget: int) -> int:
+def _brute_size(instance: Instance, name: str, budget: int, limit: int) -> int:
+    """K! x (L! or (L!)^K) x budget evaluations of the brute force; past *limit*, refused (from logarithms first)."""
+    check_int(limit, "limit")
     n_models, n_queries = instance.shape
     orders = 1 if ALGORITHMS[name].synchronized else n_models
+    digits = (lgamma(n_models + 1) + orders * lgamma(n_queries + 1)) / log(10) + log10(budget)
+    if digits > log10(max(limit, 1)) + 1e-9:  # far past the limit: the product of factorials is never built
+        _refuse_brute(n_models, n_queries, name, budget, limit, _scientific(digits))
     size: int = factorial(n_models) * factorial(n_queries) ** orders * budget
+    if size > limit:
+        _refuse_brute(n_models, n_queries, name, budget, limit, approximate(size))
     return size
 
 
-def topm_enumeration_size(instance: Instance, algorithm: str, budget: int, m: int, **params: ParamValue) -> int:
-    """An upper bound on the work of :func:`topm_distribution`, computed cheaply.
+def _refuse_brute(n_models: int, n_queries: int, name: str, budget: int, limit: int, shown: str) -> None:
+    raise TooLargeToEnumerateError(
+        f"the top-m law of {name} on {n_models} x {n_queries} at budget {budget} is computed by running "
+        f"every draw, about {shown} evaluations, over the limit of {approximate(limit)}; "
+        "use a tiny instance (K = 3, L <= 4), sar or sysar, or raise --limit"
+    )
+
+
+def _topm_size(instance: Instance, name: str, budget: int, limit: int) -> int:
+    """The work of the top-m law of a checked case: SAR's and SySAR's DP bound or the brute force's; past *limit*, refused."""
+    if name in _ENGINES:
+        return _check_limit(instance, name, budget, limit)
+    return _brute_size(instance, name, budget, limit)
+
+
+def topm_enumeration_size(
+    instance: Instance, algorithm: str, budget: int, m: int, *, limit: int = DEFAULT_LIMIT, **params: ParamValue
+) -> int:
+    """An upper bound on the work of :func:`topm_distribution`, computed cheaply, if at most *limit*.
 
     For ``sar`` and ``sysar``, the DP bound of
     :func:`~sysrs_ref.theory.exact.enumeration_size`; for the other
     algorithms, the evaluations of the brute force: K! x (L! or (L!)^K draws)
-    x budget.
+    x budget. Above *limit*,
+    :class:`~sysrs_ref.errors.TooLargeToEnumerateError` with the message of
+    :func:`topm_distribution`; the brute force's count is checked in log space
+    first, so a large L costs nothing.
 
     >>> from sysrs_ref import Instance
     >>> inst = Instance([[1, 1, 0], [1, 0, 1], [0, 0, 1]])
     >>> topm_enumeration_size(inst, "sysar", 6, 2), topm_enumeration_size(inst, "sysrs", 6, 2)
     (54, 216)
+    >>> topm_enumeration_size(Instance([[0] * 10**4, [1] * 10**4]), "sr", 10**4, 1)
+    Traceback (most recent call last):
+    ...
+    sysrs_ref.errors.TooLargeToEnumerateError: the top-m law of sr on 2 x 10000 at budget 10000 is computed by running every draw, about 1.6e+71323 evaluations, over the limit of 1e+07; use a tiny instance (K = 3, L <= 4), sar or sysar, or raise --limit
     """
     name, _, _ = _prepare_topm(instance, algorithm, budget, m, dict(params))
-    if name in _ENGINES:
-        return exact_sar.sar_size(instance, budget) if name == "sar" else exact_sar.sysar_size(instance, budget)
-    return _brute_size(instance, name, budget)
+    return _topm_size(instance, name, budget, limit)
 
 
 def topm_distribution(
@@ -101,18 +138,10 @@ def topm_distribution(
     {(0, 1): Fraction(1, 1)}
     """
     name, places, full = _prepare_topm(instance, algorithm, budget, m, dict(params))
+    size = _topm_size(instance, name, budget, limit)
+    check_need(enumeration_need(*instance.shape, name, budget, size))
     if name in _ENGINES:
-        _check_limit(instance, name, budget, limit)
         return _ENGINES[name](instance, budget, places)
-    check_int(limit, "limit")
-    size = _brute_size(instance, name, budget)
-    n_models, n_queries = instance.shape
-    if size > limit:
-        raise TooLargeToEnumerateError(
-            f"the top-m law of {name} on {n_models} x {n_queries} at budget {budget} is computed by running "
-            f"every draw, about {approximate(size)} evaluations, over the limit of {approximate(limit)}; "
-            "use a tiny instance (K = 3, L <= 4), sar or sysar, or raise --limit"
-        )
     return _brute_force(instance, name, budget, places, full)
 
 

@@ -22,6 +22,7 @@ Public entry point: :func:`sysrs_ref.theory.exact.outcome_distribution`.
 from __future__ import annotations
 
 import functools
+import math
 from collections import Counter
 from fractions import Fraction
 from math import comb, factorial
@@ -95,30 +96,55 @@ def us_distribution(instance: Instance, budget: int) -> Distribution:
     """Exact law of the model US returns (independent sums; ties won uniformly).
 
     P(i wins) = sum_s P(S_i = s) E[1 / (1 + J)], J the number of other models
-    with sum s, all others at most s; E[1/(1+J)] comes from the polynomial
-    prod_k (P(S_k < s) + P(S_k = s) x).
+    with sum s, all others at most s. With b_k = P(S_k < s) and
+    e_k = P(S_k = s), E[1 / (1 + J)] = integral over t in [0, 1] of
+    prod_{k != i} (b_k + e_k t), since 1 / (1 + J) = integral of t^J. For one
+    s the models with e_k = 0 give a constant factor; the product F over the
+    others (E_s) is made once, and each i in E_s divides its own factor out
+    of it, exactly (integer weights, synthetic division). So the work is
+    O(V K + sum_s |E_s|^2) <= O(N K) exact operations, V the distinct sums and
+    N = sum_s |E_s| the sum of the K laws' sizes: :func:`us_size` counts N K.
     """
     n_models = instance.n_models
     per_model = budget // n_models
     laws = [_sum_law(*row_types(instance, i), per_model) for i in range(n_models)]
-    out: Distribution = {}
-    for i in range(n_models):
-        for s, p in laws[i].items():
-            poly = [Fraction(1)]
-            for k in range(n_models):
-                if k == i:
-                    continue
-                below = sum((q for v, q in laws[k].items() if v < s), Fraction(0))
-                equal = laws[k].get(s, Fraction(0))
-                poly = [
-                    (poly[j] * below if j < len(poly) else Fraction(0))
-                    + (poly[j - 1] * equal if j >= 1 else Fraction(0))
-                    for j in range(len(poly) + 1)
+    scales = [math.lcm(*(p.denominator for p in law.values())) for law in laws]
+    weights = [{value: int(p * scale) for value, p in law.items()} for law, scale in zip(laws, scales, strict=True)]
+    below = [0] * n_models  # each model's weight below the current sum s
+    everyone = math.prod(scales)
+    wins: dict[int, Fraction] = {}
+    for s in sorted({value for law in weights for value in law}):
+        tied = [k for k in range(n_models) if s in weights[k]]
+        constant = math.prod(below[k] for k in range(n_models) if s not in weights[k])
+        if constant:
+            product = [1]  # F(t) = prod over the tied models of (below + equal t), lowest degree first
+            for k in tied:
+                equal = weights[k][s]
+                product = [
+                    (product[j] * below[k] if j < len(product) else 0) + (product[j - 1] * equal if j else 0)
+                    for j in range(len(product) + 1)
                 ]
-            share = sum((c / (j + 1) for j, c in enumerate(poly)), Fraction(0))
-            if share:
-                _add(out, i, p * share)
-    return out
+            common = math.lcm(*range(1, len(tied) + 1))  # the integral's denominators 1 .. |E_s|
+            for i in tied:
+                others = _divided(product, below[i], weights[i][s])  # prod over the other tied models
+                integral = sum(q * (common // (j + 1)) for j, q in enumerate(others))  # x common
+                share = Fraction(weights[i][s] * constant * integral, common * everyone)
+                wins[i] = wins.get(i, Fraction(0)) + share
+        for k in tied:
+            below[k] += weights[k][s]
+    return {model: wins[model] for model in sorted(wins)}
+
+
+def _divided(product: list[int], constant: int, slope: int) -> list[int]:
+    """The polynomial *product* / (constant + slope t), exactly (it divides; slope > 0), lowest degree first."""
+    quotient = [0] * (len(product) - 1)
+    carry = 0
+    for j in range(len(product) - 1, 0, -1):  # from the top: q_{j-1} = (f_j - constant q_j) / slope
+        quotient[j - 1], left = divmod(product[j] - constant * carry, slope)
+        if left:  # pragma: no cover - a factor of the product always divides it
+            raise AssertionError("a US sum law's factor does not divide the product of the factors")
+        carry = quotient[j - 1]
+    return quotient
 
 
 # -- SR ------------------------------------------------------------------------------------
@@ -151,13 +177,23 @@ def _trajectory_law(kinds: list[int], counts: tuple[int, ...], lengths: tuple[in
     return law
 
 
-def sr_size(instance: Instance, budget: int) -> int:
+def sr_size(instance: Instance, budget: int, cap: int | None = None) -> int:
     """Upper bound on the SR search: per phase (models) x (their possible sums) x (tie patterns).
 
     Each phase k < K-1 branches on the eliminated model, its sum (at most the
     number of n_k-sub-multisets of its row) and the set of models tied with
     it; the last phase is one pass over the final sums. The per-model
     trajectory laws are counted too.
+
+    With *cap*, counting stops as soon as the running count passes it: the
+    number returned is then more than *cap* and at most the size (every factor
+    is at least 1), so a refusal costs a few phases of O(K) work instead of
+    the O(K^2) products of K^2 / 2 bits that the whole size takes on a large K.
+    Within *cap* the size is exact.
+
+    >>> inst = Instance([[1, 1, 0], [1, 0, 1], [0, 0, 1]])
+    >>> sr_size(inst, 6), sr_size(inst, 6, cap=10)  # n = (1, 2): 3 x 2 x 2^2 x 2 + 12 trajectories; 24 passes 10
+    (60, 24)
     """
     n_models = instance.n_models
     lengths = schedule(n_models, instance.n_queries, budget)
@@ -166,10 +202,15 @@ def sr_size(instance: Instance, budget: int) -> int:
     for k, n_k in enumerate(lengths[:-1]):
         active = n_models - k
         sums = max(count_submultisets(row, n_k) for row in rows)
-        size *= active * sums * 2 ** (active - 1)
-    last = max(count_submultisets(row, lengths[-1]) for row in rows)
-    traj = sum(_trajectory_count(row, lengths) for row in rows)
-    return size * last + traj
+        size *= active * sums << (active - 1)  # x 2^(active - 1) tie patterns
+        if cap is not None and size > cap:
+            return size
+    size *= max(count_submultisets(row, lengths[-1]) for row in rows)
+    for row in rows:
+        if cap is not None and size > cap:
+            break
+        size += _trajectory_count(row, lengths)
+    return size
 
 
 def _trajectory_count(row: tuple[int, ...], lengths: tuple[int, ...]) -> int:

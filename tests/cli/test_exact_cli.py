@@ -94,3 +94,30 @@ def test_exact_top_m(capsys: pytest.CaptureFixture[str]) -> None:
     ):
         status, out, err = run(capsys, "--scores", str(tiny), "--budget", "8", "--algorithm", "sar", *args)
         assert status == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_raised_limit_in_scientific_form_still_refuses_at_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """--limit 1e3000 on 1,000 x 1 SR: 1000! (4e+2567) is within it, so SR's count starts; it stops a phase past the
+    limit (counting every phase took seconds, and the limit could not be written as the refusals print it)."""
+    import numpy as np
+
+    path = tmp_path / "wide.npy"
+    np.save(path, np.arange(1000).reshape(1000, 1) % 2 / 1.0)
+    status, out, err = run(capsys, "--scores", str(path), "--budget", "100%", "--algorithm", "sr", "--limit", "1e3000")
+    assert status == 2 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith("error: exact enumeration of sr on 1000 x 1 at budget 1000 needs more than ")
+    assert err.endswith(
+        " cases, over the limit of 1e+3000; use a smaller instance (K <= 4, L <= 7 is always fine) or raise --limit\n"
+    )
+    status, _, err = run(capsys, "--scores", str(path), "--budget", "100%", "--limit", "1.5")
+    assert status == 2 and "argument --limit: a whole number such as 10000000 or 1e7, up to 1e100000" in err
+
+
+def test_one_case_is_said_in_the_singular(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """SyUS at n = K on one query: one case (the column), said as such."""
+    path = tmp_path / "column.csv"
+    path.write_text("1\n0\n1\n")
+    status, out, _ = run(capsys, "--scores", str(path), "--budget", "3", "--algorithm", "syus")
+    assert status == 0 and out.rstrip().endswith("; 1 case enumerated at most")

@@ -9,22 +9,34 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from sysrs_ref import ALGORITHMS, Draw, Instance, ScoreLike, drive
-from sysrs_ref.errors import BudgetError, ParameterError, SysrsError, TooLargeToEnumerateError, UnknownAlgorithmError
+from sysrs_ref._limits import TIME_LIMIT_VARIABLE, duration
+from sysrs_ref.errors import (
+    BudgetError,
+    ParameterError,
+    SysrsError,
+    TooLargeError,
+    TooLargeToEnumerateError,
+    UnknownAlgorithmError,
+)
 from sysrs_ref.theory import (
     DEFAULT_LIMIT,
     enumeration_size,
     error_probability,
+    exact_sar,
+    exact_unsync,
     outcome_distribution,
+    topm_error_probability,
 )
 from sysrs_ref.theory.exact import approximate, exact_need, least_size_log10
 from tests.exact_cases import SLOWEST, THREE, TWO, WORST, exact_error
-from tests.strategies import ALGORITHM_NAMES, tiny_cases
+from tests.strategies import ALGORITHM_NAMES, instances, tiny_cases
 
 
 def brute_distribution(instance: Instance, algorithm: str, budget: int, **params: Fraction) -> dict[int, Fraction]:
@@ -104,6 +116,24 @@ def test_us_by_hand() -> None:
     assert outcome_distribution(TWO, "us", 4) == {0: Fraction(17, 24), 1: Fraction(7, 24)}
 
 
+def test_us_makes_a_few_fractions_per_model_and_sum(monkeypatch: pytest.MonkeyPatch) -> None:
+    """US's law on K = 60 binary models at n = K: the product over the tied models is made once per sum and each
+    model divides its own factor out of it, so O(N K) exact steps (N = K sums here), never a fresh product per model
+    (O(K^3): 74 s at K = 300, 20 hours at the limit's K = 3,162)."""
+    made = 0
+
+    def counting(*args: int) -> Fraction:
+        nonlocal made
+        made += 1
+        return Fraction(*args)
+
+    big = Instance([[i % 3 == 0] for i in range(60)])
+    expected = {model: Fraction(1, 20) for model in range(0, 60, 3)}  # the 20 models at 1 tie: each wins 1/20
+    monkeypatch.setattr(exact_unsync, "Fraction", counting)
+    assert exact_unsync.us_distribution(big, 60) == expected
+    assert made <= 3 * 60
+
+
 def test_ucbe_by_hand() -> None:
     """UCB-E on TWO, n = 3, a = 1: warm-up X_0 ~ B(3/4), X_1 ~ B(1/2), then one more evaluation.
 
@@ -145,12 +175,20 @@ def test_too_large_is_refused_with_its_size() -> None:
     rng = random.Random(5)
     big = Instance([[Fraction(rng.randrange(1000), 997) for _ in range(10)] for _ in range(6)])
     for algorithm in ("sr", "sysrs", "ucbe", "syucbe"):
-        size = enumeration_size(big, algorithm, 30)
+        size = enumeration_size(big, algorithm, 30, limit=10**100)
         assert size > DEFAULT_LIMIT
         with pytest.raises(TooLargeToEnumerateError) as caught:
             error_probability(big, algorithm, 30)
         message = str(caught.value)
-        assert approximate(size) in message and "6 x 10" in message and "budget 30" in message
+        with pytest.raises(TooLargeToEnumerateError) as sized:  # Python's size call refuses as the law does
+            enumeration_size(big, algorithm, 30)
+        assert str(sized.value) == message
+        shown = (  # SR's count stops once past the limit: the message gives the count so far
+            f"more than {approximate(exact_unsync.sr_size(big, 30, DEFAULT_LIMIT))}"
+            if algorithm == "sr"
+            else f"about {approximate(size)}"
+        )
+        assert f"needs {shown} cases" in message and "6 x 10" in message and "budget 30" in message
         assert isinstance(caught.value, SysrsError)
     with pytest.raises(TooLargeToEnumerateError):  # a small limit refuses even a tiny instance
         error_probability(TWO, "sysrs", 6, limit=1)
@@ -163,6 +201,76 @@ def test_the_bound_from_k_alone_is_a_lower_bound(algorithm: str, data: st.DataOb
     instance, budget, params = data.draw(tiny_cases(algorithm))
     size = enumeration_size(instance, algorithm, budget, **params)
     assert 10 ** least_size_log10(instance.n_models, algorithm) <= size * (1 + 1e-12)
+
+
+@pytest.mark.parametrize("algorithm", ["sr", "sar"])
+@settings(max_examples=40)
+@given(instance=instances(max_models=6, max_queries=14, kind="coarse"), data=st.data())
+def test_a_capped_count_is_the_size_within_the_cap_and_a_lower_bound_past_it(
+    algorithm: str, instance: Instance, data: st.DataObject
+) -> None:
+    n_models, n_queries = instance.shape
+    budget = data.draw(st.integers(n_models, n_models * n_queries))
+    count = exact_unsync.sr_size if algorithm == "sr" else exact_sar.sar_size
+    size = count(instance, budget)
+    cap = data.draw(st.integers(0, 2 * size))
+    capped = count(instance, budget, cap)
+    assert capped == size if size <= cap else cap < capped <= size
+
+
+@pytest.mark.parametrize("algorithm", ["sr", "sar"])
+def test_a_count_past_the_limit_stops_within_a_phase_or_two(monkeypatch: pytest.MonkeyPatch, algorithm: str) -> None:
+    """K = 300, L = 13: K! (10^614) is within a limit of 10^700, so SR's and SAR's counts start; each phase adds
+    more than 10^100, so they stop after a phase or two: a few sub-multiset counts per model, not one per model and
+    phase (90,000 here; the K^2 that took minutes at K = 4,000). Python and ``exact`` say the same line."""
+    calls = 0
+    for module, name in ((exact_unsync, "count_submultisets"), (exact_sar, "count_submultisets")):
+        real = getattr(module, name)
+
+        def counting(rem: tuple[int, ...], size: int, real: Callable[[tuple[int, ...], int], int] = real) -> int:
+            nonlocal calls
+            calls += 1
+            return real(rem, size)
+
+        monkeypatch.setattr(module, name, counting)
+    big = Instance([[Fraction((i * j) % 3, 2) for j in range(13)] for i in range(300)])
+    with pytest.raises(TooLargeToEnumerateError) as caught:
+        enumeration_size(big, algorithm, 1950, limit=10**700)
+    assert calls <= 10 * 300
+    assert f"{algorithm} on 300 x 13 at budget 1950 needs more than " in str(caught.value)
+    with pytest.raises(TooLargeToEnumerateError) as law:
+        error_probability(big, algorithm, 1950, limit=10**700)
+    assert str(law.value) == str(caught.value)
+
+
+@pytest.mark.parametrize("algorithm", ["sysrs", "sar"])
+def test_an_enumeration_within_a_raised_limit_meets_the_time_limit(
+    monkeypatch: pytest.MonkeyPatch, algorithm: str
+) -> None:
+    """6 x 10 of distinct scores at n = 30: more than 10^7 cases, so past a second at 0.1 microsecond a case; with
+    the limit raised to 10^100 the size passes, and the time limit (1 second here) refuses before any case runs."""
+    rng = random.Random(5)
+    big = Instance([[Fraction(rng.randrange(1000), 997) for _ in range(10)] for _ in range(6)])
+    size = enumeration_size(big, algorithm, 30, limit=10**100)
+    monkeypatch.setenv(TIME_LIMIT_VARIABLE, "1")
+    monkeypatch.setattr("sysrs_ref.theory.exact._deterministic_law", _never_enumerated)
+    monkeypatch.setattr("sysrs_ref.theory.exact_sar.sar_prefix_distribution", _never_enumerated)
+    with pytest.raises(TooLargeError) as caught:
+        error_probability(big, algorithm, 30, limit=10**100)
+    assert str(caught.value).startswith(
+        f"exact enumeration of {algorithm} on 6 x 10 at budget 30 would take about {duration(size / 10**7)} "
+        f"(up to {approximate(size)} cases, at least 0.1 microsecond each), more than the limit of 1 second"
+    )
+    if algorithm == "sar":
+        with pytest.raises(TooLargeError):
+            topm_error_probability(big, algorithm, 30, 2, limit=10**100)
+    monkeypatch.setenv(TIME_LIMIT_VARIABLE, "0")  # lifted: the enumeration starts
+    with pytest.raises(AssertionError, match="enumerated"):
+        error_probability(big, algorithm, 30, limit=10**100)
+
+
+def _never_enumerated(*args: object) -> object:
+    raise AssertionError("enumerated")
 
 
 def test_a_huge_k_is_refused_without_counting(monkeypatch: pytest.MonkeyPatch) -> None:

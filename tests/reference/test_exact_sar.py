@@ -27,6 +27,7 @@ from sysrs_ref.theory import (
     topm_error_probability,
 )
 from sysrs_ref.theory.exact import approximate
+from sysrs_ref.theory.exact_sar import sar_size
 from sysrs_ref.theory.sar_comparison import SUITE, compare_sar, comparison_table, difference_variances
 from tests.strategies import matrices, topm_cases
 
@@ -190,12 +191,20 @@ def test_too_large_is_refused_with_its_size() -> None:
     rng = random.Random(5)
     big = Instance([[Fraction(rng.randrange(1000), 997) for _ in range(10)] for _ in range(6)])
     for algorithm in ("sar", "sysar"):
-        size = enumeration_size(big, algorithm, 30, m=2)
-        assert size == topm_enumeration_size(big, algorithm, 30, 2) > DEFAULT_LIMIT
+        size = enumeration_size(big, algorithm, 30, m=2, limit=10**100)
+        assert size == topm_enumeration_size(big, algorithm, 30, 2, limit=10**100) > DEFAULT_LIMIT
         with pytest.raises(TooLargeToEnumerateError) as caught:
             topm_error_probability(big, algorithm, 30, 2)
         message = str(caught.value)
-        assert approximate(size) in message and "6 x 10" in message and "budget 30" in message
+        with pytest.raises(TooLargeToEnumerateError) as refused:  # Python's size calls refuse as the law does
+            enumeration_size(big, algorithm, 30, m=2)
+        with pytest.raises(TooLargeToEnumerateError) as refused_topm:
+            topm_enumeration_size(big, algorithm, 30, 2)
+        assert str(refused.value) == str(refused_topm.value) == message
+        shown = approximate(
+            sar_size(big, 30, DEFAULT_LIMIT) if algorithm == "sar" else size
+        )  # SAR's count stops past it
+        assert shown in message and "6 x 10" in message and "budget 30" in message
         with pytest.raises(TooLargeToEnumerateError):
             error_probability(big, algorithm, 30, m=3)
     with pytest.raises(TooLargeToEnumerateError, match="every draw") as refused:
