@@ -171,6 +171,16 @@ def test_a_checkpoint_top_m_field_of_another_json_type_is_not_trusted(
     assert _read(checkpoints, dataset) == () and len(warnings) == 1
 
 
+def test_checkpoint_top_m_counts_in_another_order_are_not_trusted(tmp_path: Path) -> None:
+    """The counts of m = 1 and m = 2 swapped: each list would be read as the other target's, so none is used."""
+    checkpoints, warnings, dataset, path = _checkpointed(tmp_path, top_m=(1, 2))
+    _rewritten(path, lambda entry: entry.__setitem__("top_m", entry["top_m"][::-1]))
+    assert _read(checkpoints, dataset) == ()
+    assert warnings == [
+        f"warning: the checkpoint '{path}' has top-m counts for m = [2, 1], not [1, 2]; its runs are made again"
+    ]
+
+
 @pytest.mark.parametrize("field", ["sha256", "version", "format"])
 def test_an_out_of_date_checkpoint_is_ignored_without_a_warning(tmp_path: Path, field: str) -> None:
     """The cache's stale rule, for checkpoints: a checkpoint of another matrix under the same name is out of date.

@@ -121,6 +121,19 @@ def test_lighteval_details_with_doc_ids_and_a_rerun(tmp_path: Path) -> None:
         load_lighteval(tmp_path, metric="extractive_match", reruns="merge")
 
 
+@pytest.mark.parametrize("empty", ["", None])
+def test_an_empty_or_missing_doc_id_makes_every_query_id_a_row_position(tmp_path: Path, empty: str | None) -> None:
+    """One sample without a usable ``doc.id`` and the file's ids are the rows' positions, none of its ids."""
+    for model in ("org/a", "org/b"):
+        folder = tmp_path / "details" / model / "2025-07-01T09-00-00.5"
+        rows = [_new_row("s0", 1.0), _new_row("s1", 0.0)]
+        rows[0]["doc"]["id"] = empty  # type: ignore[index]
+        _write(folder / "details_lighteval|gsm8k|0_2025-07-01T09-00-00.5.parquet", rows)
+    table = load_lighteval(tmp_path, metric="extractive_match")
+    assert table.queries == ("lighteval|gsm8k|0/0", "lighteval|gsm8k|0/1")
+    assert {use.note for use in table.files} == {"query ids are the row positions"}
+
+
 def test_metrics_stored_as_text_are_read(tmp_path: Path) -> None:
     for model in ("org__a", "org__b"):
         path = tmp_path / f"details_{model}" / DATE / f"details_{TASK}_{DATE}.parquet"
