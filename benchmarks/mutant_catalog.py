@@ -917,6 +917,12 @@ MUTANTS: tuple[Mutant, ...] = (
         "seconds=1e-9 * 2 * n_points * dim,",
     ),
     Mutant(
+        "kmeans-ties-resolved-at-once",
+        "sysrs_ref/subset/_clustering_kernels.py",
+        "pairs = max(1, CHUNK_ELEMENTS // max(dim, 1))",
+        "pairs = 1 << 62",
+    ),  # every tied (point, centre) pair gathered at once: 20,000 identical points and k = 1,000 asked 8.9 GiB
+    Mutant(
         "kmedoids-need-alternate-rate",
         "sysrs_ref/subset/clustering.py",
         'rate = 1e-8 if method == "fasterpam" else 3e-9',

@@ -106,9 +106,8 @@ def nearest_centres(points: FloatArray, centres: FloatArray) -> tuple[IndexArray
     slack = 8.0 * (dim + 4) * _UNIT_ROUNDOFF * scale + (8 * dim + 32) * _SMALLEST_SUBNORMAL
     exact_rows = ~np.isfinite(4.0 * scale)  # E could overflow: every centre is a candidate
     labels = np.empty(n_points, dtype=np.intp)
-    rows_parts: list[IndexArray] = []
-    cols_parts: list[IndexArray] = []
     step = max(1, CHUNK_ELEMENTS // len(centres))
+    pairs = max(1, CHUNK_ELEMENTS // max(dim, 1))  # candidate pairs resolved at once: bounds the gathered copies
     for start in range(0, n_points, step):
         stop = min(n_points, start + step)
         with np.errstate(over="ignore", invalid="ignore"):  # only in exact_rows, or ignored there
@@ -121,18 +120,25 @@ def nearest_centres(points: FloatArray, centres: FloatArray) -> tuple[IndexArray
         candidates = expanded <= threshold[:, None]
         candidates[exact_rows[start:stop]] = True
         labels[start:stop] = best
-        unsure = np.flatnonzero(np.count_nonzero(candidates, axis=1) > 1)
-        if len(unsure):
-            rows, cols = np.nonzero(candidates[unsure])  # row-major: by point, then by centre index
-            rows_parts.append(unsure[rows] + start)
-            cols_parts.append(cols.astype(np.intp))
-    if rows_parts:
-        rows = np.concatenate(rows_parts)
-        cols = np.concatenate(cols_parts)
-        exact = pair_distances(points[rows], centres[cols], order)
-        labels[np.unique(rows)] = _first_minima(rows, cols, exact)
+        counts = np.count_nonzero(candidates, axis=1)
+        unsure = np.flatnonzero(counts > 1)
+        # the unsure points in blocks of about `pairs` candidate pairs (a point's pairs never split)
+        block = np.cumsum(counts[unsure]) // pairs if len(unsure) else unsure
+        for first, last in zip(*_runs(block), strict=True):
+            points_here = unsure[first:last]
+            rows, cols = np.nonzero(candidates[points_here])  # row-major: by point, then by centre index
+            exact = pair_distances(points[points_here[rows] + start], centres[cols], order)
+            labels[points_here + start] = _first_minima(rows, cols.astype(np.intp), exact)
     own = pair_distances(points, centres[labels], order)
     return labels, own
+
+
+def _runs(values: IndexArray) -> tuple[list[int], list[int]]:
+    """The (starts, stops) of the runs of equal entries of *values*."""
+    if len(values) == 0:
+        return [], []
+    edges = np.flatnonzero(values[1:] != values[:-1]) + 1
+    return [0, *edges.tolist()], [*edges.tolist(), len(values)]
 
 
 def _first_minima(rows: IndexArray, cols: IndexArray, values: FloatArray) -> IndexArray:

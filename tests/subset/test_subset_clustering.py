@@ -269,6 +269,36 @@ def test_fast_assignment_equals_the_exact_one_on_random_inputs(seed: int, kind: 
     _check_nearest_centres(*_random_case(seed, kind, order))
 
 
+@given(seeds, st.sampled_from(["binary", "offset"]), st.sampled_from(["C", "F"]), st.integers(1, 400))
+def test_ties_are_resolved_in_blocks_of_bounded_size(
+    seed: int, kind: str, order: Literal["C", "F"], chunk: int
+) -> None:
+    """Every point tied with several centres: the exact distances are taken a block at a time, with the same labels."""
+    from sysrs_ref.subset import _clustering_kernels
+
+    points, centres = _random_case(seed, kind, order)
+    centres = np.vstack([centres, centres[::-1]])  # every centre at least twice: ties everywhere
+    k = len(centres)
+    with np.errstate(all="ignore"):
+        exact = squared_distances(points, centres)
+    sizes: list[int] = []
+
+    def counted(a: FloatArray, b: FloatArray, how: Literal["C", "F"] = "C") -> FloatArray:
+        sizes.append(len(a))
+        return pair_distances(a, b, how)
+
+    with (
+        mock.patch.object(_clustering_kernels, "CHUNK_ELEMENTS", chunk * points.shape[1]),
+        mock.patch.object(_clustering_kernels, "pair_distances", counted),
+        np.errstate(all="ignore"),
+    ):
+        labels, own = nearest_centres(points, centres)
+    assert np.array_equal(labels, np.argmin(exact, axis=0))
+    assert np.array_equal(own, exact[labels, np.arange(len(points))], equal_nan=True)
+    *blocks, last = sizes  # the blocks of tied pairs, then every point's own distance
+    assert last == len(points) and blocks and max(blocks) <= chunk + k
+
+
 @given(seeds, st.sampled_from(["C", "F"]))
 def test_pair_distances_are_the_entries_of_squared_distances(seed: int, order: Literal["C", "F"]) -> None:
     points, centres = _random_case(seed, "normal", order)
