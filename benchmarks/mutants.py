@@ -195,9 +195,9 @@ class _Traces:
             if found.exists():
                 raw = json.loads(found.read_text(encoding="utf-8"))
                 if raw.get("tree") == stamp:
-                    print(f"trace   {area.name:12} {len(raw['fixtures'])} tests, from {found}", flush=True)
+                    _say(f"trace   {area.name:12} {len(raw['fixtures'])} tests, from {found}")
                     return Trace(raw["files"], raw["spawners"], raw["fixtures"])
-                print(f"trace   {area.name:12} {found} was made from another tree or --marks: traced again", flush=True)
+                _say(f"trace   {area.name:12} {found} was made from another tree or --marks: traced again")
             trace = self._run(area, work)
             if trace is not None:
                 self.kept.mkdir(parents=True, exist_ok=True)
@@ -231,20 +231,27 @@ class _Traces:
         log.write_bytes(done.stdout + done.stderr)
         if done.returncode != 0 or not output.exists():
             last = (done.stdout.decode(errors="replace").strip().splitlines() or [""])[-1]
-            print(
+            _say(
                 f"trace   {area.name:12} the clean run failed (exit {done.returncode}: {last}; {log}): "
-                "the whole area judges",
-                flush=True,
+                "the whole area judges"
             )
             return None
         raw = json.loads(output.read_text(encoding="utf-8"))
         trace = Trace(raw["files"], raw["spawners"], raw["fixtures"])
-        print(
+        _say(
             f"trace   {area.name:12} {len(trace.fixtures)} tests, {len(trace.spawners)} start processes "
-            f"{seconds:6.1f} s",
-            flush=True,
+            f"{seconds:6.1f} s"
         )
         return trace
+
+
+_SAYING = threading.Lock()
+
+
+def _say(line: str) -> None:
+    """Print *line* whole, even while other threads print theirs."""
+    with _SAYING:
+        print(line, flush=True)
 
 
 def _tree_stamp(work: Path, marks: str) -> str:
@@ -355,10 +362,7 @@ def _worker(
             status, seconds, note = _run(mutant, source, work, judge, marks, traces)
             with lock:
                 results[mutant.name] = status
-                print(
-                    f"{status:7} {mutant.area.name:12} {mutant.name:36} {seconds:6.1f} s  {mutant.file}  ({note})",
-                    flush=True,
-                )
+                _say(f"{status:7} {mutant.area.name:12} {mutant.name:36} {seconds:6.1f} s  {mutant.file}  ({note})")
 
 
 def _summary(chosen: Sequence[Mutant], results: dict[str, str]) -> list[str]:
