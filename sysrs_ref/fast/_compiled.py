@@ -62,6 +62,7 @@ __all__ = [
     "ucb_keys",
     "ucb_keys_upto",
     "ucb_ranking",
+    "ucb_top",
     "ucb_select",
 ]
 
@@ -394,8 +395,9 @@ def ucb_select(
 class CutTables(NamedTuple):
     """The plain arrays of a group of UCB runs that the compiled cut reads (see ``fast._ucb_runs.cut_tables``).
 
-    ``settings`` is (gap, integer, rational_int64, certify, a's denominator, the table's denominator, first_exact)
-    as doubles.
+    ``settings`` is (gap, integer, rational_int64, certify, a's denominator, the table's denominator, first_exact,
+    exact_sums) as doubles; with exact_sums, ``numerators`` (K x stride int64) and ``orders`` (R x (1 or K) x L)
+    give each band arm's exact sum (float scores whose numerators fit in int64), else ``numerators`` is empty.
     """
 
     prefix: npt.NDArray[Any]
@@ -406,6 +408,8 @@ class CutTables(NamedTuple):
     divisors: npt.NDArray[Any]
     roots: npt.NDArray[Any]
     settings: npt.NDArray[np.float64]
+    numerators: npt.NDArray[np.int64]
+    orders: npt.NDArray[np.int32]
 
 
 def ucb_cut(
@@ -437,6 +441,8 @@ def ucb_cut(
         tables.divisors,
         tables.roots,
         tables.settings,
+        tables.numerators,
+        tables.orders,
         cells,
     )
     return cells, certified
@@ -469,8 +475,27 @@ def ucb_ranking(
     Without *full*, only each ranking's first model (R, B, 1): one pass instead of a sort.
     """
     ranks = np.empty(counts.shape if full else (*counts.shape[:2], 1), dtype=counts.dtype)
-    module.ucb_ranking(prefix, counts, scale, priority, ranks)
+    module.ucb_ranking(prefix, counts, scale, priority, ranks, np.empty((*counts.shape[:2], 2), dtype=np.float64))
     return ranks
+
+
+def ucb_top(
+    module: ModuleType,
+    prefix: npt.NDArray[Any],
+    counts: npt.NDArray[np.intp],
+    scale: npt.NDArray[np.float64],
+    priority: npt.NDArray[np.int32],
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]]:
+    """(top, leaders): :func:`ucb_ranking`'s first model (R, B, 1), and (its float mean, the largest float mean of the
+    others) (R, B, 2), -inf for a single model.
+
+    The callers decide from *leaders* where the float top can be trusted
+    (means further apart than the proved tolerance).
+    """
+    top = np.empty((*counts.shape[:2], 1), dtype=counts.dtype)
+    leaders = np.empty((*counts.shape[:2], 2), dtype=np.float64)
+    module.ucb_ranking(prefix, counts, scale, priority, top, leaders)
+    return top, leaders
 
 
 def prefix_at(
@@ -517,18 +542,24 @@ def eliminate_floats(
     slots: npt.NDArray[np.int64],
     counts: npt.NDArray[np.int64],
     rank: npt.NDArray[np.int64],
-) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.bool_]]:
-    """SR / SySRs on float sums (P, R, K), n_k of slab p ``counts[p]``: (as :func:`eliminate`, unsettled (R, B)).
+    numerators: npt.NDArray[np.int64] | None,
+    orders: npt.NDArray[np.int32],
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.bool_], int]:
+    """SR / SySRs on float sums (P, R, K), n_k of slab p ``counts[p]``: (as :func:`eliminate`, unsettled (R, B),
+    the phases decided on exact sums).
 
-    A run and budget whose eliminations the float filter cannot all certify is
-    marked in *unsettled* (its row of the first array is then meaningless):
-    the caller decides it with exact sums.
+    A phase the float filter cannot certify is decided, as the numpy kernel
+    decides it, on the exact numerator sums of its near models along
+    *orders* (the draws' query orders) when *numerators*
+    (:meth:`~sysrs_ref.fast.ScoreTable.numerators64`) is given; without, its
+    run and budget is marked in *unsettled* (its row of the first array is
+    then meaningless) and the caller decides it with exact sums.
     """
     n_runs, n_models = rank.shape
     out = np.empty((n_runs, slots.shape[0], n_models), dtype=np.int32)
     unsettled = np.zeros((n_runs, slots.shape[0]), dtype=np.bool_)
-    module.eliminate_floats(sums, slots, counts, rank, out, unsettled)
-    return out, unsettled
+    decided: int = module.eliminate_floats(sums, slots, counts, rank, numerators, orders, out, unsettled)
+    return out, unsettled, decided
 
 
 def permutations(

@@ -102,7 +102,10 @@ def successive_rejects_kernel(
             order = _compiled.eliminate(module, keys, slots, sums.rank)
         else:
             counts = np.array(sorted(sums.slot, key=sums.slot.__getitem__), dtype=np.int64)
-            order, unsettled = _compiled.eliminate_floats(module, sums.floats, slots, counts, sums.rank)
+            numerators, orders = table.numerators64(), draws.query_orders
+            order, unsettled, decisions = _compiled.eliminate_floats(
+                module, sums.floats, slots, counts, sums.rank, numerators, orders
+            )
             for column in range(len(budgets)):
                 runs = np.flatnonzero(unsettled[:, column])
                 if runs.size:

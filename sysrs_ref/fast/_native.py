@@ -63,7 +63,7 @@ def library_path() -> str:
 
 #: The interface of the C functions this module calls (``sysrs_native_interface()`` in ``_csrc/module.c``). Change
 #: both together whenever a C signature changes: a library of another build then answers another number.
-INTERFACE = 5
+INTERFACE = 6
 
 _ELF_MAGIC = b"\x7fELF"
 _SHT_NOBITS = 8  # a section with no bytes in the file (.bss)
@@ -229,11 +229,13 @@ _SELECT = _function("ucb_select", [_P, _I, _I, _I, _P, _P, _I, _P, ctypes.c_int]
 #: Band arms a cut's summary lists (BAND in _csrc/common.h).
 BAND = 16
 _CUT = {
-    code: _function(f"ucb_cut_{code}", [_P, _P, _P, _P, _I, _I, _I, _I] + [_P] * 13, ctypes.c_int)
+    code: _function(
+        f"ucb_cut_{code}", [_P, _P, _P, _P, _I, _I, _I, _I] + [_P] * 11 + [_P, _I, _P, _I, _P, _P], ctypes.c_int
+    )
     for code in ("i32", "i64", "f64")
 }
 _RANKING = {
-    code: _function(f"ucb_ranking_{code}", [_P, _I, _I, _I, _I, _P, _P, _P, _P, _I], ctypes.c_int)
+    code: _function(f"ucb_ranking_{code}", [_P, _I, _I, _I, _I, _P, _P, _P, _P, _I, _P], ctypes.c_int)
     for code in ("i32", "i64", "f64")
 }
 _PREFIX = _typed("prefix_at", [_P, _I, _I, _P, _I, _I, _I, _P, _I, _P])
@@ -241,7 +243,9 @@ _SHARED = _typed("shared_prefix_at", [_P, _I, _P, _I, _I, _P, _I, _P], ctypes.c_
 _ELIMINATE = {
     code: _function(f"eliminate_{code}", [_P, _I, _I, _P, _I, _I, _P, _P], ctypes.c_int) for code in ("i32", "i64")
 }
-_ELIMINATE_FLOATS = _function("eliminate_floats", [_P, _I, _I, _P, _I, _I, _P, _P, _P, _P])
+_ELIMINATE_FLOATS = _function(
+    "eliminate_floats", [_P, _I, _I, _P, _I, _I, _P, _P, ctypes.c_int, _P, _I, _P, _I, _I, _P, _P, _P]
+)
 _PERMUTATIONS = _function("permutations", [_P, _I, _P, _I, _P, _I, _I], ctypes.c_int)
 _U = ctypes.c_uint64
 _LRF_FIT = _function("lrf_fit", [_P, _I, _I, _U, _U, _I, _P, _I, _D, _I, _I, _P, _P], ctypes.c_int)
@@ -410,11 +414,22 @@ def ucb_cut(
     divisors: Array,
     roots: Array,
     settings: Array,
+    numerators: Array,
+    orders: Array,
     counts: Array,
 ) -> npt.NDArray[np.bool_]:
-    """The certified cuts (:func:`sysrs_ref.fast._compiled.ucb_cut`); True where certified."""
+    """The certified cuts (:func:`sysrs_ref.fast._compiled.ucb_cut`); True where certified.
+
+    *numerators* (K x stride int64) and *orders* (R x (1 or K) x L int32) are read only where ``settings[7]``
+    (exact sums) is set; then every order entry must index a numerator's row.
+    """
     n_runs, n_budgets, n_models = above.shape
     width = prefix.shape[2] - 1
+    n_rows = orders.shape[1]
+    if orders.shape != (n_runs, n_rows, width + 1) or n_rows not in (1, n_models):
+        raise ValueError(f"orders of shape {orders.shape} do not fit {n_runs} runs of {n_models} models")
+    if settings[7] != 0.0 and (numerators.ndim != 2 or numerators.shape[0] != n_models):
+        raise ValueError(f"numerators of shape {numerators.shape} do not fit {n_models} models")
     certified = np.zeros((n_runs, n_budgets), dtype=np.uint8)
     cube = (n_runs, n_budgets, n_models)
     arrays = _Arrays()
@@ -437,7 +452,11 @@ def ucb_cut(
         arrays.input(inverse, np.float64, (width + 1,)),
         arrays.input(divisors, np.float64, (width + 1,)),
         arrays.input(roots, np.float64, (width,)),
-        arrays.input(settings, np.float64, (7,)),
+        arrays.input(settings, np.float64, (8,)),
+        arrays.input(numerators, np.int64),
+        numerators.shape[1] if numerators.ndim == 2 else 0,
+        arrays.input(orders, np.int32),
+        n_rows,
         arrays.output(counts, np.int64, cube),
         arrays.output(certified, np.uint8),
     )
@@ -463,8 +482,9 @@ def count_above(rows: Array, row_ids: Array, theta: Array, strict: bool, out: Ar
     )
 
 
-def ucb_ranking(prefix: Array, counts: Array, scale: Array, priority: Array, ranks: Array) -> None:
-    """The models by decreasing float mean at their counts (:func:`sysrs_ref.fast._compiled.ucb_ranking`)."""
+def ucb_ranking(prefix: Array, counts: Array, scale: Array, priority: Array, ranks: Array, leaders: Array) -> None:
+    """The models by decreasing float mean at their counts (:func:`sysrs_ref.fast._compiled.ucb_ranking`); with one
+    rank each, *leaders* (R, B, 2) gets the first's float mean and the largest of the others'."""
     n_runs, n_budgets, n_models = counts.shape
     if ranks.shape[:2] != (n_runs, n_budgets) or ranks.shape[2] not in (1, n_models):
         raise ValueError("ucb_ranking's ranks must be (runs, budgets, 1 or K)")
@@ -481,6 +501,7 @@ def ucb_ranking(prefix: Array, counts: Array, scale: Array, priority: Array, ran
         arrays.input(priority, np.int32, (n_runs, n_models)),
         arrays.output(ranks, np.int64),
         ranks.shape[2],
+        arrays.output(leaders, np.float64, (n_runs, n_budgets, 2)),
     )
     _checked(status)
 
@@ -534,11 +555,31 @@ def eliminate(keys: Array, slots: Array, rank: Array, limits: Array, out: Array)
     _checked(status)
 
 
-def eliminate_floats(sums: Array, slots: Array, counts: Array, rank: Array, out: Array, unsettled: Array) -> None:
-    """SR / SySRs on certified float sums (:func:`sysrs_ref.fast._compiled.eliminate_floats`)."""
+def eliminate_floats(
+    sums: Array,
+    slots: Array,
+    counts: Array,
+    rank: Array,
+    numerators: Array | None,
+    orders: Array,
+    out: Array,
+    unsettled: Array,
+) -> int:
+    """SR / SySRs on certified float sums (:func:`sysrs_ref.fast._compiled.eliminate_floats`); the exact decisions.
+
+    With *numerators* (K x stride int64), the close calls are decided on exact sums along *orders*
+    (R x (1 or K) x L int32, every entry indexing a numerator's row); without, they are left unsettled.
+    """
     n_runs, n_models = rank.shape
     n_budgets, n_phases = slots.shape
+    n_rows, length = orders.shape[1], orders.shape[2]
+    if orders.shape[0] != n_runs or n_rows not in (1, n_models):
+        raise ValueError(f"orders of shape {orders.shape} do not fit {n_runs} runs of {n_models} models")
+    if numerators is not None and (numerators.ndim != 2 or numerators.shape[0] != n_models):
+        raise ValueError(f"numerators of shape {numerators.shape} do not fit {n_models} models")
+    table = numerators if numerators is not None else np.zeros((0, 0), dtype=np.int64)
     flags = np.zeros((n_runs, n_budgets), dtype=np.uint8)
+    decided = np.zeros(1, dtype=np.int64)
     arrays = _Arrays()
     _ELIMINATE_FLOATS(
         arrays.input(sums, np.float64, (sums.shape[0], n_runs, n_models)),
@@ -549,10 +590,18 @@ def eliminate_floats(sums: Array, slots: Array, counts: Array, rank: Array, out:
         n_phases,
         arrays.input(counts, np.int64, (sums.shape[0],)),
         arrays.input(rank, np.int64),
+        int(numerators is not None),
+        arrays.input(table, np.int64),
+        table.shape[1],
+        arrays.input(orders, np.int32),
+        n_rows,
+        length,
         arrays.output(out, np.int32, (n_runs, n_budgets, n_models)),
         arrays.output(flags, np.uint8),
+        arrays.output(decided, np.int64),
     )
     unsettled |= flags.astype(np.bool_)
+    return int(decided[0])
 
 
 def permutations(states: Array, priority: Array, orders: Array) -> None:

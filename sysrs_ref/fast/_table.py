@@ -88,6 +88,7 @@ class ScoreTable:
         self._levels = levels
         self._rows: dict[int, tuple[int, ...]] = {}
         self._floats_exact: bool | None = None
+        self._numerators: npt.NDArray[np.int64] | None = None
 
     @property
     def n_models(self) -> int:
@@ -186,6 +187,33 @@ class ScoreTable:
                 self._rows[model] = tuple(int(n) for n in self.values[model].tolist())
         return self._rows[model]
 
+    def numerators64(self) -> npt.NDArray[np.int64] | None:
+        """Every numerator N_ij as int64 (K x B L, read-only) when the denominator is below 2^63, else None.
+
+        Scores lie in [0, 1], so no numerator exceeds the denominator: below 2^63
+        they all fit in int64, and a sum of fewer than 2^64 of them in 128 bits
+        (the compiled UCB cut sums them so, ``sysrs_ref/fast/_csrc/cut.inc``).
+        Made once, when first asked; not pickled (workers make their own).
+
+        >>> score_table(Instance([[0.5, 0.25], [1, 0]]), prefer_float=True).numerators64().tolist()
+        [[2, 1], [4, 0]]
+        >>> score_table(Instance([[2.0**-70, 1.0], [0, 1]])).numerators64() is None  # D = 2^70
+        True
+        """
+        if self.denominator >= 2**63:
+            return None
+        if self._numerators is None:
+            if self._instance is not None:
+                levels = np.array(self._instance.level_numerators, dtype=np.int64)
+                numerators = levels[self._instance.codes]
+            elif self._levels is not None:
+                numerators = np.array(self._levels[0], dtype=np.int64)[self._levels[2]]
+            else:  # exact tables only: values holds the numerators
+                numerators = np.asarray(self.values, dtype=np.int64)
+            numerators.setflags(write=False)
+            self._numerators = numerators
+        return self._numerators
+
     def largest_row_sum(self) -> int:
         """The largest sum of one model's numerators over one block's L queries (``exact`` tables).
 
@@ -202,8 +230,7 @@ class ScoreTable:
         >>> table.exact_sum(0, [0, 1]), table.denominator
         (3, 4)
         """
-        row = self.numerator_row(model)
-        return sum(row[int(query)] for query in queries)
+        return sum(map(self.numerator_row(model).__getitem__, queries))
 
     def exact_mean(self, model: int, queries: Iterable[int]) -> Fraction:
         """The exact mean score of *model* over *queries* (at least one)."""
@@ -214,6 +241,7 @@ class ScoreTable:
         """Pickled without the rows made on demand (workers make their own)."""
         state = dict(self.__dict__)
         state["_rows"] = {}
+        state["_numerators"] = None
         return state
 
     def __repr__(self) -> str:

@@ -38,7 +38,9 @@ arm alone, or both rational and equal (with a = p/q, sqrt(a/N) is rational
 iff p q N is a square, and two indices with different (N, P) can only be
 equal if both are rational), or, on float scores that are each exactly their
 float (:meth:`~sysrs_ref.fast.ScoreTable.floats_exact`), all at count 1 with
-equal floats, hence equal first scores; (3) no later band cell of a band arm has a float
+equal floats, hence equal first scores, or, on float scores whose numerators
+fit in int64 (:meth:`~sysrs_ref.fast.ScoreTable.numerators64`), all at one
+count with equal exact numerator sums; (3) no later band cell of a band arm has a float
 index within ``gap`` of theta (or it equals the key exactly), so no hidden new
 minimum. The band then goes by rank. Any other cut is resolved exactly
 (:func:`~sysrs_ref.fast._ucb_exact.resolve_cut`). Final means are exact on
@@ -143,7 +145,8 @@ def _cut(runs: Runs, pulls: IntArray) -> IntArray:
     band = upto - above
     in_band = band > 0
     first = np.minimum(above, width - 1)  # a band arm's first band cell: its key is U there
-    certified = (nearest_up > theta + gap) & (nearest_down < theta - gap) & _same_keys(runs, rows, first, in_band)
+    apart = (nearest_up > theta + gap) & (nearest_down < theta - gap)
+    certified = apart & _same_keys(runs, rows, first, in_band, apart)
     certified &= _interiors_clear(runs, rows, above, upto, theta, certified) & runs.setup.certify
     # Certified cuts: the band's cells go by rank, each arm's in its own order.
     need = pulls[None, :] - above.sum(axis=2)
@@ -185,8 +188,8 @@ def _order_statistics(runs: Runs, pulls: IntArray, rows: IntArray) -> tuple[Floa
     return theta, above, upto
 
 
-def _same_keys(runs: Runs, rows: IntArray, first: IntArray, in_band: BoolArray) -> BoolArray:
-    """Do all band arms of each (run, budget) have exactly the same key U(first + 1)?"""
+def _same_keys(runs: Runs, rows: IntArray, first: IntArray, in_band: BoolArray, wanted: BoolArray) -> BoolArray:
+    """Do all band arms of each (run, budget) have exactly the same key U(first + 1)? (Exact sums only if *wanted*.)"""
     big = np.iinfo(np.int64).max
     identity = runs.identity(rows, first)
     same: BoolArray = (np.where(in_band, first, big).min(axis=2) == np.where(in_band, first, -1).max(axis=2)) & (
@@ -199,7 +202,29 @@ def _same_keys(runs: Runs, rows: IntArray, first: IntArray, in_band: BoolArray) 
         ref_count = np.take_along_axis(count, pick, axis=2)
         equal = (numerator >= 0) & (numerator * ref_count == ref_numerator * count)
         same |= np.where(in_band, equal, True).all(axis=2)
+    if runs.setup.numerators is not None and not same.all():
+        same |= _equal_exact_sums(runs, first, in_band, wanted & ~same)
     return same
+
+
+def _equal_exact_sums(runs: Runs, first: IntArray, in_band: BoolArray, wanted: BoolArray) -> BoolArray:
+    """Float scores: are all band arms of each wanted (run, budget) at one count, with equal exact numerator sums?
+
+    Equal counts N and equal sums P give equal keys P / (N D) + sqrt(a / N), whatever the floats; the sums are
+    Python integers here (the compiled cut adds the same int64 numerators in 128 bits).
+    """
+    numerators, orders = runs.setup.numerators, runs.draws.query_orders
+    assert numerators is not None
+    equal = np.zeros(wanted.shape, dtype=bool)
+    for run, column in np.argwhere(wanted & in_band.any(axis=2)).tolist():
+        arms = np.flatnonzero(in_band[run, column]).tolist()
+        counts = {int(first[run, column, arm]) + 1 for arm in arms}
+        if len(counts) == 1:
+            count = counts.pop()
+            rows = [orders[run, 0 if orders.shape[1] == 1 else arm, :count] for arm in arms]
+            sums = {sum(numerators[arm, row].tolist()) for arm, row in zip(arms, rows, strict=True)}
+            equal[run, column] = len(sums) == 1
+    return equal
 
 
 def _interiors_clear(
@@ -310,14 +335,27 @@ def _ranking(runs: Runs, counts: IntArray, full: bool = True) -> IntArray:
     are linked to the largest by a chain of near ties (the others' exact means are
     certainly smaller).
     """
-    shape = counts.shape
     module = _compiled.library()
+    scale, arm_priority = runs.setup.scale, runs.draws.arm_priority
     if module is not None and runs.bounds.means_exact:  # float means order exactly: a stable sort, compiled
-        scale, arm_priority = runs.setup.scale, runs.draws.arm_priority
         return _compiled.ucb_ranking(module, runs.prefix, counts, scale, arm_priority, full)
-    prefix_at = np.take_along_axis(runs.prefix, (counts - 1).transpose(0, 2, 1), axis=2).transpose(0, 2, 1)
+    if module is not None and not full:  # the float top, compiled; where a near tie reaches it, the numpy steps
+        top, leaders = _compiled.ucb_top(module, runs.prefix, counts, scale, arm_priority)
+        near = leaders[:, :, 0] - leaders[:, :, 1] <= runs.bounds.mean_tol
+        for run, column in np.argwhere(near).tolist():
+            cell = slice(column, column + 1)
+            top[run, column] = _float_ranking(runs, counts[run : run + 1, cell], run, full=False)[0, 0]
+        return top
+    return _float_ranking(runs, counts, 0, full)
+
+
+def _float_ranking(runs: Runs, counts: IntArray, first_run: int, full: bool) -> IntArray:
+    """:func:`_ranking` in numpy for runs first_run, first_run + 1, ... (*counts* holds theirs)."""
+    shape = counts.shape
+    chosen = slice(first_run, first_run + shape[0])
+    prefix_at = np.take_along_axis(runs.prefix[chosen], (counts - 1).transpose(0, 2, 1), axis=2).transpose(0, 2, 1)
     means: FloatArray = np.divide(prefix_at, runs.setup.scale[counts - 1], dtype=np.float64)
-    priority = np.broadcast_to(runs.draws.arm_priority[:, None, :], shape).astype(np.intp)
+    priority = np.broadcast_to(runs.draws.arm_priority[chosen, None, :], shape).astype(np.intp)
     order = np.argsort(-np.take_along_axis(means, priority, axis=2), axis=2, kind="stable")
     ranks: IntArray = np.take_along_axis(priority, order, axis=2)
     if runs.bounds.means_exact:
@@ -325,12 +363,12 @@ def _ranking(runs: Runs, counts: IntArray, full: bool = True) -> IntArray:
     ordered = np.take_along_axis(means, ranks, axis=2)
     near = ordered[:, :, :-1] - ordered[:, :, 1:] <= runs.bounds.mean_tol
     sorted_counts = np.take_along_axis(counts, ranks, axis=2)
-    ident = runs.identity(np.arange(shape[0])[:, None, None] * shape[2] + ranks, sorted_counts - 1)
+    ident = runs.identity((first_run + np.arange(shape[0]))[:, None, None] * shape[2] + ranks, sorted_counts - 1)
     same = (ident[:, :, :-1] == ident[:, :, 1:]) & (sorted_counts[:, :, :-1] == sorted_counts[:, :, 1:])
     unsure = near & ~same
     if not full:
         unsure &= np.logical_and.accumulate(near, axis=2)  # the near ties chained to the top
     for run, column in np.argwhere(unsure.any(axis=2)).tolist():
-        view = runs.view(run)
+        view = runs.view(first_run + run)
         ranks[run, column] = resolve_ranking(view, ranks[run, column], means[run, column], counts[run, column])
     return ranks if full else ranks[:, :, :1]

@@ -67,6 +67,9 @@ class Setup:
         self.classes = np.arange(n_models, dtype=np.int64)
         # Float scores each exactly their float: two arms' first scores (count 1, no sum) are equal iff their floats are.
         self.first_exact = not self.integer and table.floats_exact()
+        # Float scores whose numerators fit in int64: two arms at one count tie exactly iff their exact numerator sums
+        # are equal (the compiled cut sums them in 128 bits; numpy in Python integers).
+        self.numerators = None if self.integer else table.numerators64()
         if synchronized and not self.integer:  # identical rows along one shared order
             self.classes = row_classes(table, self.values)
 
@@ -238,9 +241,11 @@ def cut_tables(runs: Runs) -> _compiled.CutTables:
             float(setup.a.denominator) if setup.rational_int64 else 0.0,
             float(setup.table.denominator) if setup.rational_int64 else 0.0,
             float(setup.first_exact),
+            float(setup.numerators is not None),
         ],
         dtype=np.float64,
     )
+    numerators = setup.numerators if setup.numerators is not None else np.zeros((0, 0), dtype=np.int64)
     return _compiled.CutTables(
         runs.prefix,
         runs.draws.rank,
@@ -250,6 +255,8 @@ def cut_tables(runs: Runs) -> _compiled.CutTables:
         setup.divisors,
         setup.roots,
         settings,
+        numerators,
+        runs.draws.query_orders,
     )
 
 

@@ -23,10 +23,11 @@ from hypothesis import given, settings, strategies as st
 from sysrs_ref import ALGORITHMS, Instance, random_draw
 from sysrs_ref.algorithms.params import NoParams
 from sysrs_ref.datasets import load_dataset
-from sysrs_ref.fast import KERNELS, DrawBatch, _compiled, _ucb, compiled, score_table
+from sysrs_ref.fast import KERNELS, DrawBatch, _compiled, _elimination, _ucb, compiled, score_table
 from sysrs_ref.fast._batch import simulation_draws
 from sysrs_ref.fast._elimination import phase_sums
 from sysrs_ref.fast._kernel import prefix_at
+from sysrs_ref.fast._table import ScoreTable
 from sysrs_ref.fast._ucb import _cut, _order_statistics
 from sysrs_ref.fast._ucb_exact import RunView, count_above, resolve_cut
 from sysrs_ref.fast._ucb_runs import Runs, Setup, Workspace
@@ -276,6 +277,25 @@ def test_float_eliminations_hand_close_calls_to_exact_sums(name: str) -> None:
     assert np.array_equal(fast.ranking, plain.ranking)
 
 
+@pytest.mark.parametrize("name", ["sr", "sysrs"])
+def test_float_eliminations_decide_close_calls_on_exact_sums_in_compiled_code(name: str) -> None:
+    """The same near ties with every numerator in int64 (the floats 0.1, 0.2, 0.3, 0.7 over D = 2^55): the compiled
+    filter decides them on 128-bit exact sums itself, with numpy's outcome and numpy's count of exact decisions, and
+    leaves nothing to the replay."""
+    rows = [[0.1, 0.2, 0.7, 0.0], [0.3, 0.0, 0.7, 0.0], [0.3, 0.0, 0.7, 0.0], [0.2, 0.1, 0.5, 0.3]]
+    table = score_table(Instance(rows), prefer_float=True)
+    assert not table.exact and table.numerators64() is not None
+    draws = simulation_draws(11, 0, 64, 4, 4, synchronized=name == "sysrs")
+    budgets = (4, 7, 10, 13, 16)
+    with mock.patch.object(_elimination, "_eliminations", side_effect=AssertionError("replayed")):
+        fast = KERNELS[name](table, budgets, draws, True, NoParams())
+    with compiled.numpy_only():
+        plain = KERNELS[name](table, budgets, draws, True, NoParams())
+    assert fast.exact_decisions == plain.exact_decisions > 0
+    assert fast.ranking is not None and plain.ranking is not None
+    assert np.array_equal(fast.ranking, plain.ranking)
+
+
 @settings(max_examples=100)
 @given(permutation_cases, st.booleans())
 def test_permutations_are_numpys(case: tuple[int, int, int, int, int], synchronized: bool) -> None:
@@ -358,7 +378,33 @@ def test_float_eliminations_never_certify_outside_the_proved_range() -> None:
     slots = np.array([[0, 0]], dtype=np.int64)
     rank = np.array([[0, 1, 2]], dtype=np.int64)
     for n_terms, unsettled in ((5, False), (MAX_TERMS - 1, False), (MAX_TERMS, True), (2**62, True), (-1, True)):
-        order, flags = _compiled.eliminate_floats(MODULE, sums, slots, np.array([n_terms], dtype=np.int64), rank)
+        counts = np.array([n_terms], dtype=np.int64)
+        orders = np.zeros((1, 1, 1), dtype=np.int32)
+        order, flags, decided = _compiled.eliminate_floats(MODULE, sums, slots, counts, rank, None, orders)
+        assert decided == 0
         assert bool(flags[0, 0]) is unsettled, n_terms
         if not unsettled:
             assert order[0, 0].tolist() == [2, 1, 0]
+
+
+@pytest.mark.parametrize("name", ["ucbe", "syucbe"])
+def test_float_band_ties_are_certified_by_exact_sums(name: str) -> None:
+    """narrative_qa's F1 scores are floats whose numerators fit in int64 (D = 2^58): band arms at one count whose
+    float sums tie are certified by their exact numerator sums, in both backends alike (the same choices and exact
+    decisions, the chosen model alone, as reproduce asks); without the numerators the same runs make several times
+    as many exact decisions (those ties went to the exact resolution), with the same choices."""
+    table = score_table(Instance(np.asarray(load_dataset("narrative_qa").array)))
+    assert not table.exact and table.numerators64() is not None
+    n_models, n_queries = table.n_models, table.n_queries
+    budgets = tuple(round(share / 100 * n_models * n_queries) for share in range(2, 100, 3))
+    draws = simulation_draws(0, 0, 12, n_models, n_queries, synchronized=name == "syucbe")
+    params = ALGORITHMS[name].parse_params({"a": Fraction(1, 10)})
+    fast = KERNELS[name](table, budgets, draws, False, params)
+    with compiled.numpy_only():
+        plain = KERNELS[name](table, budgets, draws, False, params)
+    assert np.array_equal(fast.chosen, plain.chosen)
+    assert fast.exact_decisions == plain.exact_decisions
+    with mock.patch.object(ScoreTable, "numerators64", lambda self: None):
+        without = KERNELS[name](table, budgets, draws, False, params)
+    assert np.array_equal(fast.chosen, without.chosen)
+    assert 3 * fast.exact_decisions < without.exact_decisions

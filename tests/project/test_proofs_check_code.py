@@ -17,6 +17,7 @@ from fractions import Fraction
 from types import ModuleType
 from typing import Any
 
+import numpy as np
 import pytest
 import z3  # type: ignore[import-untyped]  # reason: z3-solver ships no type information
 
@@ -326,6 +327,63 @@ def test_the_default_domain_reaches_the_exactly_float_path(monkeypatch: pytest.M
         outcome = code_fast_exhaustive.check_fast_certified(tiers=float_tiers, algorithms=("syucbe",))
     assert outcome.status is Status.HOLDS
     assert any(reached)
+
+
+@pytest.mark.skipif(not compiled.available(), reason="the compiled passes were not built here")
+def test_fast_ucb_top_trusting_near_float_means_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chosen model alone (as reproduce asks for it): a compiled top that never hands a near tie of float means
+    to the exact steps chooses by the float order, and code-fast-certified finds it."""
+    compiled_passes = importlib.import_module("sysrs_ref.fast._compiled")
+    original = compiled_passes.ucb_top
+
+    def far_apart(*args: Any) -> Any:
+        top, leaders = original(*args)
+        leaders[:, :, 1] = -float("inf")
+        return top, leaders
+
+    monkeypatch.setattr(compiled_passes, "ucb_top", far_apart)
+    outcome = code_fast_exhaustive.check_fast_certified(
+        tiers=((4, code_fast_exhaustive.GRIDS[4]),), algorithms=("syucbe",)
+    )
+    assert_fails(outcome, "syucbe (compiled pass)", "reference (")
+
+
+@pytest.mark.skipif(not compiled.available(), reason="the compiled passes were not built here")
+def test_fast_sr_exact_sums_of_the_wrong_numerators_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled SR decides close calls on exact numerator sums: given other numerators (each cell its own
+    position), it splits the exact ties the priority must break, and code-fast-certified finds it."""
+    table_module = importlib.import_module("sysrs_ref.fast._table")
+    original = table_module.ScoreTable.numerators64
+
+    def positions(self: Any) -> Any:
+        numerators = original(self)
+        return None if numerators is None else np.arange(numerators.size).reshape(numerators.shape)
+
+    monkeypatch.setattr(table_module.ScoreTable, "numerators64", positions)
+    outcome = code_fast_exhaustive.check_fast_certified(
+        tiers=((4, code_fast_exhaustive.GRIDS[4]),), algorithms=("sysrs",)
+    )
+    assert_fails(outcome, "sysrs (compiled pass)", "reference (")
+
+
+def test_the_default_domain_reaches_the_exact_sums_of_float_bands(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The UCB cut's exact-sum certification of float bands (numerators in int64) is run by code-fast-certified."""
+    ucb = importlib.import_module("sysrs_ref.fast._ucb")
+    original = ucb._equal_exact_sums
+    settled: list[bool] = []
+
+    def spy(*args: Any) -> Any:
+        equal = original(*args)
+        settled.append(bool(equal.any()))
+        return equal
+
+    monkeypatch.setattr(ucb, "_equal_exact_sums", spy)
+    with compiled.numpy_only():
+        outcome = code_fast_exhaustive.check_fast_certified(
+            tiers=((4, code_fast_exhaustive.GRIDS[4]),), algorithms=("syucbe",)
+        )
+    assert outcome.status is Status.HOLDS
+    assert any(settled)
 
 
 def test_fast_matrices_are_one_per_orbit() -> None:

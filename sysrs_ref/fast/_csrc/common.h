@@ -44,4 +44,16 @@ static inline double index_mean(double total, uint64_t position, const double *i
     return divisor != 0.0 ? total / divisor : total * inverse[position];
 }
 
+/*
+ * The exact sum of a model's first count numerators along its order (row: the model's row of the K x stride
+ * numerators; order: its query order), for the exact decisions on float scores (the UCB cut, the SR eliminations).
+ * Only when every numerator fits in int64 (a denominator below 2^63, sysrs_ref.fast.ScoreTable.numerators64): then
+ * a sum of fewer than 2^64 terms, each below 2^63, stays below 2^127.
+ */
+static inline __int128 exact_sum(const int64_t *row, const int32_t *order, int64_t count) {
+    __int128 total = 0;
+    for (int64_t position = 0; position < count; position++) total += row[order[position]];
+    return total;
+}
+
 #endif

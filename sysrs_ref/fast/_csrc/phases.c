@@ -117,14 +117,18 @@ DEFINE_ELIMINATE(i64, int64_t, INT64_MIN, INT64_MAX)
  * eliminate() on certified float sums (P, R, K), as sysrs_ref.fast._elimination._float_worst decides: in each phase
  * the active model of smallest sum goes when it is the only one within (n_k + 1) 2^-50 largest of the smallest
  * (counts[p] = n_k of slab p), or when every sum that near is exactly 0.0 (the latest in the priority then goes).
- * Otherwise, or when n_k is outside the certified range [0, CERTIFIED_TERMS), unsettled[r, b] is set and its
- * phases stop; the caller replays that run and budget exactly.
+ * Otherwise, with exact_sums (numerators K x stride in int64, orders R x n_rows x length), the near model of
+ * smallest exact numerator sum goes, ties to the latest in the priority, and decided counts the phase; without, or
+ * when n_k is outside the certified range [0, CERTIFIED_TERMS), unsettled[r, b] is set and its phases stop: the
+ * caller replays that run and budget exactly.
  */
 EXPORT void eliminate_floats(const double *sums, int64_t n_runs, int64_t n_models, const int64_t *slots,
                              int64_t n_budgets, int64_t n_phases, const int64_t *counts, const int64_t *rank,
-                             int32_t *out, uint8_t *unsettled) {
+                             int exact_sums, const int64_t *numerators, int64_t stride, const int32_t *orders,
+                             int64_t n_rows, int64_t length, int32_t *out, uint8_t *unsettled, int64_t *decided) {
     for (int64_t run = 0; run < n_runs; run++) {
         const int64_t *run_rank = rank + run * n_models;
+        const int32_t *run_orders = orders + run * n_rows * length;
         for (int64_t budget = 0; budget < n_budgets; budget++) {
             int32_t *cells = out + (run * n_budgets + budget) * n_models;
             for (int64_t model = 0; model < n_models; model++) cells[model] = (int32_t)model;
@@ -163,9 +167,25 @@ EXPORT void eliminate_floats(const double *sums, int64_t n_runs, int64_t n_model
                             }
                         }
                     }
-                    if (near > 1 && positive) {
+                    if (near > 1 && positive && !exact_sums) {
                         unsettled[run * n_budgets + budget] = 1;
                         break;
+                    }
+                    if (near > 1 && positive) { /* the near model of smallest exact sum, ties to the latest */
+                        __int128 best = 0;
+                        position = -1;
+                        for (int64_t spot = 0; spot < size; spot++) {
+                            int64_t model = cells[spot];
+                            if (!(row[model] <= threshold)) continue;
+                            __int128 total = exact_sum(numerators + model * stride,
+                                                       run_orders + (n_rows == 1 ? 0 : model) * length, counts[slot]);
+                            if (position < 0 || total < best || (total == best && run_rank[model] > latest)) {
+                                best = total;
+                                latest = run_rank[model];
+                                position = spot;
+                            }
+                        }
+                        (*decided)++;
                     }
                 }
                 int32_t worst = cells[position]; /* swap it to the end of the active part */
