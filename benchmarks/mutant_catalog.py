@@ -382,6 +382,30 @@ MUTANTS: tuple[Mutant, ...] = (
         "bound: FloatArray = (n_terms + 1) * 2.0**-60 * largest",
     ),
     Mutant(
+        "compiled-sr-exact-tie-earliest",
+        "sysrs_ref/fast/_csrc/phases.c",
+        "(total == best && run_rank[model] > latest)",
+        "(total == best && run_rank[model] < latest)",
+    ),
+    Mutant(
+        "compiled-cut-exact-sum-one-short",
+        "sysrs_ref/fast/_csrc/cut.inc",
+        "                                          first + 1) == reference_sum;",
+        "                                          first) == reference_sum;",
+    ),
+    Mutant(
+        "compiled-top-second-forgotten",
+        "sysrs_ref/fast/_csrc/cut.inc",
+        "                        second = means[best]; /* no larger than any seen before it */\n",
+        "",
+    ),
+    Mutant(
+        "fast-ucb-top-margin-ignored",
+        "sysrs_ref/fast/_ucb.py",
+        "near = leaders[:, :, 0] - leaders[:, :, 1] <= runs.bounds.mean_tol",
+        "near = leaders[:, :, 0] == leaders[:, :, 1]",
+    ),
+    Mutant(
         "fast-sar-margin-ignored",
         "sysrs_ref/fast/_accept_reject.py",
         "sure = forced | (left == 1) | (np.abs(difference) > margin)",

@@ -1501,3 +1501,30 @@ def well_conditioned_systems(draw: st.DrawFn) -> tuple[FloatArray, FloatArray]:
     matrix = off + np.diag(np.abs(off).sum(axis=1) + 1.0)
     rhs = draw(small_matrices(min_rows=n, max_rows=n, max_cols=3).filter(lambda m: m.shape[0] == n))
     return matrix, rhs
+
+
+@st.composite
+def mean_tables(
+    draw: st.DrawFn,
+) -> tuple[FloatArray, npt.NDArray[np.intp], FloatArray, npt.NDArray[np.int32]]:
+    """(prefix, counts, scale, priority): float prefix sums R x K x L (small integers: equal means common), final counts
+    R x B x K in [1, L], positive scales (L,) and each run's arm priority, as the UCB-E rankings read them."""
+    n_runs, n_models, length, n_budgets = (
+        draw(st.integers(1, 3)),
+        draw(st.integers(2, 6)),
+        draw(st.integers(1, 8)),
+        draw(st.integers(1, 4)),
+    )
+    size = n_runs * n_models * length
+    prefix = np.array(draw(st.lists(st.integers(0, 6).map(float), min_size=size, max_size=size)))
+    counts = draw(
+        st.lists(st.integers(1, length), min_size=n_runs * n_budgets * n_models, max_size=n_runs * n_budgets * n_models)
+    )
+    scale = np.array(draw(st.lists(st.sampled_from([1.0, 2.0, 3.0, 0.5]), min_size=length, max_size=length)))
+    priority = [list(draw(permutations_of(n_models))) for _ in range(n_runs)]
+    return (
+        prefix.reshape(n_runs, n_models, length),
+        np.array(counts, dtype=np.intp).reshape(n_runs, n_budgets, n_models),
+        scale,
+        np.array(priority, dtype=np.int32),
+    )

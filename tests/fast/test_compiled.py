@@ -32,7 +32,7 @@ from sysrs_ref.fast._ucb import _cut, _order_statistics
 from sysrs_ref.fast._ucb_exact import RunView, count_above, resolve_cut
 from sysrs_ref.fast._ucb_runs import Runs, Setup, Workspace
 from tests.backends import assert_same_outcome
-from tests.strategies import draws_for, fast_cases, instances, nonincreasing_keys, permutation_cases
+from tests.strategies import draws_for, fast_cases, instances, mean_tables, nonincreasing_keys, permutation_cases
 
 MODULE = _compiled.library()
 pytestmark = pytest.mark.skipif(
@@ -408,3 +408,23 @@ def test_float_band_ties_are_certified_by_exact_sums(name: str) -> None:
         without = KERNELS[name](table, budgets, draws, False, params)
     assert np.array_equal(fast.chosen, without.chosen)
     assert 3 * fast.exact_decisions < without.exact_decisions
+
+
+@settings(max_examples=200)
+@given(mean_tables())
+def test_ucb_top_is_the_stable_sorts_first_with_the_next_mean(
+    case: tuple[npt.NDArray[np.float64], npt.NDArray[np.intp], npt.NDArray[np.float64], npt.NDArray[np.int32]],
+) -> None:
+    """The compiled top (the chosen model alone on float means) is the first of numpy's stable sort of the means in
+    priority order, and its leaders are the sorted means' first two (the same doubles): where they are within the
+    tolerance, the near tie reaches the top."""
+    prefix, counts, scale, priority = case
+    top, leaders = _compiled.ucb_top(MODULE, prefix, counts, scale, priority)
+    at = np.take_along_axis(prefix, (counts - 1).transpose(0, 2, 1), axis=2).transpose(0, 2, 1)
+    means = np.divide(at, scale[counts - 1])
+    by_priority = np.take_along_axis(means, np.broadcast_to(priority[:, None, :], means.shape).astype(np.intp), axis=2)
+    order = np.argsort(-by_priority, axis=2, kind="stable")
+    assert np.array_equal(top[:, :, 0], np.take_along_axis(priority[:, None, :], order[:, :, :1], axis=2)[:, :, 0])
+    ordered = -np.sort(-means, axis=2)
+    assert leaders[:, :, 0].tobytes() == ordered[:, :, 0].tobytes()
+    assert leaders[:, :, 1].tobytes() == ordered[:, :, 1].tobytes()
