@@ -42,6 +42,9 @@ INT_LIMIT = 2**62
 #: :meth:`ScoreTable.floats_exact` checks tables of at most this many distinct scores.
 EXACT_LEVELS = 2**16
 
+#: :meth:`ScoreTable.numerators64` makes int64 numerators for tables of at most this many bytes of them (8 a cell).
+NUMERATOR_BYTES = 64 * 2**20
+
 Values = npt.NDArray[np.int64] | npt.NDArray[np.float64]
 
 
@@ -192,15 +195,18 @@ class ScoreTable:
 
         Scores lie in [0, 1], so no numerator exceeds the denominator: below 2^63
         they all fit in int64, and a sum of fewer than 2^64 of them in 128 bits
-        (the compiled UCB cut sums them so, ``sysrs_ref/fast/_csrc/cut.inc``).
-        Made once, when first asked; not pickled (workers make their own).
+        (the compiled passes sum them so, ``sysrs_ref/fast/_csrc/common.h``).
+        None too for a table whose numerators would take more than
+        :data:`NUMERATOR_BYTES` (the kernels then decide those ties as
+        without them: only speed differs). Made once, when first asked; not
+        pickled (workers make their own).
 
         >>> score_table(Instance([[0.5, 0.25], [1, 0]]), prefer_float=True).numerators64().tolist()
         [[2, 1], [4, 0]]
         >>> score_table(Instance([[2.0**-70, 1.0], [0, 1]])).numerators64() is None  # D = 2^70
         True
         """
-        if self.denominator >= 2**63:
+        if self.denominator >= 2**63 or 8 * self.compact.size > NUMERATOR_BYTES:
             return None
         if self._numerators is None:
             if self._instance is not None:

@@ -179,3 +179,33 @@ def test_bad_inputs_are_refused() -> None:
         DrawBatch(np.array([[[0, 0]]]), np.array([[0, 1]]))
     with pytest.raises(ValueError, match="draws are for"):
         run_fast(Instance([[1, 0, 1], [0, 1, 1]]), "sysrs", (3,), sync)
+
+
+@settings(max_examples=100)
+@given(instances(max_models=4, max_queries=6))
+def test_int64_numerators_are_the_exact_ones_or_none(instance: Instance) -> None:
+    """numerators64 holds every N_ij of the float path exactly (the numerators over the common denominator), or is
+    None when the denominator is 2^63 or more or the table is over NUMERATOR_BYTES; the kernels' exact decisions
+    rest on it."""
+    table = score_table(instance, prefer_float=True)
+    numerators = table.numerators64()
+    if table.denominator >= 2**63:
+        assert numerators is None
+        return
+    assert numerators is not None and numerators.dtype == np.int64 and not numerators.flags.writeable
+    assert [tuple(row) for row in numerators.tolist()] == [table.numerator_row(m) for m in range(table.n_models)]
+
+
+def test_int64_numerators_stop_at_their_byte_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table whose int64 numerators would take more than NUMERATOR_BYTES gets none (the kernels then decide its
+    ties as without them), and the outcome stays the reference's."""
+    import sysrs_ref.fast._table as table_module
+
+    instance = Instance([[0.1, 0.2, 0.7], [0.3, 0.0, 0.7], [0.3, 0.0, 0.5]])
+    monkeypatch.setattr(table_module, "NUMERATOR_BYTES", 8 * 9 - 1)
+    table = score_table(instance, prefer_float=True)
+    assert table.numerators64() is None
+    draws = random_draws(2, 12, 3, 3, synchronized=True)
+    fast = run_fast(table, "sysrs", (3, 5, 7, 9), draws)
+    want = reference_kernel("sysrs")(table, (3, 5, 7, 9), draws, True, NoParams())
+    assert np.array_equal(fast.chosen, want.chosen)
