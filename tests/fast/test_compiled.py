@@ -134,7 +134,8 @@ def test_ucb_select_is_the_numpy_cut_on_real_keys() -> None:
     setup = Setup(table, Fraction(1), False)
     draws = simulation_draws(3, 0, 6, table.n_models, table.n_queries, synchronized=False)
     runs = Runs(setup, draws, Workspace(setup, draws.n_runs, False))
-    pulls = np.array([5, 400, 4000, 9000, 20000], dtype=np.intp)
+    pulls = np.array([5, 4000, 20000], dtype=np.intp)  # fewer than BINNED_FROM: the bracket from the guesses
+    assert len(pulls) < _compiled.BINNED_FROM
     many = np.unique(np.linspace(1, 40000, _compiled.BINNED_FROM + 4).astype(np.intp))  # the binned bracket
     for wanted in (pulls, many):
         shape = (draws.n_runs, len(wanted), table.n_models)
@@ -418,6 +419,7 @@ def test_ucb_top_is_the_stable_sorts_first_with_the_next_mean(
     """The compiled top (the chosen model alone on float means) is the first of numpy's stable sort of the means in
     priority order, and its leaders are the sorted means' first two (the same doubles): where they are within the
     tolerance, the near tie reaches the top."""
+    assert MODULE is not None
     prefix, counts, scale, priority = case
     top, leaders = _compiled.ucb_top(MODULE, prefix, counts, scale, priority)
     at = np.take_along_axis(prefix, (counts - 1).transpose(0, 2, 1), axis=2).transpose(0, 2, 1)

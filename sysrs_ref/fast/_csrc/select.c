@@ -11,11 +11,13 @@ static inline int64_t bin_of(double value, double lowest, double scale) {
     return at >= BINS - 1 ? BINS - 1 : (int64_t)at;
 }
 
-/* at_least[j] = keys of the run's rows (row i's first lengths[i]) in bins >= j, and bins[i * width + p] the bin of
- * row i's key p (nonincreasing along the row); the bins span the previous thetas (guess) and a quarter of their
- * range either side, or the keys' whole range without guesses. */
+/* at_least[j] = keys of the run's rows (row i's first lengths[i]) in bins >= j; row i's blocks (runs of equal keys)
+ * start at starts[i * width + b] for b < blocks[i], and bins[i * width + b] is block b's bin, nonincreasing along
+ * the row. The bins span the previous thetas (guess) and a quarter of their range either side, or the keys' whole
+ * range without guesses. */
 static void histogram(const double *rows, int64_t n_models, int64_t width, const int64_t *lengths,
-                      const double *guess, int64_t n_budgets, int64_t *at_least, uint16_t *bins) {
+                      const double *guess, int64_t n_budgets, int64_t *at_least, uint16_t *bins, int32_t *starts,
+                      int64_t *blocks) {
     double lowest = rows[lengths[0] - 1], highest = rows[0];
     for (int64_t model = 1; model < n_models; model++) {
         double last = rows[model * width + lengths[model] - 1], first = rows[model * width];
@@ -38,16 +40,21 @@ static void histogram(const double *rows, int64_t n_models, int64_t width, const
     memset(at_least, 0, (BINS + 1) * sizeof(int64_t));
     for (int64_t model = 0; model < n_models; model++) {
         const double *row = rows + model * width;
-        uint16_t *row_bins = bins + model * width;
-        int64_t position = 0, length = lengths[model];
-        while (position < length) { /* a row's equal keys (its blocks) share one bin: binned once a block */
-            double value = row[position];
-            uint16_t bin = (uint16_t)bin_of(value, lowest, scale);
-            int64_t start = position;
-            do row_bins[position++] = bin;
-            while (position < length && row[position] == value);
-            at_least[bin] += position - start;
+        int32_t *first = starts + model * width;
+        uint16_t *block_bins = bins + model * width;
+        int64_t length = lengths[model], count = 1;
+        first[0] = 0;
+        for (int64_t position = 1; position < length; position++) { /* where a block starts, with no branch */
+            first[count] = (int32_t)position;
+            count += row[position] != row[position - 1];
         }
+        for (int64_t block = 0; block < count; block++) { /* each block binned once, with all its keys */
+            int64_t end = block + 1 < count ? first[block + 1] : length;
+            uint16_t bin = (uint16_t)bin_of(row[first[block]], lowest, scale);
+            block_bins[block] = bin;
+            at_least[bin] += end - first[block];
+        }
+        blocks[model] = count;
     }
     for (int64_t at = BINS - 1; at >= 0; at--) at_least[at] += at_least[at + 1];
 }
@@ -138,14 +145,16 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
     int64_t *low_at = malloc(n_models * sizeof(int64_t));  /* keys before are >= the bracket's top */
     int64_t *high_at = malloc(n_models * sizeof(int64_t)); /* keys from here on are < its bottom */
     int64_t *probe = malloc(n_models * sizeof(int64_t));
-    int64_t *upper_at = calloc(n_models, sizeof(int64_t)); /* binned: each row's keys in bins > theta's */
-    int64_t *lower_at = calloc(n_models, sizeof(int64_t)); /* binned: each row's keys in bins >= theta's */
+    int64_t *upper_at = calloc(n_models, sizeof(int64_t)); /* binned: each row's blocks in bins > theta's */
+    int64_t *lower_at = calloc(n_models, sizeof(int64_t)); /* binned: each row's blocks in bins >= theta's */
+    int64_t *blocks = calloc(n_models, sizeof(int64_t));   /* binned: each row's blocks */
     int64_t *at_least = calloc(BINS + 1, sizeof(int64_t));
     uint16_t *bins = binned ? malloc((n_models * width > 0 ? n_models * width : 1) * sizeof(uint16_t)) : NULL;
+    int32_t *starts = binned ? malloc((n_models * width > 0 ? n_models * width : 1) * sizeof(int32_t)) : NULL;
     double *members = malloc(capacity * sizeof(double));
     double *guess = memory, *step = memory + n_budgets;
     int status = 0;
-    if (!order || !low_at || !high_at || !probe || !upper_at || !lower_at || !at_least || !members || (binned && !bins)) {
+    if (!order || !low_at || !high_at || !probe || !upper_at || !lower_at || !at_least || !members || !blocks || (binned && (!bins || !starts))) {
         status = -1;
         goto done;
     }
@@ -155,7 +164,7 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
         const int64_t *lengths = stops + run * n_models;
         int64_t current = BINS - 1;
         for (int64_t model = 0; model < n_models; model++) low_at[model] = upper_at[model] = lower_at[model] = 0;
-        if (binned) histogram(rows, n_models, width, lengths, guess, n_budgets, at_least, bins);
+        if (binned) histogram(rows, n_models, width, lengths, guess, n_budgets, at_least, bins, starts, blocks);
         int64_t last_cut = -1, last_upto = 0; /* the last budget's cut, and its keys >= its theta */
         for (int64_t budget_index = 0; budget_index < n_budgets; budget_index++) {
             int64_t budget = order[budget_index], wanted = pulls[budget];
@@ -175,14 +184,18 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
             }
             if (binned) { /* the bracket: theta's bin, at_least[current + 1] < wanted <= at_least[current] */
                 while (at_least[current] < wanted) current--;
-                for (int64_t model = 0; model < n_models; model++) { /* both ends only move right */
-                    const uint16_t *row_bins = bins + model * width;
-                    int64_t length = lengths[model], upper = upper_at[model], lower = lower_at[model];
-                    while (upper < length && row_bins[upper] > current) upper++;
-                    lower = lower > upper ? lower : upper;
-                    while (lower < length && row_bins[lower] >= current) lower++;
-                    upper_at[model] = upper;
-                    lower_at[model] = lower;
+                for (int64_t model = 0; model < n_models; model++) { /* both ends only move right, block by block */
+                    const uint16_t *block_bins = bins + model * width;
+                    const int32_t *first = starts + model * width;
+                    int64_t length = lengths[model], count = blocks[model];
+                    int64_t upper_block = upper_at[model], lower_block = lower_at[model];
+                    while (upper_block < count && block_bins[upper_block] > current) upper_block++;
+                    lower_block = lower_block > upper_block ? lower_block : upper_block;
+                    while (lower_block < count && block_bins[lower_block] >= current) lower_block++;
+                    upper_at[model] = upper_block;
+                    lower_at[model] = lower_block;
+                    int64_t upper = upper_block < count ? first[upper_block] : length;
+                    int64_t lower = lower_block < count ? first[lower_block] : length;
                     low_at[model] = low_at[model] > upper ? low_at[model] : upper;
                     high_at[model] = lower;
                     above_sum += low_at[model];
@@ -306,9 +319,11 @@ done:
     free(probe);
     free(upper_at);
     free(lower_at);
+    free(blocks);
     free(at_least);
     free(members);
     free(bins);
+    free(starts);
     return status;
 }
 
