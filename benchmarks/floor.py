@@ -25,9 +25,10 @@ The numbers are CPU seconds of this one process (``time.process_time``), so a
 busy machine stretches them less than wall time. With ``--families`` the same
 process also runs each configuration's fast path (``run_fast``, ranking off, as
 ``reproduce`` runs it) on the same draws and prints each family's CPU time
-beside its floor: where the rest of the time goes. Run with ``PYTHONPATH=TREE``
-to measure another checkout with this interpreter (``benchmarks.commands
---against`` does).
+beside its floor: where the rest of the time goes. To measure another
+checkout with this interpreter, run it from that checkout's folder with
+``PYTHONPATH=TREE`` (``cd TREE && PYTHONPATH=TREE python -m benchmarks.floor``):
+``-m`` puts the current folder first on the path, ahead of ``PYTHONPATH``.
 """
 
 from __future__ import annotations
