@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 from fractions import Fraction
+from typing import Any
 from unittest import mock
 
 import numpy as np
@@ -260,36 +261,27 @@ def test_eliminations_on_int64_keys_are_numpys(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["sr", "sysrs"])
-def test_float_eliminations_hand_close_calls_to_exact_sums(name: str) -> None:
-    """SR on floats whose sums nearly or exactly tie (0.1 + 0.2 against 0.3, equal rows): the compiled filter defers
-    those runs to exact sums, and the outcome, with the number of exact decisions, is numpy's. (A score of 1e-300
-    makes the numerators too long for integer keys.)"""
-    rows = [[0.1, 0.2, 0.7, 1e-300], [0.3, 0.0, 0.7, 0.0], [0.3, 0.0, 0.7, 0.0], [0.2, 0.1, 0.5, 0.3]]
-    instance = Instance(rows)
-    table = score_table(instance)
-    assert not table.exact
-    draws = simulation_draws(11, 0, 64, 4, 4, synchronized=name == "sysrs")
-    budgets = (4, 7, 10, 13, 16)
-    fast = KERNELS[name](table, budgets, draws, True, NoParams())
-    with compiled.numpy_only():
-        plain = KERNELS[name](table, budgets, draws, True, NoParams())
-    assert fast.exact_decisions == plain.exact_decisions > 0
-    assert fast.ranking is not None and plain.ranking is not None
-    assert np.array_equal(fast.ranking, plain.ranking)
-
-
-@pytest.mark.parametrize("name", ["sr", "sysrs"])
-def test_float_eliminations_decide_close_calls_on_exact_sums_in_compiled_code(name: str) -> None:
-    """The same near ties with every numerator in int64 (the floats 0.1, 0.2, 0.3, 0.7 over D = 2^55): the compiled
-    filter decides them on 128-bit exact sums itself, with numpy's outcome and numpy's count of exact decisions, and
-    leaves nothing to the replay."""
-    rows = [[0.1, 0.2, 0.7, 0.0], [0.3, 0.0, 0.7, 0.0], [0.3, 0.0, 0.7, 0.0], [0.2, 0.1, 0.5, 0.3]]
+@pytest.mark.parametrize("last", [1e-300, 0.0])
+def test_float_eliminations_decide_close_calls_on_exact_sums(name: str, last: float) -> None:
+    """SR on floats whose sums nearly or exactly tie (0.1 + 0.2 against 0.3, equal rows): the outcome, with the number
+    of exact decisions, is numpy's. With a score of 1e-300 the numerators are too long for int64, and the compiled
+    filter hands those runs to numpy's exact sums; without it (the floats over D = 2^55) it decides them on 128-bit
+    exact sums itself and hands nothing on."""
+    rows = [[0.1, 0.2, 0.7, last], [0.3, 0.0, 0.7, 0.0], [0.3, 0.0, 0.7, 0.0], [0.2, 0.1, 0.5, 0.3]]
     table = score_table(Instance(rows), prefer_float=True)
-    assert not table.exact and table.numerators64() is not None
+    assert not table.exact and (table.numerators64() is None) == (last > 0)
     draws = simulation_draws(11, 0, 64, 4, 4, synchronized=name == "sysrs")
     budgets = (4, 7, 10, 13, 16)
-    with mock.patch.object(_elimination, "_eliminations", side_effect=AssertionError("replayed")):
+    replays = []
+    real = _elimination._eliminations
+
+    def replay(*args: Any) -> Any:
+        replays.append(args)
+        return real(*args)
+
+    with mock.patch.object(_elimination, "_eliminations", replay):
         fast = KERNELS[name](table, budgets, draws, True, NoParams())
+    assert bool(replays) == (last > 0)
     with compiled.numpy_only():
         plain = KERNELS[name](table, budgets, draws, True, NoParams())
     assert fast.exact_decisions == plain.exact_decisions > 0
