@@ -41,6 +41,7 @@ from sysrs_ref.algorithms import drive, sr
 from sysrs_ref.algorithms.base import Outcome as RunOutcome
 from sysrs_ref.draws import Draw
 from sysrs_ref.fast import compiled
+from tests.backends import needs_compiled
 from tests.planted import assert_fails, mutated
 
 SMALL_K = 8  # the SMT half for K <= 8 in these tests; the model check half runs its full domain
@@ -329,7 +330,7 @@ def test_the_default_domain_reaches_the_exactly_float_path(monkeypatch: pytest.M
     assert any(reached)
 
 
-@pytest.mark.skipif(not compiled.available(), reason="the compiled passes were not built here")
+@needs_compiled
 def test_fast_ucb_top_trusting_near_float_means_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     """The chosen model alone (as reproduce asks for it): a compiled top that never hands a near tie of float means
     to the exact steps chooses by the float order, and code-fast-certified finds it."""
@@ -348,7 +349,7 @@ def test_fast_ucb_top_trusting_near_float_means_fails(monkeypatch: pytest.Monkey
     assert_fails(outcome, "syucbe (compiled pass)", "reference (")
 
 
-@pytest.mark.skipif(not compiled.available(), reason="the compiled passes were not built here")
+@needs_compiled
 def test_fast_sr_exact_sums_of_the_wrong_numerators_fail(monkeypatch: pytest.MonkeyPatch) -> None:
     """The compiled SR decides close calls on exact numerator sums: given other numerators (each cell its own
     position), it splits the exact ties the priority must break, and code-fast-certified finds it."""
