@@ -95,6 +95,14 @@ def check_budget(budget: int | np.integer[Any], n_models: int, n_queries: int) -
     ...
     sysrs_ref.errors.BudgetError: budget must be at least the number of models (K=4), got 3
     """
+    if (  # the common case: plain ints, returned as they are
+        type(budget) is int
+        and type(n_models) is int
+        and type(n_queries) is int
+        and n_queries > 0
+        and 0 < n_models <= budget <= n_models * n_queries
+    ):
+        return budget
     n_models, n_queries = _shape(n_models, n_queries)
     if not _is_int(budget):
         raise BudgetError(f"budget must be an integer number of evaluations, got {shown_value(budget)}")

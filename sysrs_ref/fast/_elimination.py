@@ -17,8 +17,10 @@ exact arg-min. On float scores, see :mod:`sysrs_ref.fast.certify`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any, cast
 
 import numpy as np
@@ -45,8 +47,8 @@ class PhaseSums:
     budget b's schedule spend.
     """
 
-    schedules: list[tuple[int, ...]]
-    slot: dict[int, int]
+    schedules: tuple[tuple[int, ...], ...]
+    slot: Mapping[int, int]
     rank: npt.NDArray[np.int64]
     keys: npt.NDArray[np.signedinteger[Any]] | None
     floats: npt.NDArray[np.float64] | None
@@ -55,19 +57,43 @@ class PhaseSums:
 
 def phase_sums(table: ScoreTable, budgets: tuple[int, ...], draws: DrawBatch) -> PhaseSums:
     """The schedules of *budgets* and the prefix sums at every n_k they use, once for the whole grid."""
-    schedules = [_schedule(table.n_models, table.n_queries, budget) for budget in budgets]
-    counts = sorted({n_k for lengths in schedules for n_k in lengths if n_k > 0})
+    plan = _plan(table.n_models, table.n_queries, budgets)
+    counts = list(plan.counts)
     rank = draws.rank.astype(np.int64)
     keys = _keys(table, draws, counts, rank)
     floats = None if keys is not None or not counts else prefix_at(table, draws, counts)
     return PhaseSums(
-        schedules,
-        {n_k: index for index, n_k in enumerate(counts)},  # n_k -> its slab of prefix sums
+        plan.schedules,
+        plan.slot,
         rank,
         keys,
         None if floats is None else floats.astype(np.float64, copy=False),
-        np.array([schedule_spend(lengths) for lengths in schedules], dtype=np.int64),
+        plan.spent,
     )
+
+
+@dataclass(frozen=True, eq=False)
+class _Plan:
+    """What a grid's schedules fix for every chunk of runs: read-only, shared by the calls that ask again."""
+
+    schedules: tuple[tuple[int, ...], ...]
+    counts: tuple[int, ...]  # every n_k > 0 of some schedule, increasing: the slabs, in order
+    slot: Mapping[int, int]  # n_k -> its slab (a read-only view)
+    slots: npt.NDArray[np.int64]  # (B, K - 1): the slab each phase of each budget reads, -1 before anything is seen
+    spent: npt.NDArray[np.int64]  # (B,): each schedule's spend
+
+
+@lru_cache(maxsize=64)
+def _plan(n_models: int, n_queries: int, budgets: tuple[int, ...]) -> _Plan:
+    """The schedules of *budgets* on K x L and what follows from them (every chunk of a grid asks again)."""
+    schedules = tuple(_schedule(n_models, n_queries, budget) for budget in budgets)
+    counts = tuple(sorted({n_k for lengths in schedules for n_k in lengths if n_k > 0}))
+    slot = {n_k: index for index, n_k in enumerate(counts)}  # n_k -> its slab of prefix sums
+    slots = np.array([[slot.get(n_k, -1) for n_k in lengths] for lengths in schedules], dtype=np.int64)
+    spent = np.array([schedule_spend(lengths) for lengths in schedules], dtype=np.int64)
+    slots.setflags(write=False)
+    spent.setflags(write=False)
+    return _Plan(schedules, counts, MappingProxyType(slot), slots.reshape(len(budgets), n_models - 1), spent)
 
 
 #: The schedules of the budgets seen (exact Fractions each time: every piece of a 107-budget grid asked again).
@@ -95,16 +121,15 @@ def successive_rejects_kernel(
     decisions = 0
     module = _compiled.library()
     if module is not None:  # the same eliminations in compiled code; uncertified float ones exactly below
-        # (B, K - 1): the slab each phase of each budget reads, -1 before anything is seen
-        slots = np.array([[sums.slot.get(n_k, -1) for n_k in lengths] for lengths in sums.schedules], dtype=np.int64)
+        plan = _plan(table.n_models, table.n_queries, budgets)
         if sums.floats is None:  # integer keys, or no phase of any budget sees a score (every slot is -1)
             keys = sums.keys if sums.keys is not None else np.zeros((0, n_runs, table.n_models), dtype=np.int64)
-            order = _compiled.eliminate(module, keys, slots, sums.rank)
+            order = _compiled.eliminate(module, keys, plan.slots, sums.rank)
         else:
-            counts = np.array(sorted(sums.slot, key=sums.slot.__getitem__), dtype=np.int64)
+            counts = np.array(plan.counts, dtype=np.int64)
             numerators, orders = table.numerators64(), draws.query_orders
             order, unsettled, decisions = _compiled.eliminate_floats(
-                module, sums.floats, slots, counts, sums.rank, numerators, orders
+                module, sums.floats, plan.slots, counts, sums.rank, numerators, orders
             )
             for column in range(len(budgets)):
                 runs = np.flatnonzero(unsettled[:, column])

@@ -92,6 +92,7 @@ class ScoreTable:
         self._rows: dict[int, tuple[int, ...]] = {}
         self._floats_exact: bool | None = None
         self._numerators: npt.NDArray[np.int64] | None = None
+        self._classes: npt.NDArray[np.int64] | None = None
 
     @property
     def n_models(self) -> int:
@@ -219,6 +220,25 @@ class ScoreTable:
             numerators.setflags(write=False)
             self._numerators = numerators
         return self._numerators
+
+    def row_classes(self) -> npt.NDArray[np.int64]:
+        """Each model's class: the first model whose row has exactly the same scores (K, read-only; made once).
+
+        Rows of equal floats are compared on their exact numerators too, so equal
+        floats of different scores (rounded Fractions) keep their rows apart.
+
+        >>> score_table(Instance([[0.5, 1e-300], [0.25, 0.5], [0.5, 1e-300]])).row_classes().tolist()
+        [0, 1, 0]
+        """
+        if self._classes is None:
+            _, first, inverse = np.unique(self.floats, axis=0, return_index=True, return_inverse=True)
+            classes = first[inverse.reshape(-1)].astype(np.int64)
+            for model in np.flatnonzero(classes != np.arange(len(classes))).tolist():
+                if self.numerator_row(model) != self.numerator_row(int(classes[model])):
+                    classes[model] = model  # equal floats of different scores
+            classes.setflags(write=False)
+            self._classes = classes
+        return self._classes
 
     def largest_row_sum(self) -> int:
         """The largest sum of one model's numerators over one block's L queries (``exact`` tables).

@@ -172,10 +172,11 @@ def segments(starts: IntArray, lengths: IntArray) -> tuple[IntArray, IntArray]:
     return owner, position
 
 
+@functools.lru_cache(maxsize=64)
 def square_roots(a: Fraction, n_queries: int) -> npt.NDArray[np.int64]:
     """``roots[N - 1] = r`` when sqrt(a / N) = r / (q N) is rational (a = p / q, r^2 = p q N), else -1.
 
-    -1 only means "no shortcut": a value too large for int64 is left at -1 too.
+    -1 only means "no shortcut": a value too large for int64 is left at -1 too. Read-only, made once per (a, L).
 
     >>> square_roots(Fraction(1), 5).tolist()
     [1, -1, -1, 2, -1]
@@ -186,6 +187,7 @@ def square_roots(a: Fraction, n_queries: int) -> npt.NDArray[np.int64]:
         root = math.isqrt(product * count)
         if root * root == product * count and root < 2**62:
             out[count - 1] = root
+    out.setflags(write=False)
     return out
 
 
@@ -215,16 +217,19 @@ class RunView:
 
     def mean(self, arm: int, count: int) -> Fraction:
         """The exact mean of *arm*'s first *count* scores along its order."""
-        denominator = count * self.table.denominator
+        return Fraction(self.exact_sum(arm, count), count * self.table.denominator)
+
+    def exact_sum(self, arm: int, count: int) -> int:
+        """The exact numerator sum of *arm*'s first *count* scores along its order (the mean is it over N D)."""
         if self.bounds.integer:
-            return Fraction(int(self.prefix[arm, count - 1]), denominator)
+            return int(self.prefix[arm, count - 1])
         sums = self._exact.setdefault(arm, [0])  # exact prefix sums, extended as far as asked
         if len(sums) <= count:
             row, total = self.table.numerator_row(arm), sums[-1]
             for query in self.orders[arm if self.orders.shape[0] > 1 else 0, len(sums) - 1 : count].tolist():
                 total += row[query]
                 sums.append(total)
-        return Fraction(sums[count], denominator)
+        return sums[count]
 
     def compare(self, arm1: int, count1: int, arm2: int, count2: int) -> int:
         """The exact sign of U_arm1(count1) - U_arm2(count2) (one exact decision unless trivially 0)."""
@@ -232,6 +237,9 @@ class RunView:
         if count1 == count2 and exact and self.prefix[arm1, count1 - 1] == self.prefix[arm2, count2 - 1]:
             return 0
         self.decisions += 1
+        if count1 == count2:  # equal roots: the sign of the sums' difference (over N D)
+            sum1, sum2 = self.exact_sum(arm1, count1), self.exact_sum(arm2, count2)
+            return (sum1 > sum2) - (sum1 < sum2)
         mean1, mean2 = self.mean(arm1, count1), self.mean(arm2, count2)
         root1, root2 = int(self.squares[count1 - 1]), int(self.squares[count2 - 1])
         if root1 >= 0 and root2 >= 0:  # both indices rational

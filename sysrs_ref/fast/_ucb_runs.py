@@ -21,7 +21,7 @@ from sysrs_ref.fast._batch import DrawBatch
 from sysrs_ref.fast._table import ScoreTable
 from sysrs_ref.fast._ucb_exact import Bounds, RunView, bounds_for, float_means, square_roots
 
-__all__ = ["GROUP_BYTES", "Runs", "Setup", "Workspace", "cut_tables", "prefix_sums", "row_classes"]
+__all__ = ["GROUP_BYTES", "Runs", "Setup", "Workspace", "cut_tables", "prefix_sums"]
 
 Prefix = npt.NDArray[np.int64] | npt.NDArray[np.int32] | npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
@@ -46,7 +46,9 @@ class Setup:
             self.bounds = dataclasses.replace(self.bounds, gap=gap, mean_tol=mean_tol, means_exact=False)
         counts = range(1, n_queries + 1)
         self.integer = self.bounds.integer
-        if self.integer:
+        if self.integer and n_queries * denominator < 2**53:  # every N D exactly a float
+            self.scale = np.arange(1, n_queries + 1, dtype=np.float64) * float(denominator)
+        elif self.integer:
             self.scale = np.array([float(n * denominator) for n in counts], dtype=np.float64)
         else:
             self.scale = np.arange(1, n_queries + 1, dtype=np.float64)
@@ -71,7 +73,7 @@ class Setup:
         # are equal (the compiled cut sums them in 128 bits; numpy in Python integers).
         self.numerators = None if self.integer else table.numerators64()
         if synchronized and not self.integer:  # identical rows along one shared order
-            self.classes = row_classes(table, self.values)
+            self.classes = table.row_classes()
 
     @functools.cached_property
     def values(self) -> Prefix:
@@ -79,23 +81,6 @@ class Setup:
         (the compiled passes read the table's compact integers instead: 8 bytes a cell less in every worker)."""
         values: Prefix = self.table.values if self.integer else self.table.floats
         return values
-
-
-def row_classes(table: ScoreTable, values: Prefix) -> npt.NDArray[np.int64]:
-    """Each model's class: the first model with exactly the same row (equal floats checked exactly).
-
-    >>> from sysrs_ref import Instance
-    >>> from sysrs_ref.fast import score_table
-    >>> table = score_table(Instance([[0.5, 1e-300], [0.25, 0.5], [0.5, 1e-300]]))
-    >>> row_classes(table, table.floats).tolist()
-    [0, 1, 0]
-    """
-    _, first, inverse = np.unique(values, axis=0, return_index=True, return_inverse=True)
-    classes = first[inverse.reshape(-1)].astype(np.int64)
-    for model in np.flatnonzero(classes != np.arange(len(classes))).tolist():
-        if table.numerator_row(model) != table.numerator_row(int(classes[model])):
-            classes[model] = model  # equal floats of different scores (rounded Fractions)
-    return classes
 
 
 class Workspace:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import sysrs_ref
 from sysrs_ref import (
@@ -323,3 +325,31 @@ def test_bare_number_instead_of_a_sequence_of_scores() -> None:
     run, _ = _first_batch()
     with pytest.raises(ScoreError, match=r"scores"):
         run.send(0.5)  # type: ignore[attr-defined]
+
+
+@settings(max_examples=300)
+@given(
+    st.integers(min_value=-3, max_value=160),
+    st.integers(min_value=-1, max_value=12),
+    st.integers(min_value=-1, max_value=12),
+    st.sampled_from([int, np.int64, bool]),
+)
+def test_check_budget_answers_plain_ints_as_any_integer(budget: int, n_models: int, n_queries: int, kind: type) -> None:
+    """Plain ints take a shortcut through check_budget: its answer (the budget, or the error and its message) is the one
+    a numpy integer of the same value gets, and a bool is refused whatever its value."""
+
+    def outcome(value: object, k: object, l: object) -> object:
+        try:
+            return check_budget(value, k, l)  # type: ignore[arg-type]
+        except BudgetError as error:
+            return str(error)
+
+    plain = outcome(budget, n_models, n_queries)
+    if kind is bool:
+        assert isinstance(outcome(bool(budget % 2), n_models, n_queries), str)
+        return
+    numpy = outcome(np.int64(budget), np.int64(n_models), np.int64(n_queries))
+    assert plain == (re.sub(r"np\.int64\((-?[0-9]+)\)", r"\1", numpy) if isinstance(numpy, str) else numpy)
+    assert type(plain) is (
+        int if n_models > 0 and n_queries > 0 and n_models <= budget <= n_models * n_queries else str
+    )

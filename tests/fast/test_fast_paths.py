@@ -209,3 +209,31 @@ def test_int64_numerators_stop_at_their_byte_bound(monkeypatch: pytest.MonkeyPat
     fast = run_fast(table, "sysrs", (3, 5, 7, 9), draws)
     want = reference_kernel("sysrs")(table, (3, 5, 7, 9), draws, True, NoParams())
     assert np.array_equal(fast.chosen, want.chosen)
+
+
+@settings(max_examples=100)
+@given(instances(max_models=5, max_queries=4), st.lists(st.integers(min_value=0, max_value=4), max_size=4))
+def test_row_classes_are_the_first_model_with_the_same_exact_row(instance: Instance, copies: list[int]) -> None:
+    """row_classes maps each model to the first one whose row holds exactly the same scores (rows copied to make
+    classes); it is made once and read-only (every SyUCB-E call on the table shares it)."""
+    rows = [list(row) for row in instance.rows]
+    rows += [rows[index % len(rows)] for index in copies]
+    table = score_table(Instance(rows), prefer_float=True)
+    exact = [table.numerator_row(model) for model in range(table.n_models)]
+    classes = table.row_classes()
+    assert classes.tolist() == [exact.index(row) for row in exact]
+    assert not classes.flags.writeable and table.row_classes() is classes
+
+
+def test_a_grids_elimination_plan_is_shared_and_read_only() -> None:
+    """The schedules' slabs of a grid are worked out once and shared by every chunk of runs: the arrays are
+    read-only, and they are the schedules' own (slot -1 before anything is seen)."""
+    from sysrs_ref.fast._elimination import _plan
+    from sysrs_ref.schedule import schedule
+
+    plan = _plan(4, 6, (4, 9, 24))
+    assert _plan(4, 6, (4, 9, 24)) is plan
+    assert not plan.slots.flags.writeable and not plan.spent.flags.writeable
+    for row, budget in zip(plan.slots.tolist(), (4, 9, 24), strict=True):
+        lengths = schedule(4, 6, budget)
+        assert [plan.counts[slot] if slot >= 0 else 0 for slot in row] == list(lengths)

@@ -16,11 +16,19 @@ from sysrs_ref.errors import DrawError
 from sysrs_ref.fast import KERNELS, DrawBatch, ScoreTable, random_draws, run_fast, score_table
 from sysrs_ref.fast._kernel import Chunk
 from sysrs_ref.fast._reference_kernel import reference_kernel
-from sysrs_ref.fast._ucb import _counts, syucbe_kernel, ucb_outcomes, ucbe_kernel
+from sysrs_ref.fast._ucb import _counts, run_view, syucbe_kernel, ucb_outcomes, ucbe_kernel
 from sysrs_ref.fast._ucb_exact import Bounds, RunView, _window, bounds_for, count_above
 from sysrs_ref.fast._ucb_runs import Runs, Setup, Workspace
 from tests.real_data import real
-from tests.strategies import UcbProblem, decimal_matrices, draws_for, exploration_values, key_rows, ucb_problems
+from tests.strategies import (
+    UcbProblem,
+    decimal_matrices,
+    draws_for,
+    exploration_values,
+    instances,
+    key_rows,
+    ucb_problems,
+)
 
 SYNCHRONIZED = {"ucbe": False, "syucbe": True}
 
@@ -377,3 +385,25 @@ def test_real_data_equals_reference(dataset: str, percents: tuple[int, ...]) -> 
         assert np.array_equal(fast.ranking, ref.ranking)
         assert np.array_equal(fast.chosen, ref.chosen)
         assert np.array_equal(fast.spent, np.broadcast_to(ref.spent, fast.spent.shape))
+
+
+@settings(max_examples=60)
+@given(instances(max_models=3, max_queries=5), st.integers(min_value=0, max_value=2**32 - 1), st.booleans())
+def test_indices_at_one_count_compare_as_their_exact_sums(instance: Instance, seed: int, synchronized: bool) -> None:
+    """At equal counts the roots cancel: RunView.compare is the sign of the exact means' difference (taken on the
+    integer sums), one exact decision each, on float and integer scores alike."""
+    for prefer_float in (False, True):
+        table = score_table(instance, prefer_float=prefer_float)
+        draws = random_draws(seed, 1, table.n_models, table.n_queries, synchronized=synchronized)
+        view = run_view(table, draws, Fraction(1, 3))
+        orders = draws.query_orders[0]
+        for count in range(1, table.n_queries + 1):
+            for arm1, arm2 in itertools.product(range(table.n_models), repeat=2):
+                means = [
+                    table.exact_mean(arm, orders[0 if synchronized else arm, :count].tolist()) for arm in (arm1, arm2)
+                ]
+                before = view.decisions
+                sign = view.compare(arm1, count, arm2, count)
+                assert sign == (means[0] > means[1]) - (means[0] < means[1])
+                trivial = view.bounds.integer and means[0] == means[1]
+                assert view.decisions == before + (0 if trivial else 1)
