@@ -25,7 +25,9 @@ The numbers are CPU seconds of this one process (``time.process_time``), so a
 busy machine stretches them less than wall time. With ``--families`` the same
 process also runs each configuration's fast path (``run_fast``, ranking off, as
 ``reproduce`` runs it) on the same draws and prints each family's CPU time
-beside its floor: where the rest of the time goes. To measure another
+beside its floor: where the rest of the time goes; and each benchmark's
+floor, its drawing and fast paths over that floor, and each family's share
+(``--json FILE`` keeps them all). To measure another
 checkout with this interpreter, run it from that checkout's folder with
 ``PYTHONPATH=TREE`` (``cd TREE && PYTHONPATH=TREE python -m benchmarks.floor``):
 ``-m`` puts the current folder first on the path, ahead of ``PYTHONPATH``.
@@ -60,6 +62,7 @@ WORKLOADS: dict[str, tuple[tuple[str, ...], tuple[tuple[str, str | None], ...]]]
 
 #: The family of each algorithm, as docs/benchmarks.md reports them.
 FAMILIES = {"us": "US", "syus": "US", "sr": "SR", "sysrs": "SR", "ucbe": "UCB-E", "syucbe": "UCB-E"}
+FAMILY_ORDER = ("US", "SR", "UCB-E")
 
 #: Runs drawn at once: the engine's largest piece (sysrs_ref.simulation), so the arrays stay in the caches.
 BLOCK = 256
@@ -76,11 +79,34 @@ class Floor:
     actual: dict[str, float] = field(default_factory=dict)
     cells: int = 0
     """Cells read in all (the floor's reads)."""
+    shape: tuple[int, int] = (0, 0)
+    """K x L (one benchmark's floor)."""
+    benchmarks: dict[str, Floor] = field(default_factory=dict)
+    """Each benchmark's own floor and fast paths (the workload's floor: the sum of theirs)."""
 
     @property
     def total(self) -> float:
         """The floor: drawing plus reading."""
         return self.draws + sum(self.reads.values())
+
+    def add(self, name: str, part: Floor) -> None:
+        """Count one benchmark's floor (and fast paths) in this one, and keep it as *name*'s."""
+        self.draws += part.draws
+        self.cells += part.cells
+        for mine, theirs in ((self.reads, part.reads), (self.actual, part.actual)):
+            for family, spent in theirs.items():
+                mine[family] = mine.get(family, 0.0) + spent
+        self.benchmarks[name] = part
+
+    def numbers(self) -> dict[str, Any]:
+        """The numbers, for ``--json``."""
+        numbers: dict[str, Any] = {"draws": self.draws, "reads": self.reads, "actual": self.actual}
+        numbers |= {"cells": self.cells, "total": self.total}
+        if self.shape != (0, 0):
+            numbers["shape"] = list(self.shape)
+        if self.benchmarks:
+            numbers["benchmarks"] = {name: part.numbers() for name, part in self.benchmarks.items()}
+        return numbers
 
 
 def _draws(seed: int, start: int, stop: int, shape: tuple[int, int], synchronized: bool) -> Any:
@@ -109,6 +135,7 @@ def measure(
         instance = dataset.load()
         table = fast.score_table(instance)
         n_models, n_queries = instance.shape
+        part = Floor(shape=(n_models, n_queries))
         budgets = tuple(budget_from_percentage(parse_percentage(p), n_models, n_queries) for p in grid)
         # the cells a run reads at the largest budget: each model's first ceil(n / K) along its order, at most L
         width = min(n_queries, math.ceil(max(budgets) / n_models))
@@ -117,13 +144,13 @@ def measure(
             for start, stop in _blocks(runs):
                 began = time.process_time()
                 draws = _draws(seed, start, stop, (n_models, n_queries), synchronized)
-                floor.draws += time.process_time() - began
+                part.draws += time.process_time() - began
                 for name, a in kind:
                     family = FAMILIES[name]
                     began = time.process_time()
                     prefix_at(table, draws, [width])
-                    floor.reads[family] = floor.reads.get(family, 0.0) + time.process_time() - began
-                    floor.cells += (stop - start) * n_models * width
+                    part.reads[family] = part.reads.get(family, 0.0) + time.process_time() - began
+                    part.cells += (stop - start) * n_models * width
                     if families:
                         began = time.process_time()
                         if a is None:
@@ -131,7 +158,8 @@ def measure(
                         else:
                             fast.run_fast(table, name, budgets, draws, ranking=False, a=a)
                         spent = time.process_time() - began
-                        floor.actual[family] = floor.actual.get(family, 0.0) + spent
+                        part.actual[family] = part.actual.get(family, 0.0) + spent
+        floor.add(dataset.name, part)
     return floor
 
 
@@ -142,7 +170,7 @@ def report(workload: str, floor: Floor) -> list[str]:
         f"{workload.upper()} floor: {floor.total:.2f} s CPU: drawing {floor.draws:.2f} s, reading "
         f"{floor.cells / 1e9:.2f} G cells {reads:.2f} s"
     ]
-    for family in ("US", "SR", "UCB-E"):
+    for family in FAMILY_ORDER:
         if family not in floor.reads:
             continue
         line = f"  {family}: reading its cells {floor.reads[family]:.2f} s"
@@ -154,6 +182,18 @@ def report(workload: str, floor: Floor) -> list[str]:
     if floor.actual:
         total = sum(floor.actual.values()) + floor.draws
         lines.append(f"  all: drawing and the fast paths {total:.2f} s CPU = {total / floor.total:.1f} x the floor")
+    if floor.actual and floor.benchmarks:
+        lines.append("  by benchmark: the floor; drawing and the fast paths, over the floor; each family's fast paths")
+        for name, part in floor.benchmarks.items():
+            spent = sum(part.actual.values()) + part.draws
+            over = spent / part.total if part.total > 0 else math.inf
+            families = ", ".join(
+                f"{family} {part.actual[family]:.2f}" for family in FAMILY_ORDER if family in part.actual
+            )
+            lines.append(
+                f"    {name} ({part.shape[0]} x {part.shape[1]}): {part.total:.2f} s; {spent:.2f} s = {over:.1f} x; "
+                f"{families}"
+            )
     return lines
 
 
@@ -173,9 +213,8 @@ def main(argv: list[str] | None = None) -> int:
     for line in report(args.workload, floor):
         print(line, flush=True)
     if args.json:
-        numbers = {"draws": floor.draws, "reads": floor.reads, "actual": floor.actual, "cells": floor.cells}
         with open(args.json, "w", encoding="utf-8") as file:
-            json.dump(numbers | {"total": floor.total}, file, indent=1)
+            json.dump(floor.numbers(), file, indent=1)
     return 0
 
 
