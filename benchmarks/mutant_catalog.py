@@ -388,6 +388,12 @@ MUTANTS: tuple[Mutant, ...] = (
         "(total == best && run_rank[model] < latest)",
     ),
     Mutant(
+        "compiled-sr-named-unchecked",
+        "sysrs_ref/fast/_csrc/phases.c",
+        "if (named >= 0 && row[named] == smallest && mask[named] == SMALLEST)",
+        "if (named >= 0 && mask[named] == SMALLEST)",
+    ),
+    Mutant(
         "compiled-cut-exact-sum-one-short",
         "sysrs_ref/fast/_csrc/cut.inc",
         "                                          first + 1) == reference_sum;",

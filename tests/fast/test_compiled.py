@@ -242,6 +242,69 @@ def test_eliminations_over_long_runs_of_one_slab_are_numpys(name: str) -> None:
     assert np.array_equal(fast.ranking, plain.ranking)
 
 
+def _eliminations_by_hand(keys: np.ndarray, slots: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """Per run and budget: the winner, then the eliminated models, last first; each phase's smallest active key goes
+    (before anything is seen, the active model latest in the priority)."""
+    n_runs, n_models = rank.shape
+    out = np.empty((n_runs, len(slots), n_models), dtype=np.int32)
+    for run in range(n_runs):
+        for budget, row in enumerate(slots.tolist()):
+            active = list(range(n_models))
+            for phase, slot in enumerate(row):
+                if slot < 0:
+                    worst = max(active, key=lambda model: rank[run, model])
+                else:
+                    worst = min(active, key=lambda model: keys[slot, run, model])
+                out[run, budget, n_models - 1 - phase] = worst
+                active.remove(worst)
+            out[run, budget, 0] = active[0]
+    return out
+
+
+@settings(max_examples=100)
+@given(
+    st.integers(min_value=2, max_value=6),
+    st.integers(min_value=1, max_value=3),
+    st.sampled_from([np.int32, np.int64]),
+    st.booleans(),
+    st.data(),
+)
+def test_compiled_eliminations_follow_the_smallest_key(
+    n_models: int, n_runs: int, dtype: type, named: bool, data: st.DataObject
+) -> None:
+    """The compiled SR eliminations take each phase's smallest active key, whether the keys are SR's own
+    ``P K + (K - 1 - rank)``, whose remainder names the model, or any other distinct keys (negative ones too),
+    matched by a second pass."""
+    n_slabs = data.draw(st.integers(min_value=1, max_value=3))
+    rank = np.array([data.draw(st.permutations(range(n_models))) for _ in range(n_runs)], dtype=np.int64)
+    if named:
+        sums = np.array(
+            data.draw(
+                st.lists(st.integers(0, 9), min_size=n_slabs * n_runs * n_models, max_size=n_slabs * n_runs * n_models)
+            )
+        )
+        keys = sums.reshape(n_slabs, n_runs, n_models) * n_models + (n_models - 1 - rank)[None]
+    else:
+        values = data.draw(st.lists(st.integers(-50, 50), min_size=n_models, max_size=n_models, unique=True))
+        keys = np.array([data.draw(st.permutations(values)) for _ in range(n_slabs * n_runs)]).reshape(
+            n_slabs, n_runs, n_models
+        )
+    keys = keys.astype(dtype)
+    slots = np.array(
+        data.draw(
+            st.lists(
+                st.lists(st.integers(-1, n_slabs - 1), min_size=n_models - 1, max_size=n_models - 1),
+                min_size=1,
+                max_size=4,
+            )
+        ),
+        dtype=np.int64,
+    ).reshape(-1, n_models - 1)
+    assert MODULE is not None
+    fast = _compiled.eliminate(MODULE, keys, slots, rank)
+    assert np.array_equal(fast, _eliminations_by_hand(keys, slots, rank))
+
+
 @pytest.mark.parametrize("name", ["sr", "sysrs"])
 def test_eliminations_on_int64_keys_are_numpys(name: str) -> None:
     """Scores such as 0.1 have 2^55 as denominator: the exact keys need int64, and the compiled pass masks the

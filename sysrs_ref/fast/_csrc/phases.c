@@ -58,17 +58,27 @@
 /*
  * On exact integer keys (P, R, K): out[r, b] = the winner, then the eliminated models, last one first. slots[b,
  * phase] is the slab read in that phase (-1: nothing seen yet, the active model latest in the priority goes).
- * An eliminated model's mask is the keys' largest value, an active one's the smallest, so each phase is two passes
- * over the slab's contiguous row: the smallest masked key, then the one model holding it (the keys of a slab are
- * distinct, and every real key is below the largest value).
+ * An eliminated model's mask is the keys' largest value, an active one's the smallest, so each phase is a pass
+ * over the slab's contiguous row for the smallest masked key (the keys of a slab are distinct, and every real key
+ * is below the largest value). SR's keys P K + (K - 1 - rank) name their model: the smallest one's remainder gives
+ * its rank, the run's priority the model, and a check that the model holds that key and is active takes it; keys
+ * that name no model so are matched by a second pass.
  */
 #define DEFINE_ELIMINATE(SUFFIX, KT, SMALLEST, LARGEST)                                                            \
     EXPORT VECTORIZED int eliminate_##SUFFIX(const KT *keys, int64_t n_runs, int64_t n_models, const int64_t *slots,          \
                                   int64_t n_budgets, int64_t n_phases, const int64_t *rank, int32_t *out) {        \
         KT *mask = malloc(n_models * sizeof(KT));                                                                  \
-        if (!mask) return -1;                                                                                      \
+        int64_t *priority = malloc(n_models * sizeof(int64_t));                                                    \
+        if (!mask || !priority) {                                                                                  \
+            free(mask);                                                                                            \
+            free(priority);                                                                                        \
+            return -1;                                                                                             \
+        }                                                                                                          \
         for (int64_t run = 0; run < n_runs; run++) {                                                               \
             const int64_t *run_rank = rank + run * n_models;                                                       \
+            for (int64_t model = 0; model < n_models; model++) priority[model] = -1;                               \
+            for (int64_t model = 0; model < n_models; model++)                                                     \
+                if (run_rank[model] >= 0 && run_rank[model] < n_models) priority[run_rank[model]] = model;         \
             for (int64_t budget = 0; budget < n_budgets; budget++) {                                               \
                 int32_t *cells = out + (run * n_budgets + budget) * n_models;                                      \
                 for (int64_t model = 0; model < n_models; model++) mask[model] = SMALLEST;                         \
@@ -88,7 +98,11 @@
                             KT masked = row[model] > mask[model] ? row[model] : mask[model];                       \
                             smallest = masked < smallest ? masked : smallest;                                      \
                         }                                                                                          \
-                        for (int64_t model = 0; model < n_models; model++) worst += row[model] == smallest ? model : 0; \
+                        int64_t named = smallest >= 0 ? priority[n_models - 1 - (int64_t)(smallest % n_models)] : -1; \
+                        if (named >= 0 && row[named] == smallest && mask[named] == SMALLEST)                        \
+                            worst = named;                                                                         \
+                        else                                                                                       \
+                            for (int64_t model = 0; model < n_models; model++) worst += row[model] == smallest ? model : 0; \
                     }                                                                                              \
                     cells[n_models - 1 - phase] = (int32_t)worst;                                                  \
                     mask[worst] = LARGEST;                                                                         \
@@ -98,6 +112,7 @@
             }                                                                                                      \
         }                                                                                                          \
         free(mask);                                                                                                \
+        free(priority);                                                                                            \
         return 0;                                                                                                  \
     }
 
