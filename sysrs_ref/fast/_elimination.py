@@ -38,6 +38,17 @@ __all__ = ["PhaseSums", "phase_sums", "successive_rejects_kernel"]
 
 
 @dataclass(frozen=True, eq=False)
+class _Plan:
+    """What a grid's schedules fix for every chunk of runs: read-only, shared by the calls that ask again."""
+
+    schedules: tuple[tuple[int, ...], ...]
+    counts: tuple[int, ...]  # every n_k > 0 of some schedule, increasing: the slabs, in order
+    slot: Mapping[int, int]  # n_k -> its slab (a read-only view)
+    slots: npt.NDArray[np.int64]  # (B, K - 1): the slab each phase of each budget reads, -1 before anything is seen
+    spent: npt.NDArray[np.int64]  # (B,): each schedule's spend
+
+
+@dataclass(frozen=True, eq=False)
 class PhaseSums:
     """What the phase-by-phase kernels (SR, SySRs, SAR, SySAR) read: schedules and prefix sums at their n_k.
 
@@ -47,12 +58,25 @@ class PhaseSums:
     budget b's schedule spend.
     """
 
-    schedules: tuple[tuple[int, ...], ...]
-    slot: Mapping[int, int]
+    plan: _Plan
     rank: npt.NDArray[np.int64]
     keys: npt.NDArray[np.signedinteger[Any]] | None
     floats: npt.NDArray[np.float64] | None
-    spent: npt.NDArray[np.int64]
+
+    @property
+    def schedules(self) -> tuple[tuple[int, ...], ...]:
+        """Each budget's schedule."""
+        return self.plan.schedules
+
+    @property
+    def slot(self) -> Mapping[int, int]:
+        """n_k -> its slab."""
+        return self.plan.slot
+
+    @property
+    def spent(self) -> npt.NDArray[np.int64]:
+        """Each budget's schedule spend (read-only)."""
+        return self.plan.spent
 
 
 def phase_sums(table: ScoreTable, budgets: tuple[int, ...], draws: DrawBatch) -> PhaseSums:
@@ -62,25 +86,7 @@ def phase_sums(table: ScoreTable, budgets: tuple[int, ...], draws: DrawBatch) ->
     rank = draws.rank.astype(np.int64)
     keys = _keys(table, draws, counts, rank)
     floats = None if keys is not None or not counts else prefix_at(table, draws, counts)
-    return PhaseSums(
-        plan.schedules,
-        plan.slot,
-        rank,
-        keys,
-        None if floats is None else floats.astype(np.float64, copy=False),
-        plan.spent,
-    )
-
-
-@dataclass(frozen=True, eq=False)
-class _Plan:
-    """What a grid's schedules fix for every chunk of runs: read-only, shared by the calls that ask again."""
-
-    schedules: tuple[tuple[int, ...], ...]
-    counts: tuple[int, ...]  # every n_k > 0 of some schedule, increasing: the slabs, in order
-    slot: Mapping[int, int]  # n_k -> its slab (a read-only view)
-    slots: npt.NDArray[np.int64]  # (B, K - 1): the slab each phase of each budget reads, -1 before anything is seen
-    spent: npt.NDArray[np.int64]  # (B,): each schedule's spend
+    return PhaseSums(plan, rank, keys, None if floats is None else floats.astype(np.float64, copy=False))
 
 
 @lru_cache(maxsize=64)
@@ -121,7 +127,7 @@ def successive_rejects_kernel(
     decisions = 0
     module = _compiled.library()
     if module is not None:  # the same eliminations in compiled code; uncertified float ones exactly below
-        plan = _plan(table.n_models, table.n_queries, budgets)
+        plan = sums.plan
         if sums.floats is None:  # integer keys, or no phase of any budget sees a score (every slot is -1)
             keys = sums.keys if sums.keys is not None else np.zeros((0, n_runs, table.n_models), dtype=np.int64)
             order = _compiled.eliminate(module, keys, plan.slots, sums.rank)

@@ -49,11 +49,12 @@ def uniform_kernel(
     decisions = 0
     for column, m in enumerate(per_model):
         sums = prefix[counts.index(m)]
-        if table.exact and ranks is None:  # the keys are distinct: the first of their order is their arg-max
-            chosen[:, column] = np.argmax(sums * n_models + (n_models - 1 - rank), axis=1)
-            continue
-        if table.exact:
-            order = np.argsort(-(sums * n_models + (n_models - 1 - rank)), axis=1).astype(np.int32)
+        if table.exact:  # exact keys, distinct: the chosen model is their arg-max
+            keys = sums * n_models + (n_models - 1 - rank)
+            if ranks is None:
+                chosen[:, column] = np.argmax(keys, axis=1)
+                continue
+            order = np.argsort(-keys, axis=1).astype(np.int32)
         else:
             order, resolved = _float_order(table, draws, sums.astype(np.float64, copy=False), m, rank)
             decisions += resolved
