@@ -394,6 +394,18 @@ MUTANTS: tuple[Mutant, ...] = (
         "if (named >= 0 && mask[named] == SMALLEST)",
     ),
     Mutant(
+        "compiled-select-skip-from-block-start",
+        "sysrs_ref/fast/_csrc/select.c",
+        "row[position + CHUNK - 1] == row[position - 1]",
+        "row[position + CHUNK - 1] == row[position]",
+    ),
+    Mutant(
+        "compiled-select-others-uncounted",
+        "sysrs_ref/fast/_csrc/select.c",
+        "int64_t total = outside;",
+        "int64_t total = 0;",
+    ),
+    Mutant(
         "compiled-cut-exact-sum-one-short",
         "sysrs_ref/fast/_csrc/cut.inc",
         "                                          first + 1) == reference_sum;",

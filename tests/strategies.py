@@ -1386,6 +1386,32 @@ def nonincreasing_keys(draw: st.DrawFn) -> tuple[FloatArray, npt.NDArray[np.int6
     return keys, pulls, memory
 
 
+@st.composite
+def blocky_keys(draw: st.DrawFn) -> tuple[FloatArray, npt.NDArray[np.int64], npt.NDArray[np.int64], FloatArray]:
+    """(keys, stops, pulls, memory): R x K x W nonincreasing rows made of blocks (runs of equal keys) 1 to 60 long,
+    as UCB-E's keys with small a come, each row made only to its stop (1 to W; the rest is NaN, never read), 1 to 12
+    budgets' pulls (at most the keys made), and first guesses (NaN, or keys of the rows).
+    """
+    n_runs, n_models, width = draw(st.integers(1, 3)), draw(st.integers(1, 5)), draw(st.integers(1, 150))
+    keys = np.full((n_runs, n_models, width), np.nan)
+    stops = np.empty((n_runs, n_models), dtype=np.int64)
+    for run, model in np.ndindex(n_runs, n_models):
+        stop = draw(st.one_of(st.just(width), st.integers(1, width)))
+        lengths = draw(st.lists(st.integers(1, 60), min_size=1, max_size=stop))
+        values = sorted(draw(st.lists(st.integers(0, 40), min_size=len(lengths), max_size=len(lengths))), reverse=True)
+        row = np.repeat(np.array(values, dtype=np.float64) / 8.0, lengths)
+        row = np.concatenate([row, np.full(max(stop - len(row), 0), row[-1])])[:stop]
+        keys[run, model, :stop], stops[run, model] = row, stop
+    made = int(stops.sum(axis=1).min())
+    pulls = np.array(draw(st.lists(st.integers(1, made), min_size=1, max_size=12, unique=True)), dtype=np.int64)
+    finite = keys[np.isfinite(keys)].tolist()
+    guess = st.one_of(st.just(math.nan), st.sampled_from(finite))
+    memory = np.array(
+        [draw(st.lists(guess, min_size=len(pulls), max_size=len(pulls))), [math.nan] * len(pulls)], dtype=np.float64
+    )
+    return keys, stops, pulls, memory
+
+
 #: An instance, synchronized or not, its draws, a, cuts' pulls below K (L - 1), and the first guess for the largest.
 TruncationCase = tuple[Instance, bool, DrawBatch, Fraction, npt.NDArray[np.intp], FloatArray]
 

@@ -426,9 +426,9 @@ def ucb_cut(
     """(cells, certified): each arm's cells among the first ``pulls[b]`` of the order, where the cut is certified.
 
     The certification of :func:`sysrs_ref.fast._ucb._cut`, decided the same way;
-    where ``certified[r, b]`` is False the cells are left to the caller (exact resolution).
+    where ``certified[r, b]`` is False the cells are unspecified: the caller's exact resolution fills them.
     """
-    cells = np.zeros_like(above)
+    cells = np.empty_like(above)
     certified: npt.NDArray[np.bool_] = module.ucb_cut(
         *facts,
         tables.prefix,

@@ -117,9 +117,13 @@ def _counts(runs: Runs, budgets: tuple[int, ...]) -> IntArray:
     n_runs, n_models, width = runs.keys.shape
     pulls = np.array([budget - n_models for budget in budgets], dtype=np.intp)
     total = n_models * width
+    inner = np.flatnonzero((pulls > 0) & (pulls < total))
+    if len(inner) == len(budgets):  # every budget cuts inside the order (as a grid usually does): no copy
+        counts: IntArray = _cut(runs, pulls)
+        counts += 1
+        return counts
     counts = np.ones((n_runs, len(budgets), n_models), dtype=np.intp)
     counts[:, pulls == total, :] = width + 1
-    inner = np.flatnonzero((pulls > 0) & (pulls < total))
     if len(inner):
         counts[:, inner, :] += _cut(runs, pulls[inner])
     return counts

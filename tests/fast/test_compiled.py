@@ -33,7 +33,15 @@ from sysrs_ref.fast._ucb import _cut, _order_statistics
 from sysrs_ref.fast._ucb_exact import RunView, count_above, resolve_cut
 from sysrs_ref.fast._ucb_runs import Runs, Setup, Workspace
 from tests.backends import assert_same_outcome
-from tests.strategies import draws_for, fast_cases, instances, mean_tables, nonincreasing_keys, permutation_cases
+from tests.strategies import (
+    blocky_keys,
+    draws_for,
+    fast_cases,
+    instances,
+    mean_tables,
+    nonincreasing_keys,
+    permutation_cases,
+)
 
 MODULE = _compiled.library()
 pytestmark = pytest.mark.skipif(
@@ -123,6 +131,34 @@ def test_ucb_select_finds_the_order_statistics(
             assert (upto[run, column] == (keys[run] >= value).sum(axis=1)).all()
             assert facts.nearest[run, column, 0] == min(keys[run][keys[run] > value], default=np.inf)
             assert facts.nearest[run, column, 1] == max(keys[run][keys[run] < value], default=-np.inf)
+            band = np.flatnonzero(upto[run, column] > above[run, column])
+            assert facts.sizes[run, column].tolist() == [above[run, column].sum(), len(band)]
+            listed = min(len(band), facts.bands.shape[2])
+            assert facts.bands[run, column, :listed].tolist() == band[:listed].tolist()
+
+
+@settings(max_examples=150)
+@given(blocky_keys(), st.booleans())
+def test_ucb_select_counts_keys_in_long_blocks(
+    case: tuple[FloatArray, npt.NDArray[np.int64], npt.NDArray[np.int64], FloatArray], binned: bool
+) -> None:
+    """On rows of long runs of equal keys, each made only to its stop, theta is the pulls-th largest key made, above
+    and upto count the made keys > and >= it, and the facts are those of the made keys: the block search that skips
+    equal keys a stretch at a time, and the search of only the models with keys in theta's bin, lose nothing."""
+    keys, stops, pulls, memory = case
+    assert MODULE is not None
+    theta, above, upto, facts = _compiled.ucb_select(MODULE, keys, pulls, memory.copy(), binned, stops=stops)
+    for run in range(keys.shape[0]):
+        rows = [keys[run, model, : stops[run, model]] for model in range(keys.shape[1])]
+        made = np.concatenate(rows)
+        descending = np.sort(made)[::-1]
+        for column, wanted in enumerate(pulls.tolist()):
+            value = descending[wanted - 1]
+            assert theta[run, column] == value
+            assert above[run, column].tolist() == [int((row > value).sum()) for row in rows]
+            assert upto[run, column].tolist() == [int((row >= value).sum()) for row in rows]
+            assert facts.nearest[run, column, 0] == min(made[made > value], default=np.inf)
+            assert facts.nearest[run, column, 1] == max(made[made < value], default=-np.inf)
             band = np.flatnonzero(upto[run, column] > above[run, column])
             assert facts.sizes[run, column].tolist() == [above[run, column].sum(), len(band)]
             listed = min(len(band), facts.bands.shape[2])

@@ -11,6 +11,10 @@ static inline int64_t bin_of(double value, double lowest, double scale) {
     return at >= BINS - 1 ? BINS - 1 : (int64_t)at;
 }
 
+/* Positions a block search skips at once: a row is nonincreasing, so when the keys CHUNK apart are equal, so are
+ * all the keys between them. */
+#define CHUNK 16
+
 /* at_least[j] = keys of the run's rows (row i's first lengths[i]) in bins >= j; row i's blocks (runs of equal keys)
  * start at starts[i * width + b] for b < blocks[i], and bins[i * width + b] is block b's bin, nonincreasing along
  * the row. The bins span the previous thetas (guess) and a quarter of their range either side, or the keys' whole
@@ -42,11 +46,20 @@ static void histogram(const double *rows, int64_t n_models, int64_t width, const
         const double *row = rows + model * width;
         int32_t *first = starts + model * width;
         uint16_t *block_bins = bins + model * width;
-        int64_t length = lengths[model], count = 1;
+        int64_t length = lengths[model], count = 1, position = 1;
+        int sparse = 1; /* the last CHUNK positions looked at one by one started at most one block */
         first[0] = 0;
-        for (int64_t position = 1; position < length; position++) { /* where a block starts, with no branch */
-            first[count] = (int32_t)position;
-            count += row[position] != row[position - 1];
+        while (position < length) { /* where a block starts: CHUNK positions at once, or one by one with no branch */
+            if (sparse && position + CHUNK <= length && row[position + CHUNK - 1] == row[position - 1]) {
+                position += CHUNK;
+                continue;
+            }
+            int64_t stop = position + CHUNK < length ? position + CHUNK : length, before = count;
+            for (; position < stop; position++) {
+                first[count] = (int32_t)position;
+                count += row[position] != row[position - 1];
+            }
+            sparse = count - before <= 1;
         }
         for (int64_t block = 0; block < count; block++) { /* each block binned once, with all its keys */
             int64_t end = block + 1 < count ? first[block + 1] : length;
@@ -135,6 +148,10 @@ static void order_by_pulls(const int64_t *pulls, int64_t n_budgets, int64_t *ord
  * nearest[r, b] = (the smallest key above theta, the largest below it), sizes[r, b] = (the keys above theta in
  * all, the band arms: those with keys at theta) and band[r, b] the first BAND band arms, by model. memory (2, B):
  * each budget's last theta and its typical change, updated. Returns 0, or -1 when memory runs out.
+ *
+ * Budgets go by increasing pulls, so theta never rises, and each model's keys are split at low_at <= high_at:
+ * those before are above theta, those from high_at on below it, and the bracket between is searched. Binned, only
+ * the models with keys in theta's bin are searched (active); every other model's bracket is empty.
  */
 EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int64_t width, const int64_t *stops,
                       const int64_t *pulls, int64_t n_budgets, double *memory, int binned, double *theta,
@@ -148,13 +165,15 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
     int64_t *upper_at = calloc(n_models, sizeof(int64_t)); /* binned: each row's blocks in bins > theta's */
     int64_t *lower_at = calloc(n_models, sizeof(int64_t)); /* binned: each row's blocks in bins >= theta's */
     int64_t *blocks = calloc(n_models, sizeof(int64_t));   /* binned: each row's blocks */
+    int64_t *active = malloc(n_models * sizeof(int64_t));  /* the models searched: with keys in theta's bin */
     int64_t *at_least = calloc(BINS + 1, sizeof(int64_t));
     uint16_t *bins = binned ? malloc((n_models * width > 0 ? n_models * width : 1) * sizeof(uint16_t)) : NULL;
     int32_t *starts = binned ? malloc((n_models * width > 0 ? n_models * width : 1) * sizeof(int32_t)) : NULL;
     double *members = malloc(capacity * sizeof(double));
     double *guess = memory, *step = memory + n_budgets;
     int status = 0;
-    if (!order || !low_at || !high_at || !probe || !upper_at || !lower_at || !at_least || !members || !blocks || (binned && (!bins || !starts))) {
+    if (!order || !low_at || !high_at || !probe || !upper_at || !lower_at || !at_least || !members || !blocks ||
+        !active || (binned && (!bins || !starts))) {
         status = -1;
         goto done;
     }
@@ -168,7 +187,7 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
         int64_t last_cut = -1, last_upto = 0; /* the last budget's cut, and its keys >= its theta */
         for (int64_t budget_index = 0; budget_index < n_budgets; budget_index++) {
             int64_t budget = order[budget_index], wanted = pulls[budget];
-            int64_t above_sum = 0, below_sum = 0;
+            int64_t above_sum = 0, below_sum = 0, outside = 0, n_active = 0; /* outside: the others' keys > theta */
             if (last_cut >= 0 && wanted <= last_upto) { /* fewer keys are > the last theta, and enough are >= it */
                 int64_t cut = run * n_budgets + budget;
                 double value = theta[last_cut];
@@ -196,17 +215,25 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
                     lower_at[model] = lower_block;
                     int64_t upper = upper_block < count ? first[upper_block] : length;
                     int64_t lower = lower_block < count ? first[lower_block] : length;
-                    low_at[model] = low_at[model] > upper ? low_at[model] : upper;
+                    int64_t low = low_at[model] > upper ? low_at[model] : upper;
+                    low_at[model] = low;
                     high_at[model] = lower;
-                    above_sum += low_at[model];
+                    above_sum += low;
                     below_sum += lower;
+                    /* a model without keys in theta's bin has none in its bracket (low = lower): its keys are
+                     * above theta's bin up to low, below it from there on */
+                    active[n_active] = model;
+                    n_active += lower_block > upper_block;
+                    outside += lower_block > upper_block ? 0 : low;
                 }
             } else { /* the bracket: below the last theta */
                 for (int64_t model = 0; model < n_models; model++) {
                     high_at[model] = lengths[model];
                     above_sum += low_at[model];
                     below_sum += lengths[model];
+                    active[model] = model;
                 }
+                n_active = n_models;
             }
             /* 0: the guess, 1: stepping away from it, 2: halving */
             int phase = !(binned || isnan(guess[budget])) ? 0 : 2;
@@ -217,7 +244,8 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
                 size = below_sum - above_sum;
                 top = -INFINITY;
                 bottom = INFINITY;
-                for (int64_t model = 0; model < n_models; model++) {
+                for (int64_t at = 0; at < n_active; at++) {
+                    int64_t model = active[at];
                     if (low_at[model] < high_at[model]) {
                         double first = rows[model * width + low_at[model]];
                         double last = rows[model * width + high_at[model] - 1];
@@ -240,20 +268,20 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
                     pivot = bottom + (top - bottom) * 0.5;
                     if (pivot <= bottom) pivot = top;
                 }
-                int64_t total = 0;
-                for (int64_t model = 0; model < n_models; model++) {
+                int64_t total = outside;
+                for (int64_t at = 0; at < n_active; at++) {
+                    int64_t model = active[at];
                     int64_t found = count_from(rows + model * width, low_at[model], high_at[model], pivot);
                     probe[model] = found;
                     total += found;
                 }
                 double side = total >= wanted ? 1.0 : -1.0; /* theta >= pivot, or theta < pivot */
-                if (total >= wanted) {
-                    memcpy(high_at, probe, n_models * sizeof(int64_t));
+                int64_t *moved = total >= wanted ? high_at : low_at;
+                for (int64_t at = 0; at < n_active; at++) moved[active[at]] = probe[active[at]];
+                if (total >= wanted)
                     below_sum = total;
-                } else {
-                    memcpy(low_at, probe, n_models * sizeof(int64_t));
+                else
                     above_sum = total;
-                }
                 if (phase == 0) {
                     phase = delta > 0 ? 1 : 2;
                     direction = side;
@@ -275,9 +303,11 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
                     capacity = 2 * size;
                 }
                 int64_t at = 0;
-                for (int64_t model = 0; model < n_models; model++)
+                for (int64_t place = 0; place < n_active; place++) {
+                    int64_t model = active[place];
                     for (int64_t position = low_at[model]; position < high_at[model]; position++)
                         members[at++] = rows[model * width + position];
+                }
                 value = kth_smallest(members, size, size - (wanted - above_sum));
             }
             theta[run * n_budgets + budget] = value;
@@ -320,6 +350,7 @@ done:
     free(upper_at);
     free(lower_at);
     free(blocks);
+    free(active);
     free(at_least);
     free(members);
     free(bins);
