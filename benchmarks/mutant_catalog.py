@@ -400,10 +400,10 @@ MUTANTS: tuple[Mutant, ...] = (
         "row[position + CHUNK - 1] == row[position]",
     ),
     Mutant(
-        "compiled-select-others-uncounted",
+        "compiled-select-band-always-taken",
         "sysrs_ref/fast/_csrc/select.c",
-        "int64_t total = outside;",
-        "int64_t total = 0;",
+        "int64_t next = block + (block < count && row[first[block]] == value);",
+        "int64_t next = block + (block < count);",
     ),
     Mutant(
         "compiled-cut-exact-sum-one-short",

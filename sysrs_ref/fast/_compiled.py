@@ -350,7 +350,7 @@ class CutFacts(NamedTuple):
     bands: npt.NDArray[np.int64]
 
 
-#: From this many budgets on, :func:`ucb_select` brackets theta by a histogram of each run's keys (made once a run,
+#: From this many budgets on, :func:`ucb_select` finds theta in a histogram of each run's keys (made once a run,
 #: block by block: cheaper than a few budgets' searches).
 BINNED_FROM = 4
 
@@ -370,10 +370,11 @@ def ucb_select(
     *memory* (2, B), NaN at first, carries the last theta of each budget and
     its typical change from call to call: good first guesses for the next
     runs (they change the speed, never the result). *binned* (default: from
-    :data:`BINNED_FROM` budgets on) starts each budget from theta's bin in a
-    histogram of the run's keys instead, made block by block (runs of equal
-    keys): it costs a pass over the keys a run and saves most of the searches
-    of every budget (also only speed).
+    :data:`BINNED_FROM` budgets on) bins the run's keys block by block (runs
+    of equal keys) instead, finds each theta among its bin's blocks, and
+    searches each model's blocks once against every theta: a pass over the
+    keys a run, and no search over every model for each budget (also only
+    speed).
     With *stops* (R, K), row i of run r is its first ``stops[r, i]`` keys
     (rows made by :func:`ucb_keys_upto`); by default every row is whole.
     """

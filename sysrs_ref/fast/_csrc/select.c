@@ -17,11 +17,11 @@ static inline int64_t bin_of(double value, double lowest, double scale) {
 
 /* at_least[j] = keys of the run's rows (row i's first lengths[i]) in bins >= j; row i's blocks (runs of equal keys)
  * start at starts[i * width + b] for b < blocks[i], and bins[i * width + b] is block b's bin, nonincreasing along
- * the row. The bins span the previous thetas (guess) and a quarter of their range either side, or the keys' whole
+ * the row, and in_bin[j] counts the blocks in bin j. The bins span the previous thetas (guess) and a quarter of their range either side, or the keys' whole
  * range without guesses. */
 static void histogram(const double *rows, int64_t n_models, int64_t width, const int64_t *lengths,
                       const double *guess, int64_t n_budgets, int64_t *at_least, uint16_t *bins, int32_t *starts,
-                      int64_t *blocks) {
+                      int64_t *blocks, int64_t *in_bin) {
     double lowest = rows[lengths[0] - 1], highest = rows[0];
     for (int64_t model = 1; model < n_models; model++) {
         double last = rows[model * width + lengths[model] - 1], first = rows[model * width];
@@ -42,6 +42,7 @@ static void histogram(const double *rows, int64_t n_models, int64_t width, const
     }
     double scale = highest > lowest ? BINS / (highest - lowest) : 0.0;
     memset(at_least, 0, (BINS + 1) * sizeof(int64_t));
+    memset(in_bin, 0, BINS * sizeof(int64_t));
     for (int64_t model = 0; model < n_models; model++) {
         const double *row = rows + model * width;
         int32_t *first = starts + model * width;
@@ -66,6 +67,7 @@ static void histogram(const double *rows, int64_t n_models, int64_t width, const
             uint16_t bin = (uint16_t)bin_of(row[first[block]], lowest, scale);
             block_bins[block] = bin;
             at_least[bin] += end - first[block];
+            in_bin[bin]++;
         }
         blocks[model] = count;
     }
@@ -142,16 +144,170 @@ static void order_by_pulls(const int64_t *pulls, int64_t n_budgets, int64_t *ord
     }
 }
 
+/* A block of keys in a bin theta falls in: its key, and how many keys hold it. */
+typedef struct {
+    double key;
+    int64_t length;
+} entry_t;
+
+/* The key of the k-th largest of the keys the entries e[0:n] hold (1 <= k <= their lengths' sum), entries reordered:
+ * a quickselect that splits at each step into the keys above, at and below a pivot, weighted by lengths. */
+static double kth_largest_held(entry_t *e, int64_t n, int64_t k) {
+    int64_t low = 0, high = n;
+    for (;;) {
+        double pivot = e[low + (high - low) / 2].key;
+        int64_t above = low, at = low, below = high, held_above = 0, held_at = 0;
+        while (at < below) { /* e[low:above] > pivot, e[above:at] == pivot, e[below:high] < pivot */
+            entry_t entry = e[at];
+            if (entry.key > pivot) {
+                e[at++] = e[above];
+                e[above++] = entry;
+                held_above += entry.length;
+            } else if (entry.key < pivot) {
+                e[at] = e[--below];
+                e[below] = entry;
+            } else {
+                held_at += entry.length;
+                at++;
+            }
+        }
+        if (k <= held_above) {
+            high = above;
+        } else if (k <= held_above + held_at) {
+            return pivot;
+        } else {
+            k -= held_above + held_at;
+            low = below;
+        }
+    }
+}
+
+/* What a binned run works in (ucb_select): the histogram's arrays (at_least, blocks, in_bin, bins, starts); slot[j]
+ * (BINS), the place of bin j among the bins some theta falls in, -1 for the others; offsets (B + 1) and filled (B),
+ * where the blocks of each such bin go in entries (capacity of them); bin_at (B) and values (B): each budget's bin
+ * and theta, by increasing pulls. */
+typedef struct {
+    int64_t *at_least, *blocks, *in_bin, *slot, *offsets, *filled, *bin_at;
+    uint16_t *bins;
+    int32_t *starts;
+    double *values;
+    entry_t *entries;
+    int64_t capacity;
+} binned_t;
+
+/* The first block from block on whose key (row[first[b]]) is <= value, or count: by doubling steps, then halving. */
+static inline int64_t first_not_above(const double *row, const int32_t *first, int64_t block, int64_t count,
+                                      double value) {
+    if (block >= count || !(row[first[block]] > value)) return block;
+    int64_t low = block, high = block + 1, step = 1; /* row[first[low]] > value */
+    while (high < count && row[first[high]] > value) {
+        low = high;
+        step *= 2;
+        high = low + step;
+    }
+    high = high < count ? high : count;
+    while (high - low > 1) {
+        int64_t middle = low + (high - low) / 2;
+        if (row[first[middle]] > value)
+            low = middle;
+        else
+            high = middle;
+    }
+    return high;
+}
+
+/*
+ * One run of ucb_select from its histogram, for many budgets. Each budget's theta is in the bin where at_least
+ * reaches its pulls: it is the (pulls - the keys of the bins above)-th largest key of that bin. Then each model's
+ * blocks are searched against every theta in turn: both decrease, so the model's keys above theta end where its
+ * first block not above theta starts (found by doubling steps from the last one), and its keys at theta are that
+ * block if it holds theta (consecutive blocks hold different keys). Returns -1 when memory runs out.
+ */
+static int binned_run(const double *rows, int64_t n_models, int64_t width, const int64_t *lengths,
+                      const int64_t *pulls, int64_t n_budgets, const int64_t *order, double *guess, double *step,
+                      binned_t *work, int64_t run, double *theta, int64_t *above, int64_t *upto, double *nearest,
+                      int64_t *sizes, int64_t *band) {
+    const int64_t *at_least = work->at_least, *blocks = work->blocks;
+    int64_t *slot = work->slot, *offsets = work->offsets;
+    histogram(rows, n_models, width, lengths, guess, n_budgets, work->at_least, work->bins, work->starts,
+              work->blocks, work->in_bin);
+    int64_t current = BINS - 1, n_slots = 0;
+    for (int64_t index = 0; index < n_budgets; index++) {
+        while (at_least[current] < pulls[order[index]]) current--;
+        work->bin_at[index] = current;
+        if (slot[current] < 0) slot[current] = n_slots++;
+    }
+    offsets[0] = 0;
+    for (int64_t index = 0, place = 0; index < n_budgets; index++) /* the slots in order of their bins' budgets */
+        if (slot[work->bin_at[index]] == place) {
+            offsets[place + 1] = offsets[place] + work->in_bin[work->bin_at[index]];
+            place++;
+        }
+    if (offsets[n_slots] > work->capacity) {
+        entry_t *grown = realloc(work->entries, 2 * offsets[n_slots] * sizeof(entry_t));
+        if (!grown) return -1;
+        work->entries = grown;
+        work->capacity = 2 * offsets[n_slots];
+    }
+    entry_t *entries = work->entries;
+    memcpy(work->filled, offsets, n_slots * sizeof(int64_t));
+    for (int64_t model = 0; model < n_models; model++) {
+        const double *row = rows + model * width;
+        const uint16_t *block_bins = work->bins + model * width;
+        const int32_t *first = work->starts + model * width;
+        for (int64_t block = 0, count = blocks[model]; block < count; block++) {
+            int64_t place = slot[block_bins[block]];
+            if (place < 0) continue;
+            int64_t end = block + 1 < count ? first[block + 1] : lengths[model];
+            entries[work->filled[place]++] = (entry_t){row[first[block]], end - first[block]};
+        }
+    }
+    for (int64_t index = 0; index < n_budgets; index++) {
+        int64_t budget = order[index], bin = work->bin_at[index], place = slot[bin];
+        int64_t wanted = pulls[budget] - at_least[bin + 1]; /* the keys of the bins above come first */
+        double value = kth_largest_held(entries + offsets[place], offsets[place + 1] - offsets[place], wanted);
+        int64_t cut = run * n_budgets + budget;
+        work->values[index] = value;
+        theta[cut] = value;
+        remember(guess, step, budget, value);
+        nearest[2 * cut] = INFINITY;
+        nearest[2 * cut + 1] = -INFINITY;
+        sizes[2 * cut] = sizes[2 * cut + 1] = 0;
+    }
+    for (int64_t index = 0; index < n_budgets; index++) slot[work->bin_at[index]] = -1;
+    for (int64_t model = 0; model < n_models; model++) {
+        const double *row = rows + model * width;
+        const int32_t *first = work->starts + model * width;
+        int64_t count = blocks[model], length = lengths[model], block = 0;
+        for (int64_t index = 0; index < n_budgets; index++) {
+            double value = work->values[index];
+            int64_t cut = run * n_budgets + order[index];
+            block = first_not_above(row, first, block, count, value);
+            int64_t strict = block < count ? first[block] : length;
+            int64_t next = block + (block < count && row[first[block]] == value);
+            int64_t loose = next < count ? first[next] : length;
+            above[cut * n_models + model] = strict;
+            upto[cut * n_models + model] = loose;
+            if (strict > 0 && row[strict - 1] < nearest[2 * cut]) nearest[2 * cut] = row[strict - 1];
+            if (loose < length && row[loose] > nearest[2 * cut + 1]) nearest[2 * cut + 1] = row[loose];
+            sizes[2 * cut] += strict;
+            if (loose > strict) {
+                if (sizes[2 * cut + 1] < BAND) band[cut * BAND + sizes[2 * cut + 1]] = model;
+                sizes[2 * cut + 1]++;
+            }
+        }
+    }
+    return 0;
+}
+
 /*
  * For each run and budget: theta the pulls[b]-th largest key, and per model how many keys are > and >= it
  * (sysrs_ref.fast._compiled.ucb_select). While the rows are at hand, what the cut's certification (cut.inc) needs:
  * nearest[r, b] = (the smallest key above theta, the largest below it), sizes[r, b] = (the keys above theta in
  * all, the band arms: those with keys at theta) and band[r, b] the first BAND band arms, by model. memory (2, B):
- * each budget's last theta and its typical change, updated. Returns 0, or -1 when memory runs out.
- *
- * Budgets go by increasing pulls, so theta never rises, and each model's keys are split at low_at <= high_at:
- * those before are above theta, those from high_at on below it, and the bracket between is searched. Binned, only
- * the models with keys in theta's bin are searched (active); every other model's bracket is empty.
+ * each budget's last theta and its typical change, updated. Returns 0, or -1 when memory runs out. Binned: each run
+ * by binned_run. Otherwise budgets go by increasing pulls, so theta never rises: each model's keys are split at
+ * low_at <= high_at, those before above theta, those from high_at on below it, and the bracket between is searched.
  */
 EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int64_t width, const int64_t *stops,
                       const int64_t *pulls, int64_t n_budgets, double *memory, int binned, double *theta,
@@ -162,32 +318,45 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
     int64_t *low_at = malloc(n_models * sizeof(int64_t));  /* keys before are >= the bracket's top */
     int64_t *high_at = malloc(n_models * sizeof(int64_t)); /* keys from here on are < its bottom */
     int64_t *probe = malloc(n_models * sizeof(int64_t));
-    int64_t *upper_at = calloc(n_models, sizeof(int64_t)); /* binned: each row's blocks in bins > theta's */
-    int64_t *lower_at = calloc(n_models, sizeof(int64_t)); /* binned: each row's blocks in bins >= theta's */
-    int64_t *blocks = calloc(n_models, sizeof(int64_t));   /* binned: each row's blocks */
-    int64_t *active = malloc(n_models * sizeof(int64_t));  /* the models searched: with keys in theta's bin */
-    int64_t *at_least = calloc(BINS + 1, sizeof(int64_t));
-    uint16_t *bins = binned ? malloc((n_models * width > 0 ? n_models * width : 1) * sizeof(uint16_t)) : NULL;
-    int32_t *starts = binned ? malloc((n_models * width > 0 ? n_models * width : 1) * sizeof(int32_t)) : NULL;
     double *members = malloc(capacity * sizeof(double));
     double *guess = memory, *step = memory + n_budgets;
+    int64_t cells = n_models * width > 0 ? n_models * width : 1;
+    binned_t work = {0};
+    if (binned) {
+        work.at_least = malloc((BINS + 1) * sizeof(int64_t));
+        work.blocks = malloc(n_models * sizeof(int64_t));
+        work.slot = malloc(BINS * sizeof(int64_t));
+        work.offsets = malloc((n_budgets + 1) * sizeof(int64_t));
+        work.filled = malloc(n_budgets * sizeof(int64_t));
+        work.bin_at = malloc(n_budgets * sizeof(int64_t));
+        work.values = malloc(n_budgets * sizeof(double));
+        work.bins = malloc(cells * sizeof(uint16_t));
+        work.in_bin = malloc(BINS * sizeof(int64_t));
+        work.starts = malloc(cells * sizeof(int32_t));
+    }
     int status = 0;
-    if (!order || !low_at || !high_at || !probe || !upper_at || !lower_at || !at_least || !members || !blocks ||
-        !active || (binned && (!bins || !starts))) {
+    if (!order || !low_at || !high_at || !probe || !members ||
+        (binned && (!work.at_least || !work.blocks || !work.slot || !work.offsets || !work.filled || !work.bin_at ||
+                    !work.values || !work.bins || !work.starts || !work.in_bin))) {
         status = -1;
         goto done;
     }
     order_by_pulls(pulls, n_budgets, order);
+    for (int64_t at = 0; binned && at < BINS; at++) work.slot[at] = -1;
     for (int64_t run = 0; run < n_runs; run++) {
         const double *rows = keys + run * n_models * width;
         const int64_t *lengths = stops + run * n_models;
-        int64_t current = BINS - 1;
-        for (int64_t model = 0; model < n_models; model++) low_at[model] = upper_at[model] = lower_at[model] = 0;
-        if (binned) histogram(rows, n_models, width, lengths, guess, n_budgets, at_least, bins, starts, blocks);
+        if (binned) {
+            status = binned_run(rows, n_models, width, lengths, pulls, n_budgets, order, guess, step, &work, run, theta,
+                                above, upto, nearest, sizes, band);
+            if (status) goto done;
+            continue;
+        }
+        for (int64_t model = 0; model < n_models; model++) low_at[model] = 0;
         int64_t last_cut = -1, last_upto = 0; /* the last budget's cut, and its keys >= its theta */
         for (int64_t budget_index = 0; budget_index < n_budgets; budget_index++) {
             int64_t budget = order[budget_index], wanted = pulls[budget];
-            int64_t above_sum = 0, below_sum = 0, outside = 0, n_active = 0; /* outside: the others' keys > theta */
+            int64_t above_sum = 0, below_sum = 0;
             if (last_cut >= 0 && wanted <= last_upto) { /* fewer keys are > the last theta, and enough are >= it */
                 int64_t cut = run * n_budgets + budget;
                 double value = theta[last_cut];
@@ -201,42 +370,13 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
                 last_cut = cut;
                 continue;
             }
-            if (binned) { /* the bracket: theta's bin, at_least[current + 1] < wanted <= at_least[current] */
-                while (at_least[current] < wanted) current--;
-                for (int64_t model = 0; model < n_models; model++) { /* both ends only move right, block by block */
-                    const uint16_t *block_bins = bins + model * width;
-                    const int32_t *first = starts + model * width;
-                    int64_t length = lengths[model], count = blocks[model];
-                    int64_t upper_block = upper_at[model], lower_block = lower_at[model];
-                    while (upper_block < count && block_bins[upper_block] > current) upper_block++;
-                    lower_block = lower_block > upper_block ? lower_block : upper_block;
-                    while (lower_block < count && block_bins[lower_block] >= current) lower_block++;
-                    upper_at[model] = upper_block;
-                    lower_at[model] = lower_block;
-                    int64_t upper = upper_block < count ? first[upper_block] : length;
-                    int64_t lower = lower_block < count ? first[lower_block] : length;
-                    int64_t low = low_at[model] > upper ? low_at[model] : upper;
-                    low_at[model] = low;
-                    high_at[model] = lower;
-                    above_sum += low;
-                    below_sum += lower;
-                    /* a model without keys in theta's bin has none in its bracket (low = lower): its keys are
-                     * above theta's bin up to low, below it from there on */
-                    active[n_active] = model;
-                    n_active += lower_block > upper_block;
-                    outside += lower_block > upper_block ? 0 : low;
-                }
-            } else { /* the bracket: below the last theta */
-                for (int64_t model = 0; model < n_models; model++) {
-                    high_at[model] = lengths[model];
-                    above_sum += low_at[model];
-                    below_sum += lengths[model];
-                    active[model] = model;
-                }
-                n_active = n_models;
+            for (int64_t model = 0; model < n_models; model++) { /* the bracket: below the last theta */
+                high_at[model] = lengths[model];
+                above_sum += low_at[model];
+                below_sum += lengths[model];
             }
             /* 0: the guess, 1: stepping away from it, 2: halving */
-            int phase = !(binned || isnan(guess[budget])) ? 0 : 2;
+            int phase = !isnan(guess[budget]) ? 0 : 2;
             double direction = 0.0, last_pivot = 0.0, delta = step[budget];
             double top, bottom, value;
             int64_t size;
@@ -244,8 +384,7 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
                 size = below_sum - above_sum;
                 top = -INFINITY;
                 bottom = INFINITY;
-                for (int64_t at = 0; at < n_active; at++) {
-                    int64_t model = active[at];
+                for (int64_t model = 0; model < n_models; model++) {
                     if (low_at[model] < high_at[model]) {
                         double first = rows[model * width + low_at[model]];
                         double last = rows[model * width + high_at[model] - 1];
@@ -268,20 +407,20 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
                     pivot = bottom + (top - bottom) * 0.5;
                     if (pivot <= bottom) pivot = top;
                 }
-                int64_t total = outside;
-                for (int64_t at = 0; at < n_active; at++) {
-                    int64_t model = active[at];
+                int64_t total = 0;
+                for (int64_t model = 0; model < n_models; model++) {
                     int64_t found = count_from(rows + model * width, low_at[model], high_at[model], pivot);
                     probe[model] = found;
                     total += found;
                 }
                 double side = total >= wanted ? 1.0 : -1.0; /* theta >= pivot, or theta < pivot */
-                int64_t *moved = total >= wanted ? high_at : low_at;
-                for (int64_t at = 0; at < n_active; at++) moved[active[at]] = probe[active[at]];
-                if (total >= wanted)
+                if (total >= wanted) {
+                    memcpy(high_at, probe, n_models * sizeof(int64_t));
                     below_sum = total;
-                else
+                } else {
+                    memcpy(low_at, probe, n_models * sizeof(int64_t));
                     above_sum = total;
+                }
                 if (phase == 0) {
                     phase = delta > 0 ? 1 : 2;
                     direction = side;
@@ -303,11 +442,9 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
                     capacity = 2 * size;
                 }
                 int64_t at = 0;
-                for (int64_t place = 0; place < n_active; place++) {
-                    int64_t model = active[place];
+                for (int64_t model = 0; model < n_models; model++)
                     for (int64_t position = low_at[model]; position < high_at[model]; position++)
                         members[at++] = rows[model * width + position];
-                }
                 value = kth_smallest(members, size, size - (wanted - above_sum));
             }
             theta[run * n_budgets + budget] = value;
@@ -347,14 +484,18 @@ done:
     free(low_at);
     free(high_at);
     free(probe);
-    free(upper_at);
-    free(lower_at);
-    free(blocks);
-    free(active);
-    free(at_least);
     free(members);
-    free(bins);
-    free(starts);
+    free(work.at_least);
+    free(work.blocks);
+    free(work.slot);
+    free(work.offsets);
+    free(work.filled);
+    free(work.bin_at);
+    free(work.values);
+    free(work.bins);
+    free(work.starts);
+    free(work.entries);
+    free(work.in_bin);
     return status;
 }
 
