@@ -16,9 +16,9 @@ static inline int64_t bin_of(double value, double lowest, double scale) {
 #define CHUNK 16
 
 /* at_least[j] = keys of the run's rows (row i's first lengths[i]) in bins >= j; row i's blocks (runs of equal keys)
- * start at starts[i * width + b] for b < blocks[i], and bins[i * width + b] is block b's bin, nonincreasing along
- * the row, and in_bin[j] counts the blocks in bin j. The bins span the previous thetas (guess) and a quarter of their range either side, or the keys' whole
- * range without guesses. */
+ * start at starts[i * width + b] for b < blocks[i], bins[i * width + b] is block b's bin, nonincreasing along the
+ * row, and in_bin[j] counts the blocks in bin j. The bins span the previous thetas (guess) and a quarter of their
+ * range either side, or the keys' whole range without guesses. */
 static void histogram(const double *rows, int64_t n_models, int64_t width, const int64_t *lengths,
                       const double *guess, int64_t n_budgets, int64_t *at_least, uint16_t *bins, int32_t *starts,
                       int64_t *blocks, int64_t *in_bin) {
