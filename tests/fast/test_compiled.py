@@ -111,43 +111,16 @@ def _cut_and_resolved(runs: Runs, pulls: npt.NDArray[np.intp]) -> tuple[npt.NDAr
     return cells, sorted(resolved)
 
 
-@pytest.mark.slow
-@settings(max_examples=400)
-@given(nonincreasing_keys(), st.booleans())
-def test_ucb_select_finds_the_order_statistics(
-    case: tuple[FloatArray, npt.NDArray[np.int64], FloatArray], binned: bool
+def _assert_select_is_sorting(
+    keys: FloatArray,
+    stops: npt.NDArray[np.int64],
+    pulls: npt.NDArray[np.int64],
+    selected: tuple[FloatArray, npt.NDArray[np.intp], npt.NDArray[np.intp], _compiled.CutFacts],
 ) -> None:
-    """theta is the pulls-th largest key (by sorting), above / upto count the keys > / >= it, whatever the guesses,
-    from the guesses' bracket or the histogram's."""
-    keys, pulls, memory = case
-    assert MODULE is not None
-    theta, above, upto, facts = _compiled.ucb_select(MODULE, keys, pulls, memory.copy(), binned)
-    for run in range(keys.shape[0]):
-        descending = np.sort(keys[run].reshape(-1))[::-1]
-        for column, wanted in enumerate(pulls.tolist()):
-            value = descending[wanted - 1]
-            assert theta[run, column] == value
-            assert (above[run, column] == (keys[run] > value).sum(axis=1)).all()
-            assert (upto[run, column] == (keys[run] >= value).sum(axis=1)).all()
-            assert facts.nearest[run, column, 0] == min(keys[run][keys[run] > value], default=np.inf)
-            assert facts.nearest[run, column, 1] == max(keys[run][keys[run] < value], default=-np.inf)
-            band = np.flatnonzero(upto[run, column] > above[run, column])
-            assert facts.sizes[run, column].tolist() == [above[run, column].sum(), len(band)]
-            listed = min(len(band), facts.bands.shape[2])
-            assert facts.bands[run, column, :listed].tolist() == band[:listed].tolist()
-
-
-@settings(max_examples=150)
-@given(blocky_keys(), st.booleans())
-def test_ucb_select_counts_keys_in_long_blocks(
-    case: tuple[FloatArray, npt.NDArray[np.int64], npt.NDArray[np.int64], FloatArray], binned: bool
-) -> None:
-    """On rows of long runs of equal keys, each made only to its stop, theta is the pulls-th largest key made, above
-    and upto count the made keys > and >= it, and the facts are those of the made keys: the block search that skips
-    equal keys a stretch at a time, and the search of only the models with keys in theta's bin, lose nothing."""
-    keys, stops, pulls, memory = case
-    assert MODULE is not None
-    theta, above, upto, facts = _compiled.ucb_select(MODULE, keys, pulls, memory.copy(), binned, stops=stops)
+    """ucb_select's answers are sorting's on the keys made (row i of run r: its first ``stops[r, i]``): theta the
+    pulls-th largest, above / upto the keys > / >= it by row, theta's nearest keys either side, the keys above it in
+    all and the band arms (rows with keys at theta), the first of them listed by row."""
+    theta, above, upto, facts = selected
     for run in range(keys.shape[0]):
         rows = [keys[run, model, : stops[run, model]] for model in range(keys.shape[1])]
         made = np.concatenate(rows)
@@ -163,6 +136,34 @@ def test_ucb_select_counts_keys_in_long_blocks(
             assert facts.sizes[run, column].tolist() == [above[run, column].sum(), len(band)]
             listed = min(len(band), facts.bands.shape[2])
             assert facts.bands[run, column, :listed].tolist() == band[:listed].tolist()
+
+
+@pytest.mark.slow
+@settings(max_examples=400)
+@given(nonincreasing_keys(), st.booleans())
+def test_ucb_select_finds_the_order_statistics(
+    case: tuple[FloatArray, npt.NDArray[np.int64], FloatArray], binned: bool
+) -> None:
+    """theta is the pulls-th largest key (by sorting), above / upto count the keys > / >= it, whatever the guesses,
+    from the guesses' bracket or the histogram's."""
+    keys, pulls, memory = case
+    assert MODULE is not None
+    whole = np.full(keys.shape[:2], keys.shape[2], dtype=np.int64)
+    _assert_select_is_sorting(keys, whole, pulls, _compiled.ucb_select(MODULE, keys, pulls, memory.copy(), binned))
+
+
+@settings(max_examples=150)
+@given(blocky_keys(), st.booleans())
+def test_ucb_select_counts_keys_in_long_blocks(
+    case: tuple[FloatArray, npt.NDArray[np.int64], npt.NDArray[np.int64], FloatArray], binned: bool
+) -> None:
+    """On rows of long runs of equal keys, each made only to its stop, the answers are sorting's on the keys made:
+    the histogram's block search that passes over equal keys a stretch at a time, the quickselect over theta's bin's
+    blocks weighted by their lengths and each model's block search against every theta lose nothing."""
+    keys, stops, pulls, memory = case
+    assert MODULE is not None
+    selected = _compiled.ucb_select(MODULE, keys, pulls, memory.copy(), binned, stops=stops)
+    _assert_select_is_sorting(keys, stops, pulls, selected)
 
 
 def test_ucb_select_is_the_numpy_cut_on_real_keys() -> None:
