@@ -166,6 +166,21 @@ def test_ucb_select_counts_keys_in_long_blocks(
     _assert_select_is_sorting(keys, stops, pulls, selected)
 
 
+@pytest.mark.parametrize(("n_models", "width"), [(40, 4000), (16, 65600)])
+def test_ucb_select_is_sorting_with_more_bins(n_models: int, width: int) -> None:
+    """With more keys a run than 4096 bins hold at 32 each, the histogram takes more bins (8192 here, then the most,
+    65536: a bin's number still fits its 16 bits), and the answers are still sorting's: normal keys rounded to
+    hundredths (long blocks of equal keys where they are dense, short ones in the tails), 12 budgets from one key to
+    nearly all of them."""
+    rng = np.random.default_rng(11)
+    keys = -np.sort(-np.round(rng.standard_normal((1, n_models, width)), 2), axis=2)
+    stops = np.full((1, n_models), width, dtype=np.int64)
+    pulls = np.unique(np.geomspace(1, n_models * width - 1, 12).astype(np.int64))
+    memory = np.full((2, len(pulls)), np.nan)
+    assert MODULE is not None and len(pulls) >= _compiled.BINNED_FROM
+    _assert_select_is_sorting(keys, stops, pulls, _compiled.ucb_select(MODULE, keys, pulls, memory, True))
+
+
 def test_ucb_select_is_the_numpy_cut_on_real_keys() -> None:
     """On a real matrix's keys, the compiled order statistics equal numpy's partition and binary searches."""
     table = score_table(load_dataset("mmlu"))

@@ -89,3 +89,18 @@ def test_every_address_handed_to_c_belongs_to_an_array_the_call_holds() -> None:
         arrays.output(np.zeros(3, dtype=np.int64), np.int32)
     with pytest.raises(ValueError, match="shape"):
         arrays.output(np.zeros(3, dtype=np.int64), np.int64, (4,))
+
+
+def test_the_address_handed_to_c_is_the_arrays_first_element() -> None:
+    """Whichever way the address is read (a writable array's buffer, or numpy's ctypes view of a read-only or
+    empty one), it is the address of the array's first element: a view's offset included."""
+    if not compiled.active():
+        return
+    from sysrs_ref.fast._native import _Arrays  # only where the library was built
+
+    arrays = _Arrays()
+    base = np.arange(40, dtype=np.float64)
+    frozen = base[8:].copy()
+    frozen.setflags(write=False)
+    for array in (base, base[8:], base[3:11].reshape(2, 4), frozen, np.zeros(0), np.zeros((2, 0, 3))):
+        assert arrays.output(array, np.float64) == array.__array_interface__["data"][0]

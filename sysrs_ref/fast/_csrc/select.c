@@ -1,14 +1,17 @@
 /* UCB-E / SyUCB-E order statistics (sysrs_ref.fast._ucb._order_statistics, sysrs_ref.fast._compiled.ucb_select). */
 #include "common.h"
 
-/* Bins of the binned first bracket (many budgets): about K W / 4096 keys in each. */
-#define BINS 4096
+/* The binned path's bins (many budgets): at least MIN_BINS, at most MAX_BINS (a bin's number fits in 16 bits). */
+#define MIN_BINS 4096
+#define MAX_BINS 65536
+/* Keys a bin holds on average at most, where MAX_BINS allows */
+#define BIN_KEYS 32
 
-/* The bin of a key: floor((value - lowest) * scale), at most BINS - 1; nondecreasing in the value. */
-static inline int64_t bin_of(double value, double lowest, double scale) {
+/* The bin of a key: floor((value - lowest) * scale), at most n_bins - 1; nondecreasing in the value. */
+static inline int64_t bin_of(double value, double lowest, double scale, int64_t n_bins) {
     double at = (value - lowest) * scale;
     if (!(at > 0.0)) return 0; /* also NaN, from infinite keys: all in bin 0 (scale is then 0) */
-    return at >= BINS - 1 ? BINS - 1 : (int64_t)at;
+    return at >= (double)(n_bins - 1) ? n_bins - 1 : (int64_t)at;
 }
 
 /* Positions a block search skips at once: a row is nonincreasing, so when the keys CHUNK apart are equal, so are
@@ -20,8 +23,8 @@ static inline int64_t bin_of(double value, double lowest, double scale) {
  * row, and in_bin[j] counts the blocks in bin j. The bins span the previous thetas (guess) and a quarter of their
  * range either side, or the keys' whole range without guesses. */
 static void histogram(const double *rows, int64_t n_models, int64_t width, const int64_t *lengths,
-                      const double *guess, int64_t n_budgets, int64_t *at_least, uint16_t *bins, int32_t *starts,
-                      int64_t *blocks, int64_t *in_bin) {
+                      const double *guess, int64_t n_budgets, int64_t n_bins, int64_t *at_least, uint16_t *bins,
+                      int32_t *starts, int64_t *blocks, int64_t *in_bin) {
     double lowest = rows[lengths[0] - 1], highest = rows[0];
     for (int64_t model = 1; model < n_models; model++) {
         double last = rows[model * width + lengths[model] - 1], first = rows[model * width];
@@ -40,9 +43,9 @@ static void histogram(const double *rows, int64_t n_models, int64_t width, const
         lowest = low > lowest ? low : lowest;
         highest = high < highest ? high : highest;
     }
-    double scale = highest > lowest ? BINS / (highest - lowest) : 0.0;
-    memset(at_least, 0, (BINS + 1) * sizeof(int64_t));
-    memset(in_bin, 0, BINS * sizeof(int64_t));
+    double scale = highest > lowest ? (double)n_bins / (highest - lowest) : 0.0;
+    memset(at_least, 0, (n_bins + 1) * sizeof(int64_t));
+    memset(in_bin, 0, n_bins * sizeof(int64_t));
     for (int64_t model = 0; model < n_models; model++) {
         const double *row = rows + model * width;
         int32_t *first = starts + model * width;
@@ -64,14 +67,14 @@ static void histogram(const double *rows, int64_t n_models, int64_t width, const
         }
         for (int64_t block = 0; block < count; block++) { /* each block binned once, with all its keys */
             int64_t end = block + 1 < count ? first[block + 1] : length;
-            uint16_t bin = (uint16_t)bin_of(row[first[block]], lowest, scale);
+            uint16_t bin = (uint16_t)bin_of(row[first[block]], lowest, scale, n_bins);
             block_bins[block] = bin;
             at_least[bin] += end - first[block];
             in_bin[bin]++;
         }
         blocks[model] = count;
     }
-    for (int64_t at = BINS - 1; at >= 0; at--) at_least[at] += at_least[at + 1];
+    for (int64_t at = n_bins - 1; at >= 0; at--) at_least[at] += at_least[at + 1];
 }
 
 /* low + how many of row[low:high] (nonincreasing) are >= pivot: a binary search with no branch a step. */
@@ -192,7 +195,7 @@ typedef struct {
     int32_t *starts;
     double *values;
     entry_t *entries;
-    int64_t capacity;
+    int64_t capacity, n_bins;
 } binned_t;
 
 /* The first block from block on whose key (row[first[b]]) is <= value, or count: by doubling steps, then halving. */
@@ -229,9 +232,9 @@ static int binned_run(const double *rows, int64_t n_models, int64_t width, const
                       int64_t *sizes, int64_t *band) {
     const int64_t *at_least = work->at_least, *blocks = work->blocks;
     int64_t *slot = work->slot, *offsets = work->offsets;
-    histogram(rows, n_models, width, lengths, guess, n_budgets, work->at_least, work->bins, work->starts,
-              work->blocks, work->in_bin);
-    int64_t current = BINS - 1, n_slots = 0;
+    histogram(rows, n_models, width, lengths, guess, n_budgets, work->n_bins, work->at_least, work->bins,
+              work->starts, work->blocks, work->in_bin);
+    int64_t current = work->n_bins - 1, n_slots = 0;
     for (int64_t index = 0; index < n_budgets; index++) {
         while (at_least[current] < pulls[order[index]]) current--;
         work->bin_at[index] = current;
@@ -323,15 +326,17 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
     int64_t cells = n_models * width > 0 ? n_models * width : 1;
     binned_t work = {0};
     if (binned) {
-        work.at_least = malloc((BINS + 1) * sizeof(int64_t));
+        work.n_bins = MIN_BINS;
+        while (work.n_bins < MAX_BINS && work.n_bins * BIN_KEYS < cells) work.n_bins *= 2;
+        work.at_least = malloc((work.n_bins + 1) * sizeof(int64_t));
         work.blocks = malloc(n_models * sizeof(int64_t));
-        work.slot = malloc(BINS * sizeof(int64_t));
+        work.slot = malloc(work.n_bins * sizeof(int64_t));
         work.offsets = malloc((n_budgets + 1) * sizeof(int64_t));
         work.filled = malloc(n_budgets * sizeof(int64_t));
         work.bin_at = malloc(n_budgets * sizeof(int64_t));
         work.values = malloc(n_budgets * sizeof(double));
         work.bins = malloc(cells * sizeof(uint16_t));
-        work.in_bin = malloc(BINS * sizeof(int64_t));
+        work.in_bin = malloc(work.n_bins * sizeof(int64_t));
         work.starts = malloc(cells * sizeof(int32_t));
     }
     int status = 0;
@@ -342,7 +347,7 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
         goto done;
     }
     order_by_pulls(pulls, n_budgets, order);
-    for (int64_t at = 0; binned && at < BINS; at++) work.slot[at] = -1;
+    for (int64_t at = 0; binned && at < work.n_bins; at++) work.slot[at] = -1;
     for (int64_t run = 0; run < n_runs; run++) {
         const double *rows = keys + run * n_models * width;
         const int64_t *lengths = stops + run * n_models;
