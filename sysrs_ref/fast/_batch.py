@@ -115,8 +115,11 @@ class DrawBatch:
         return Draw(orders, tuple(int(m) for m in self.arm_priority[run]))
 
     def chunk(self, start: int, stop: int) -> DrawBatch:
-        """Runs start .. stop - 1 as a batch of their own."""
-        return DrawBatch._trusted(self.query_orders[start:stop], self.arm_priority[start:stop])
+        """Runs start .. stop - 1 as a batch of their own (views of this one's arrays, its ranks included)."""
+        batch = DrawBatch.__new__(DrawBatch)
+        batch.__dict__["_trusted"] = True
+        _freeze(batch, self.query_orders[start:stop], self.arm_priority[start:stop], self.rank[start:stop])
+        return batch
 
     def require(self, n_models: int, n_queries: int, *, synchronized: bool, who: str) -> None:
         """Raise DrawError unless the batch fits a K x L instance and *who*'s kind of algorithm."""
@@ -226,10 +229,12 @@ def _draw_runs(
     return DrawBatch._trusted(orders, priority), cells
 
 
-def _freeze(batch: DrawBatch, orders: IntArray, priority: IntArray) -> None:
-    rank = np.empty_like(priority)
-    n_models = priority.shape[1]
-    np.put_along_axis(rank, priority.astype(np.intp), np.arange(n_models, dtype=np.int32)[None, :], axis=1)
+def _freeze(batch: DrawBatch, orders: IntArray, priority: IntArray, rank: IntArray | None = None) -> None:
+    """Set the batch's arrays, read-only, with each run's ranks (the inverse of its priority, made if not given)."""
+    if rank is None:
+        rank = np.empty_like(priority)
+        n_models = priority.shape[1]
+        np.put_along_axis(rank, priority.astype(np.intp), np.arange(n_models, dtype=np.int32)[None, :], axis=1)
     for array in (orders, priority, rank):
         array.setflags(write=False)
     object.__setattr__(batch, "query_orders", orders)

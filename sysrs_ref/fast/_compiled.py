@@ -507,6 +507,8 @@ def prefix_at(
     orders: npt.NDArray[np.int32],
     wanted: npt.NDArray[np.intp],
     out: npt.NDArray[Any],
+    scale: int = 1,
+    offsets: npt.NDArray[np.int64] | None = None,
 ) -> None:
     """``out[p, r, i]`` = model i's sum of its first ``wanted[p]`` scores along run r's order (left to right).
 
@@ -515,11 +517,13 @@ def prefix_at(
     numpy's; float sums are added left to right, which numpy does too except
     where it sums segments first: :mod:`sysrs_ref.fast.certify` bounds their
     error whatever the order, so every decision taken on them is the same.
+    With *offsets* (R x K, integer sums only, which the caller knows fit
+    *out*), ``scale`` x the sum + ``offsets[r, i]`` instead, in the same pass.
     """
     if orders.shape[1] == 1 and values.shape[0] > 1:
-        module.shared_prefix_at(np.ascontiguousarray(values.T), orders, wanted, out)
+        module.shared_prefix_at(np.ascontiguousarray(values.T), orders, wanted, out, scale, offsets)
     else:
-        module.prefix_at(values, orders, wanted, out)
+        module.prefix_at(values, orders, wanted, out, scale, offsets)
 
 
 def eliminate(

@@ -197,12 +197,11 @@ def _keys(
     n_models = table.n_models
     largest = int(table.compact.max(initial=0)) * counts[-1]
     small = (largest + 1) * n_models < 2**31
-    keys = cast(
+    offsets = n_models - 1 - rank  # the keys in the sums' own pass
+    return cast(
         "npt.NDArray[np.signedinteger[Any]]",
-        prefix_at(table, draws, counts, scale=n_models, dtype=np.int32 if small else np.int64),
+        prefix_at(table, draws, counts, scale=n_models, dtype=np.int32 if small else np.int64, offsets=offsets),
     )
-    keys += (n_models - 1 - rank).astype(keys.dtype)[None]
-    return keys
 
 
 def _float_worst(

@@ -46,8 +46,10 @@ def prefix_at(
     scale: int = 1,
     dtype: type[np.generic] | None = None,
     block_bytes: int = BLOCK_BYTES,
+    offsets: npt.NDArray[np.int64] | None = None,
 ) -> npt.NDArray[np.signedinteger[Any]] | npt.NDArray[np.float64]:
-    """Prefix sums at chosen counts: ``out[p, r, i]`` = *scale* x (sum of model i's first ``counts[p]`` scores in run r).
+    """Prefix sums at chosen counts: ``out[p, r, i]`` = *scale* x (sum of model i's first ``counts[p]`` scores in run r),
+    plus ``offsets[r, i]`` when *offsets* (R x K) is given (integer tables only).
 
     *counts* must be strictly increasing, from 1 to at most L. Shape (P, R, K):
     the sums after ``counts[p]`` queries form one contiguous (R, K) slab, which
@@ -77,15 +79,19 @@ def prefix_at(
     target = (np.int64 if table.exact else np.float64) if dtype is None else dtype
     factor = np.asarray(scale, dtype=target)  # the caller knows scale x every sum fits in dtype
     out = np.empty((len(wanted), draws.n_runs, table.n_models), dtype=target)
+    if offsets is not None and not table.exact:
+        raise ValueError("offsets are added to integer sums only")
     module = _compiled.library()
     if module is not None:  # one compiled sweep, left to right: the same integers; floats within the same bound
-        _compiled.prefix_at(module, table.compact, draws.query_orders, wanted, out)
-        if scale != 1:
+        if offsets is not None or scale == 1:  # scaled and offset in the same pass
+            _compiled.prefix_at(module, table.compact, draws.query_orders, wanted, out, scale, offsets)
+        else:
+            _compiled.prefix_at(module, table.compact, draws.query_orders, wanted, out)
             out *= factor
         return cast("npt.NDArray[np.signedinteger[Any]] | npt.NDArray[np.float64]", out)
     if draws.synchronized and table.blocks == 1:
         _synchronized_prefix(table, draws, wanted, factor, out, block_bytes)
-        return cast("npt.NDArray[np.signedinteger[Any]] | npt.NDArray[np.float64]", out)
+        return _offset(out, offsets)
     # model by model; also for a table of one block per run (stochastic runs), whose runs are far apart
     starts = np.concatenate(([0], wanted[:-1]))  # segment p holds positions counts[p-1] .. counts[p]-1
     dense = 4 * len(wanted) > width  # many counts: one running sum, then the columns asked for
@@ -100,6 +106,15 @@ def prefix_at(
         if scale != 1:
             sums *= factor
         out[:, :, model] = sums.T
+    return _offset(out, offsets)
+
+
+def _offset(
+    out: npt.NDArray[Any], offsets: npt.NDArray[np.int64] | None
+) -> npt.NDArray[np.signedinteger[Any]] | npt.NDArray[np.float64]:
+    """*out* (P, R, K) plus *offsets* (R, K) in every slab, where given (the numpy passes)."""
+    if offsets is not None:
+        out += offsets.astype(out.dtype)[None]
     return cast("npt.NDArray[np.signedinteger[Any]] | npt.NDArray[np.float64]", out)
 
 

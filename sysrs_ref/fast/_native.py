@@ -63,7 +63,7 @@ def library_path() -> str:
 
 #: The interface of the C functions this module calls (``sysrs_native_interface()`` in ``_csrc/module.c``). Change
 #: both together whenever a C signature changes: a library of another build then answers another number.
-INTERFACE = 6
+INTERFACE = 7
 
 _ELF_MAGIC = b"\x7fELF"
 _SHT_NOBITS = 8  # a section with no bytes in the file (.bss)
@@ -238,8 +238,8 @@ _RANKING = {
     code: _function(f"ucb_ranking_{code}", [_P, _I, _I, _I, _I, _P, _P, _P, _P, _I, _P], ctypes.c_int)
     for code in ("i32", "i64", "f64")
 }
-_PREFIX = _typed("prefix_at", [_P, _I, _I, _P, _I, _I, _I, _P, _I, _P])
-_SHARED = _typed("shared_prefix_at", [_P, _I, _P, _I, _I, _P, _I, _P], ctypes.c_int)
+_PREFIX = _typed("prefix_at", [_P, _I, _I, _P, _I, _I, _I, _P, _I, _I, _P, _P])
+_SHARED = _typed("shared_prefix_at", [_P, _I, _P, _I, _I, _P, _I, _I, _P, _P], ctypes.c_int)
 _ELIMINATE = {
     code: _function(f"eliminate_{code}", [_P, _I, _I, _P, _I, _I, _P, _P], ctypes.c_int) for code in ("i32", "i64")
 }
@@ -279,7 +279,7 @@ class _Arrays:
             raise ValueError("a compiled pass got an array that is not in C order")
         self._kept.append(array)
         if array.flags.writeable and array.nbytes:  # its buffer's address: a few times cheaper than array.ctypes
-            return ctypes.addressof(ctypes.c_char.from_buffer(array))
+            return ctypes.addressof(ctypes.c_char.from_buffer(array.data))
         return int(array.ctypes.data)
 
 
@@ -508,7 +508,9 @@ def ucb_ranking(prefix: Array, counts: Array, scale: Array, priority: Array, ran
     _checked(status)
 
 
-def prefix_at(values: Array, orders: Array, wanted: Array, out: Array) -> None:
+def prefix_at(
+    values: Array, orders: Array, wanted: Array, out: Array, scale: int = 1, offsets: Array | None = None
+) -> None:
     """Each model's sums at the wanted counts along its own order (:func:`sysrs_ref.fast._compiled.prefix_at`)."""
     n_runs, n_counts, n_models = orders.shape[0], len(wanted), values.shape[0]
     arrays = _Arrays()
@@ -516,11 +518,21 @@ def prefix_at(values: Array, orders: Array, wanted: Array, out: Array) -> None:
         *_table_arguments(arrays, values, orders),
         arrays.input(wanted, np.int64, (n_counts,)),
         n_counts,
+        *_keying(arrays, scale, offsets, (n_runs, n_models)),
         arrays.output(out, out.dtype, (n_counts, n_runs, n_models)),
     )
 
 
-def shared_prefix_at(columns: Array, orders: Array, wanted: Array, out: Array) -> None:
+def _keying(arrays: _Arrays, scale: int, offsets: Array | None, shape: tuple[int, int]) -> tuple[int, int | None]:
+    """The scale and the address of the offsets (R x K, int64; None: neither applies) of the prefix sums' pass."""
+    if offsets is None:
+        return 1, None
+    return int(scale), arrays.input(offsets, np.int64, shape)
+
+
+def shared_prefix_at(
+    columns: Array, orders: Array, wanted: Array, out: Array, scale: int = 1, offsets: Array | None = None
+) -> None:
     """:func:`prefix_at` for synchronized draws, on the table query-major (*columns*: L' x K)."""
     n_runs, _, length = orders.shape
     n_models = columns.shape[1]
@@ -534,6 +546,7 @@ def shared_prefix_at(columns: Array, orders: Array, wanted: Array, out: Array) -
         length,
         arrays.input(wanted, np.int64, (n_counts,)),
         n_counts,
+        *_keying(arrays, scale, offsets, (n_runs, n_models)),
         arrays.output(out, out.dtype, (n_counts, n_runs, n_models)),
     )
     _checked(status)

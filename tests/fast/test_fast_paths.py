@@ -7,6 +7,7 @@ budget. The fast kernels share nothing with it but the schedule.
 
 from __future__ import annotations
 
+import contextlib
 from fractions import Fraction
 
 import numpy as np
@@ -15,7 +16,7 @@ from hypothesis import given, settings, strategies as st
 
 from sysrs_ref import Draw, Instance
 from sysrs_ref.algorithms.params import NoParams
-from sysrs_ref.fast import DrawBatch, random_draws, run_fast, score_table
+from sysrs_ref.fast import DrawBatch, compiled, random_draws, run_fast, score_table
 from sysrs_ref.fast._kernel import prefix_at
 from sysrs_ref.fast._reference_kernel import reference_kernel
 from sysrs_ref.fast._table import ScoreTable
@@ -66,21 +67,29 @@ def test_fast_equals_reference(case: tuple[Instance, str, tuple[int, ...], DrawB
 def test_prefix_at_equals_naive_running_sums(
     instance: Instance, synchronized: bool, data: st.DataObject, block_bytes: int, prefer_float: bool
 ) -> None:
-    """prefix_at at any counts and block size: exact on integer tables, within the certified bound on floats."""
+    """prefix_at at any counts and block size, compiled or in numpy: exact on integer tables (scaled, and offset per
+    run and model when asked: SR's keys), within the certified bound on floats."""
     n_models, n_queries = instance.shape
     table = score_table(instance, prefer_float=prefer_float)
     runs = data.draw(st.lists(draws_for(n_models, n_queries, synchronized), min_size=1, max_size=3))
     draws = DrawBatch.from_draws(runs)
     counts = sorted(data.draw(st.sets(st.integers(1, n_queries), min_size=1)))
     scale = data.draw(st.sampled_from([1, n_models])) if table.exact else 1
-    got = prefix_at(table, draws, counts, scale=scale, block_bytes=block_bytes)
+    offsets = None
+    if table.exact and data.draw(st.booleans(), label="offsets"):
+        offsets = np.array(
+            data.draw(st.lists(st.integers(-50, 50), min_size=n_models * len(runs), max_size=n_models * len(runs))),
+            dtype=np.int64,
+        ).reshape(len(runs), n_models)
+    with compiled.numpy_only() if data.draw(st.booleans(), label="numpy only") else contextlib.nullcontext():
+        got = prefix_at(table, draws, counts, scale=scale, block_bytes=block_bytes, offsets=offsets)
     for run in range(draws.n_runs):
         for model in range(n_models):
             order = draws.query_orders[run, 0 if synchronized else model]
             for slab, count in enumerate(counts):
                 exact = table.exact_sum(model, order[:count].tolist())
                 if table.exact:
-                    assert got[slab, run, model] == scale * exact
+                    assert got[slab, run, model] == scale * exact + (0 if offsets is None else offsets[run, model])
                 else:
                     value, approx = Fraction(exact, table.denominator), Fraction(float(got[slab, run, model]))
                     # certify.py's bound on one sum: (N + 1) 2^-52 times the sum
@@ -237,3 +246,20 @@ def test_a_grids_elimination_plan_is_shared_and_read_only() -> None:
     for row, budget in zip(plan.slots.tolist(), (4, 9, 24), strict=True):
         lengths = schedule(4, 6, budget)
         assert [plan.counts[slot] if slot >= 0 else 0 for slot in row] == list(lengths)
+
+
+@settings(max_examples=100)
+@given(st.integers(0, 2**32), st.integers(1, 6), st.integers(2, 6), st.integers(1, 8), st.booleans(), st.data())
+def test_a_chunk_is_its_runs_with_their_ranks(
+    seed: int, n_runs: int, n_models: int, n_queries: int, synchronized: bool, data: st.DataObject
+) -> None:
+    """A chunk of a batch holds its runs' orders, priorities and ranks (each run's priority inverted), read-only."""
+    batch = random_draws(seed, n_runs, n_models, n_queries, synchronized=synchronized)
+    start = data.draw(st.integers(0, n_runs - 1))
+    stop = data.draw(st.integers(start + 1, n_runs))
+    part = batch.chunk(start, stop)
+    assert np.array_equal(part.query_orders, batch.query_orders[start:stop])
+    assert np.array_equal(part.arm_priority, batch.arm_priority[start:stop])
+    for run in range(stop - start):
+        assert part.rank[run, part.arm_priority[run]].tolist() == list(range(n_models))
+    assert not any(array.flags.writeable for array in (part.query_orders, part.arm_priority, part.rank))

@@ -9,7 +9,7 @@
 
 /* The interface of the C functions (INTERFACE in sysrs_ref/fast/_native.py): change both together whenever a C
  * signature changes, so that a library of another build is refused rather than called with the wrong arguments. */
-EXPORT int64_t sysrs_native_interface(void) { return 6; }
+EXPORT int64_t sysrs_native_interface(void) { return 7; }
 
 static struct PyModuleDef module = {
     .m_base = PyModuleDef_HEAD_INIT,
