@@ -414,8 +414,20 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "compiled-top-second-forgotten",
         "sysrs_ref/fast/_csrc/cut.inc",
-        "                        second = means[best]; /* no larger than any seen before it */\n",
+        "                        second[budget] = best_mean[budget]; /* no larger than any seen before it */\n",
         "",
+    ),
+    Mutant(
+        "compiled-prefix-keys-without-offsets",
+        "sysrs_ref/fast/_csrc/phases.inc",
+        "return offsets ? (OT)(total * (AT)scale + (AT)offsets[at]) : (OT)total;",
+        "return offsets ? (OT)(total * (AT)scale) : (OT)total;",
+    ),
+    Mutant(
+        "fast-chunk-ranks-from-the-start",
+        "sysrs_ref/fast/_batch.py",
+        "self.arm_priority[start:stop], self.rank[start:stop])",
+        "self.arm_priority[start:stop], self.rank[: stop - start])",
     ),
     Mutant(
         "fast-ucb-top-margin-ignored",

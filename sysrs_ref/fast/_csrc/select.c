@@ -1,10 +1,11 @@
 /* UCB-E / SyUCB-E order statistics (sysrs_ref.fast._ucb._order_statistics, sysrs_ref.fast._compiled.ucb_select). */
 #include "common.h"
 
-/* The binned path's bins (many budgets): at least MIN_BINS, at most MAX_BINS (a bin's number fits in 16 bits). */
+/* The binned path's bins (many budgets): the fewest power of 2 from MIN_BINS on that holds the rows' K W keys at
+ * BIN_KEYS a bin on average, at most MAX_BINS (a bin's number fits in 16 bits). Fewer keys share theta's bin, so
+ * fewer blocks go to its quickselect. */
 #define MIN_BINS 4096
 #define MAX_BINS 65536
-/* Keys a bin holds on average at most, where MAX_BINS allows */
 #define BIN_KEYS 32
 
 /* The bin of a key: floor((value - lowest) * scale), at most n_bins - 1; nondecreasing in the value. */
@@ -186,7 +187,7 @@ static double kth_largest_held(entry_t *e, int64_t n, int64_t k) {
 }
 
 /* What a binned run works in (ucb_select): the histogram's arrays (at_least, blocks, in_bin, bins, starts); slot[j]
- * (BINS), the place of bin j among the bins some theta falls in, -1 for the others; offsets (B + 1) and filled (B),
+ * (n_bins), the place of bin j among the bins some theta falls in, -1 for the others; offsets (B + 1) and filled (B),
  * where the blocks of each such bin go in entries (capacity of them); bin_at (B) and values (B): each budget's bin
  * and theta, by increasing pulls. */
 typedef struct {
