@@ -420,8 +420,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "compiled-prefix-keys-without-offsets",
         "sysrs_ref/fast/_csrc/phases.inc",
-        "return offsets ? (OT)(total * (AT)scale + (AT)offsets[at]) : (OT)total;",
-        "return offsets ? (OT)(total * (AT)scale) : (OT)total;",
+        "return offsets ? (OT)(scaled + (AT)offsets[at]) : (OT)scaled;",
+        "return offsets ? (OT)scaled : (OT)scaled;",
     ),
     Mutant(
         "fast-chunk-ranks-from-the-start",

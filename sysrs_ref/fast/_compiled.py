@@ -517,8 +517,9 @@ def prefix_at(
     numpy's; float sums are added left to right, which numpy does too except
     where it sums segments first: :mod:`sysrs_ref.fast.certify` bounds their
     error whatever the order, so every decision taken on them is the same.
-    With *offsets* (R x K, integer sums only, which the caller knows fit
-    *out*), ``scale`` x the sum + ``offsets[r, i]`` instead, in the same pass.
+    Each sum is multiplied by *scale*, and ``offsets[r, i]`` added when
+    *offsets* (R x K) is given, in the same pass (the caller knows the
+    results fit *out*).
     """
     if orders.shape[1] == 1 and values.shape[0] > 1:
         module.shared_prefix_at(np.ascontiguousarray(values.T), orders, wanted, out, scale, offsets)

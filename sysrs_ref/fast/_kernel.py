@@ -49,7 +49,7 @@ def prefix_at(
     offsets: npt.NDArray[np.int64] | None = None,
 ) -> npt.NDArray[np.signedinteger[Any]] | npt.NDArray[np.float64]:
     """Prefix sums at chosen counts: ``out[p, r, i]`` = *scale* x (sum of model i's first ``counts[p]`` scores in run r),
-    plus ``offsets[r, i]`` when *offsets* (R x K) is given (integer tables only).
+    plus ``offsets[r, i]`` when *offsets* (R x K) is given.
 
     *counts* must be strictly increasing, from 1 to at most L. Shape (P, R, K):
     the sums after ``counts[p]`` queries form one contiguous (R, K) slab, which
@@ -79,15 +79,9 @@ def prefix_at(
     target = (np.int64 if table.exact else np.float64) if dtype is None else dtype
     factor = np.asarray(scale, dtype=target)  # the caller knows scale x every sum fits in dtype
     out = np.empty((len(wanted), draws.n_runs, table.n_models), dtype=target)
-    if offsets is not None and not table.exact:
-        raise ValueError("offsets are added to integer sums only")
     module = _compiled.library()
     if module is not None:  # one compiled sweep, left to right: the same integers; floats within the same bound
-        if offsets is not None or scale == 1:  # scaled and offset in the same pass
-            _compiled.prefix_at(module, table.compact, draws.query_orders, wanted, out, scale, offsets)
-        else:
-            _compiled.prefix_at(module, table.compact, draws.query_orders, wanted, out)
-            out *= factor
+        _compiled.prefix_at(module, table.compact, draws.query_orders, wanted, out, scale, offsets)  # scaled too
         return cast("npt.NDArray[np.signedinteger[Any]] | npt.NDArray[np.float64]", out)
     if draws.synchronized and table.blocks == 1:
         _synchronized_prefix(table, draws, wanted, factor, out, block_bytes)

@@ -524,10 +524,8 @@ def prefix_at(
 
 
 def _keying(arrays: _Arrays, scale: int, offsets: Array | None, shape: tuple[int, int]) -> tuple[int, int | None]:
-    """The scale and the address of the offsets (R x K, int64; None: neither applies) of the prefix sums' pass."""
-    if offsets is None:
-        return 1, None
-    return int(scale), arrays.input(offsets, np.int64, shape)
+    """The scale and the address of the offsets (R x K, int64; None: no offsets) of the prefix sums' pass."""
+    return int(scale), None if offsets is None else arrays.input(offsets, np.int64, shape)
 
 
 def shared_prefix_at(
