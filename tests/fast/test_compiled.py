@@ -117,21 +117,25 @@ def _assert_select_is_sorting(
     pulls: npt.NDArray[np.int64],
     selected: tuple[FloatArray, npt.NDArray[np.intp], npt.NDArray[np.intp], _compiled.CutFacts],
 ) -> None:
-    """ucb_select's answers are sorting's on the keys made (row i of run r: its first ``stops[r, i]``): theta the
-    pulls-th largest, above / upto the keys > / >= it by row, theta's nearest keys either side, the keys above it in
-    all and the band arms (rows with keys at theta), the first of them listed by row."""
+    """ucb_select's answers are sorting's on the keys made (row i of run r: its first ``stops[r, i]``, nonincreasing):
+    theta the pulls-th largest, above / upto the keys > / >= it by row, theta's nearest keys either side, the keys
+    above it in all and the band arms (rows with keys at theta), the first of them listed by row."""
     theta, above, upto, facts = selected
     for run in range(keys.shape[0]):
         rows = [keys[run, model, : stops[run, model]] for model in range(keys.shape[1])]
-        made = np.concatenate(rows)
-        descending = np.sort(made)[::-1]
-        for column, wanted in enumerate(pulls.tolist()):
-            value = descending[wanted - 1]
-            assert theta[run, column] == value
-            assert above[run, column].tolist() == [int((row > value).sum()) for row in rows]
-            assert upto[run, column].tolist() == [int((row >= value).sum()) for row in rows]
-            assert facts.nearest[run, column, 0] == min(made[made > value], default=np.inf)
-            assert facts.nearest[run, column, 1] == max(made[made < value], default=-np.inf)
+        assert all(np.all(row[1:] <= row[:-1]) for row in rows)
+        descending = np.sort(np.concatenate(rows))[::-1]
+        values = descending[pulls - 1]
+        assert theta[run].tolist() == values.tolist()
+        # a nonincreasing row's keys > v are the first searchsorted(-row, -v, "left") of it, those >= v "right"
+        greater = np.array([np.searchsorted(-row, -values, side="left") for row in rows]).T
+        at_least = np.array([np.searchsorted(-row, -values, side="right") for row in rows]).T
+        assert above[run].tolist() == greater.tolist()
+        assert upto[run].tolist() == at_least.tolist()
+        for column in range(len(pulls)):
+            bigger, smaller = int(greater[column].sum()), int(at_least[column].sum())
+            assert facts.nearest[run, column, 0] == (descending[bigger - 1] if bigger else np.inf)
+            assert facts.nearest[run, column, 1] == (descending[smaller] if smaller < len(descending) else -np.inf)
             band = np.flatnonzero(upto[run, column] > above[run, column])
             assert facts.sizes[run, column].tolist() == [above[run, column].sum(), len(band)]
             listed = min(len(band), facts.bands.shape[2])
@@ -166,16 +170,18 @@ def test_ucb_select_counts_keys_in_long_blocks(
     _assert_select_is_sorting(keys, stops, pulls, selected)
 
 
-@pytest.mark.parametrize(("n_models", "width"), [(40, 4000), (16, 65600)])
-def test_ucb_select_is_sorting_with_more_bins(n_models: int, width: int) -> None:
-    """With more keys a run than 4096 bins hold at 32 each, the histogram takes more bins (8192 here, then the most,
-    65536: a bin's number still fits its 16 bits), and the answers are still sorting's: normal keys rounded to
-    hundredths (long blocks of equal keys where they are dense, short ones in the tails), 12 budgets from one key to
-    nearly all of them."""
+@pytest.mark.parametrize(("n_models", "width", "n_bins"), [(40, 4000, 8192), (16, 65600, 65536)])
+def test_ucb_select_is_sorting_with_more_bins(n_models: int, width: int, n_bins: int) -> None:
+    """With more keys times budgets a run than 4096 bins hold at 4096 each, the histogram takes more bins (8192 here,
+    then the most, 65536: a bin's number still fits its 16 bits), and the answers are still sorting's: normal keys
+    rounded to hundredths (long blocks of equal keys where they are dense, short ones in the tails), 150 budgets from
+    one key to nearly all of them."""
     rng = np.random.default_rng(11)
     keys = -np.sort(-np.round(rng.standard_normal((1, n_models, width)), 2), axis=2)
     stops = np.full((1, n_models), width, dtype=np.int64)
-    pulls = np.unique(np.geomspace(1, n_models * width - 1, 12).astype(np.int64))
+    cells = n_models * width
+    pulls = np.concatenate([[1, 2, 3, 10, 100], np.linspace(1000, cells - 1, 145)]).astype(np.int64)
+    assert len(np.unique(pulls)) == 150 and n_bins // 2 * 4096 < cells * 150 <= n_bins * 4096 * (n_bins // 65536 + 1)
     memory = np.full((2, len(pulls)), np.nan)
     assert MODULE is not None and len(pulls) >= _compiled.BINNED_FROM
     _assert_select_is_sorting(keys, stops, pulls, _compiled.ucb_select(MODULE, keys, pulls, memory, True))

@@ -1,12 +1,13 @@
 /* UCB-E / SyUCB-E order statistics (sysrs_ref.fast._ucb._order_statistics, sysrs_ref.fast._compiled.ucb_select). */
 #include "common.h"
 
-/* The binned path's bins (many budgets): the fewest power of 2 from MIN_BINS on that holds the rows' K W keys at
- * BIN_KEYS a bin on average, at most MAX_BINS (a bin's number fits in 16 bits). Fewer keys share theta's bin, so
- * fewer blocks go to its quickselect. */
+/* The binned path's bins (many budgets): the fewest power of 2 from MIN_BINS on with at most BIN_LOAD of the rows' K W
+ * keys times the B budgets a bin, and at most MAX_BINS (a bin's number fits in 16 bits). The more budgets, the more
+ * bins hold a theta, whose blocks go to a quickselect: more bins then hold fewer keys each, for a histogram that is
+ * longer to clear and to sum. */
 #define MIN_BINS 4096
 #define MAX_BINS 65536
-#define BIN_KEYS 32
+#define BIN_LOAD 4096
 
 /* The bin of a key: floor((value - lowest) * scale), at most n_bins - 1; nondecreasing in the value. */
 static inline int64_t bin_of(double value, double lowest, double scale, int64_t n_bins) {
@@ -328,7 +329,7 @@ EXPORT int ucb_select(const double *keys, int64_t n_runs, int64_t n_models, int6
     binned_t work = {0};
     if (binned) {
         work.n_bins = MIN_BINS;
-        while (work.n_bins < MAX_BINS && work.n_bins * BIN_KEYS < cells) work.n_bins *= 2;
+        while (work.n_bins < MAX_BINS && work.n_bins * BIN_LOAD < cells * n_budgets) work.n_bins *= 2;
         work.at_least = malloc((work.n_bins + 1) * sizeof(int64_t));
         work.blocks = malloc(n_models * sizeof(int64_t));
         work.slot = malloc(work.n_bins * sizeof(int64_t));
