@@ -76,11 +76,11 @@ class DrawBatch:
         _freeze(self, orders.astype(np.int32), priority.astype(np.int32))
 
     @classmethod
-    def _trusted(cls, orders: IntArray, priority: IntArray) -> DrawBatch:
-        """A batch from arrays known to be valid (made here): no O(R K L log L) check."""
+    def _trusted(cls, orders: IntArray, priority: IntArray, rank: IntArray | None = None) -> DrawBatch:
+        """A batch from arrays known to be valid (made here): no O(R K L log L) check; its ranks made if not given."""
         batch = cls.__new__(cls)
         batch.__dict__["_trusted"] = True
-        _freeze(batch, orders, priority)
+        _freeze(batch, orders, priority, rank)
         return batch
 
     @property
@@ -116,10 +116,7 @@ class DrawBatch:
 
     def chunk(self, start: int, stop: int) -> DrawBatch:
         """Runs start .. stop - 1 as a batch of their own (views of this one's arrays, its ranks included)."""
-        batch = DrawBatch.__new__(DrawBatch)
-        batch.__dict__["_trusted"] = True
-        _freeze(batch, self.query_orders[start:stop], self.arm_priority[start:stop], self.rank[start:stop])
-        return batch
+        return DrawBatch._trusted(self.query_orders[start:stop], self.arm_priority[start:stop], self.rank[start:stop])
 
     def require(self, n_models: int, n_queries: int, *, synchronized: bool, who: str) -> None:
         """Raise DrawError unless the batch fits a K x L instance and *who*'s kind of algorithm."""
